@@ -1,0 +1,24 @@
+# The two set-up commands of the README. Each installs what is missing (apt-get,
+# scripts/install-deps.sh), configures and builds the release preset, then:
+#   make demo   runs the built-in demo ROM
+#   make test   runs every test (ctest)
+BUILD := build/release
+JOBS ?= $(shell nproc)
+
+.PHONY: demo test build deps clean
+
+deps:
+	bash scripts/install-deps.sh
+
+build: deps
+	cmake --preset release
+	cmake --build --preset release -j $(JOBS)
+
+demo: build
+	$(BUILD)/x86lab run --bios $(BUILD)/roms/demo.bin --debugcon stdio
+
+test: build
+	ctest --preset release -j $(JOBS)
+
+clean:
+	rm -rf build

@@ -1,0 +1,208 @@
+// Integer arithmetic and logic: ADD OR ADC SBB AND SUB XOR CMP TEST INC DEC NEG NOT,
+// MUL IMUL DIV IDIV (Intel SDM Vol. 2, each instruction's page). Flags come from the
+// pure functions of cpu/alu.h; undefined ones as cpu/undefined_flags.h states.
+#include "cpu/alu.h"
+#include "cpu/cpu.h"
+#include "cpu/executor_macros.h"
+#include "cpu/instruction_table.h"
+
+namespace x86lab {
+namespace {
+
+// A binary operation writing operand 0 (or only flags, for CMP and TEST).
+template <class T, alu::Result<T> (*Operation)(Cpu&, T, T), bool kWritesResult = true>
+void binary(Cpu& c, const Instruction& i) {
+  const T source = read_operand<T>(c, i, 1);
+  u32 flags = 0;
+  if constexpr (kWritesResult) {
+    modify_operand<T>(c, i, 0, [&](T destination) {
+      const auto r = Operation(c, destination, source);
+      flags = r.flags;
+      return r.value;
+    });
+  } else {
+    flags = Operation(c, read_operand<T>(c, i, 0), source).flags;
+  }
+  c.set_flags(flags, flag::kStatus);
+}
+
+template <class T> alu::Result<T> add_op(Cpu&, T a, T b) { return alu::add<T>(a, b); }
+template <class T> alu::Result<T> adc_op(Cpu& c, T a, T b) { return alu::add<T>(a, b, c.flag_set(flag::CF)); }
+template <class T> alu::Result<T> sub_op(Cpu&, T a, T b) { return alu::sub<T>(a, b); }
+template <class T> alu::Result<T> sbb_op(Cpu& c, T a, T b) { return alu::sub<T>(a, b, c.flag_set(flag::CF)); }
+template <class T> alu::Result<T> and_op(Cpu&, T a, T b) { return alu::logic<T>(a & b); }
+template <class T> alu::Result<T> or_op(Cpu&, T a, T b) { return alu::logic<T>(a | b); }
+template <class T> alu::Result<T> xor_op(Cpu&, T a, T b) { return alu::logic<T>(a ^ b); }
+
+template <class T> void add(Cpu& c, const Instruction& i) { binary<T, add_op<T>>(c, i); }
+template <class T> void adc(Cpu& c, const Instruction& i) { binary<T, adc_op<T>>(c, i); }
+template <class T> void sub(Cpu& c, const Instruction& i) { binary<T, sub_op<T>>(c, i); }
+template <class T> void sbb(Cpu& c, const Instruction& i) { binary<T, sbb_op<T>>(c, i); }
+template <class T> void and_(Cpu& c, const Instruction& i) { binary<T, and_op<T>>(c, i); }
+template <class T> void or_(Cpu& c, const Instruction& i) { binary<T, or_op<T>>(c, i); }
+template <class T> void xor_(Cpu& c, const Instruction& i) { binary<T, xor_op<T>>(c, i); }
+template <class T> void cmp(Cpu& c, const Instruction& i) { binary<T, sub_op<T>, false>(c, i); }
+template <class T> void test(Cpu& c, const Instruction& i) { binary<T, and_op<T>, false>(c, i); }
+
+// INC and DEC leave CF unchanged.
+template <class T>
+void inc(Cpu& c, const Instruction& i) {
+  u32 flags = 0;
+  modify_operand<T>(c, i, 0, [&](T v) { const auto r = alu::add<T>(v, 1); flags = r.flags; return r.value; });
+  c.set_flags(flags, flag::kStatusNoCarry);
+}
+template <class T>
+void dec(Cpu& c, const Instruction& i) {
+  u32 flags = 0;
+  modify_operand<T>(c, i, 0, [&](T v) { const auto r = alu::sub<T>(v, 1); flags = r.flags; return r.value; });
+  c.set_flags(flags, flag::kStatusNoCarry);
+}
+
+template <class T>
+void neg(Cpu& c, const Instruction& i) {
+  u32 flags = 0;
+  modify_operand<T>(c, i, 0, [&](T v) { const auto r = alu::sub<T>(0, v); flags = r.flags; return r.value; });
+  c.set_flags(flags, flag::kStatus);
+}
+
+template <class T>
+void not_(Cpu& c, const Instruction& i) {
+  modify_operand<T>(c, i, 0, [](T v) { return static_cast<T>(~v); });
+}
+
+// The accumulator pair for multiply and divide: AX (byte), DX:AX, EDX:EAX.
+template <class T>
+u64 read_pair(Cpu& c) {
+  if constexpr (sizeof(T) == 1) return c.reg<u16>(EAX);
+  else return (u64{c.reg<T>(EDX)} << alu::kBits<T>) | c.reg<T>(EAX);
+}
+template <class T>
+void write_pair(Cpu& c, u64 value) {
+  if constexpr (sizeof(T) == 1) c.set_reg<u16>(EAX, static_cast<u16>(value));
+  else {
+    c.set_reg<T>(EAX, static_cast<T>(value));
+    c.set_reg<T>(EDX, static_cast<T>(value >> alu::kBits<T>));
+  }
+}
+
+// MUL/IMUL: CF = OF = the upper half is significant. SF, ZF, PF from the low half and
+// AF cleared (undefined_flags.h).
+template <class T>
+u32 multiply_flags(T low, bool overflow) {
+  return alu::zsp(low) | (overflow ? flag::CF | flag::OF : 0);
+}
+
+template <class T>
+void mul(Cpu& c, const Instruction& i) {
+  const u64 product = u64{c.reg<T>(EAX)} * u64{read_operand<T>(c, i, 0)};
+  write_pair<T>(c, product);
+  c.set_flags(multiply_flags<T>(static_cast<T>(product), (product >> alu::kBits<T>) != 0), flag::kStatus);
+}
+
+// IMUL Eb/Ev (one operand): the signed product in the accumulator pair.
+template <class T>
+void imul1(Cpu& c, const Instruction& i) {
+  using S = alu::Signed<T>;
+  const i64 product = i64{static_cast<S>(c.reg<T>(EAX))} * i64{static_cast<S>(read_operand<T>(c, i, 0))};
+  write_pair<T>(c, static_cast<u64>(product));
+  c.set_flags(multiply_flags<T>(static_cast<T>(product), product != static_cast<S>(product)), flag::kStatus);
+}
+
+// IMUL Gv,Ev and IMUL Gv,Ev,Iz/Ib: a truncated signed product in a register.
+template <class T>
+void imul(Cpu& c, const Instruction& i) {
+  using S = alu::Signed<T>;
+  const bool three = i.operands[2].method != OperandMethod::None;
+  const T a = read_operand<T>(c, i, three ? 1 : 0), b = read_operand<T>(c, i, three ? 2 : 1);
+  const i64 product = i64{static_cast<S>(a)} * i64{static_cast<S>(b)};
+  write_operand<T>(c, i, 0, static_cast<T>(product));
+  c.set_flags(multiply_flags<T>(static_cast<T>(product), product != static_cast<S>(product)), flag::kStatus);
+}
+
+// DIV/IDIV: #DE for a zero divisor or a quotient that does not fit; flags unchanged.
+template <class T>
+void div(Cpu& c, const Instruction& i) {
+  const u64 divisor = read_operand<T>(c, i, 0);
+  if (divisor == 0) throw de("divide by zero");
+  const u64 dividend = read_pair<T>(c);
+  const u64 quotient = dividend / divisor;
+  if (quotient >> alu::kBits<T>) throw de("quotient too large");
+  write_pair<T>(c, quotient | ((dividend % divisor) << alu::kBits<T>));
+}
+
+template <class T>
+void idiv(Cpu& c, const Instruction& i) {
+  using S = alu::Signed<T>;
+  const i64 divisor = static_cast<S>(read_operand<T>(c, i, 0));
+  if (divisor == 0) throw de("divide by zero");
+  using Wide = std::conditional_t<sizeof(T) == 4, i64, std::conditional_t<sizeof(T) == 2, i32, i16>>;
+  const i64 dividend = static_cast<Wide>(static_cast<std::make_unsigned_t<Wide>>(read_pair<T>(c)));
+  if (dividend == INT64_MIN && divisor == -1) throw de("quotient too large");
+  const i64 quotient = dividend / divisor, remainder = dividend % divisor;
+  if (quotient != static_cast<S>(quotient)) throw de("quotient too large");
+  write_pair<T>(c, (u64{static_cast<T>(quotient)}) | (u64{static_cast<T>(remainder)} << alu::kBits<T>));
+}
+
+// The eight classic ALU operations share one opcode pattern (SDM opcode map rows 0-3):
+// op Eb,Gb / Ev,Gv / Gb,Eb / Gv,Ev / AL,Ib / eAX,Iz at base+0..5, and groups 80/81/83.
+#define ALU_ROWS(base, ext, mnemonic, executor, lock)                         \
+  {base + 0, -1, mnemonic, "Eb,Gb", B(executor), lock},                       \
+  {base + 1, -1, mnemonic, "Ev,Gv", V(executor), lock},                       \
+  {base + 2, -1, mnemonic, "Gb,Eb", B(executor)},                             \
+  {base + 3, -1, mnemonic, "Gv,Ev", V(executor)},                             \
+  {base + 4, -1, mnemonic, "AL,Ib", B(executor)},                             \
+  {base + 5, -1, mnemonic, "eAX,Iz", V(executor)},                            \
+  {0x80, ext, mnemonic, "Eb,Ib", B(executor), lock},                          \
+  {0x81, ext, mnemonic, "Ev,Iz", V(executor), lock},                          \
+  {0x82, ext, mnemonic, "Eb,Ib", B(executor), lock},                          \
+  {0x83, ext, mnemonic, "Ev,Ib", V(executor), lock}
+
+constexpr InstructionForm kForms[] = {
+    ALU_ROWS(0x00, 0, "ADD", add, kLockable),
+    ALU_ROWS(0x08, 1, "OR", or_, kLockable),
+    ALU_ROWS(0x10, 2, "ADC", adc, kLockable),
+    ALU_ROWS(0x18, 3, "SBB", sbb, kLockable),
+    ALU_ROWS(0x20, 4, "AND", and_, kLockable),
+    ALU_ROWS(0x28, 5, "SUB", sub, kLockable),
+    ALU_ROWS(0x30, 6, "XOR", xor_, kLockable),
+    ALU_ROWS(0x38, 7, "CMP", cmp, 0),
+    {0x84, -1, "TEST", "Eb,Gb", B(test)},
+    {0x85, -1, "TEST", "Ev,Gv", V(test)},
+    {0xA8, -1, "TEST", "AL,Ib", B(test)},
+    {0xA9, -1, "TEST", "eAX,Iz", V(test)},
+    {0xF6, 0, "TEST", "Eb,Ib", B(test)},
+    {0xF6, 1, "TEST", "Eb,Ib", B(test)},  // undocumented alias of /0
+    {0xF7, 0, "TEST", "Ev,Iz", V(test)},
+    {0xF7, 1, "TEST", "Ev,Iz", V(test)},  // undocumented alias of /0
+    {0xF6, 2, "NOT", "Eb", B(not_), kLockable},
+    {0xF7, 2, "NOT", "Ev", V(not_), kLockable},
+    {0xF6, 3, "NEG", "Eb", B(neg), kLockable},
+    {0xF7, 3, "NEG", "Ev", V(neg), kLockable},
+    {0xF6, 4, "MUL", "Eb", B(mul)},
+    {0xF7, 4, "MUL", "Ev", V(mul)},
+    {0xF6, 5, "IMUL", "Eb", B(imul1)},
+    {0xF7, 5, "IMUL", "Ev", V(imul1)},
+    {0xF6, 6, "DIV", "Eb", B(div)},
+    {0xF7, 6, "DIV", "Ev", V(div)},
+    {0xF6, 7, "IDIV", "Eb", B(idiv)},
+    {0xF7, 7, "IDIV", "Ev", V(idiv)},
+    {0x1AF, -1, "IMUL", "Gv,Ev", V(imul)},
+    {0x69, -1, "IMUL", "Gv,Ev,Iz", V(imul)},
+    {0x6B, -1, "IMUL", "Gv,Ev,Ib", V(imul)},
+    {0x40, -1, "INC", "Zv", V(inc)}, {0x41, -1, "INC", "Zv", V(inc)}, {0x42, -1, "INC", "Zv", V(inc)},
+    {0x43, -1, "INC", "Zv", V(inc)}, {0x44, -1, "INC", "Zv", V(inc)}, {0x45, -1, "INC", "Zv", V(inc)},
+    {0x46, -1, "INC", "Zv", V(inc)}, {0x47, -1, "INC", "Zv", V(inc)},
+    {0x48, -1, "DEC", "Zv", V(dec)}, {0x49, -1, "DEC", "Zv", V(dec)}, {0x4A, -1, "DEC", "Zv", V(dec)},
+    {0x4B, -1, "DEC", "Zv", V(dec)}, {0x4C, -1, "DEC", "Zv", V(dec)}, {0x4D, -1, "DEC", "Zv", V(dec)},
+    {0x4E, -1, "DEC", "Zv", V(dec)}, {0x4F, -1, "DEC", "Zv", V(dec)},
+    {0xFE, 0, "INC", "Eb", B(inc), kLockable},
+    {0xFE, 1, "DEC", "Eb", B(dec), kLockable},
+    {0xFF, 0, "INC", "Ev", V(inc), kLockable},
+    {0xFF, 1, "DEC", "Ev", V(dec), kLockable},
+};
+
+}  // namespace
+
+FormList arithmetic_forms() { return kForms; }
+
+}  // namespace x86lab

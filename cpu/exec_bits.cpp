@@ -1,0 +1,91 @@
+// Bit tests and scans: BT BTS BTR BTC (register and memory bit-offset forms), BSF, BSR
+// (Intel SDM Vol. 2, "BT", "BTS", "BTR", "BTC", "BSF", "BSR").
+#include "cpu/alu.h"
+#include "cpu/cpu.h"
+#include "cpu/executor_macros.h"
+#include "cpu/instruction_table.h"
+
+namespace x86lab {
+namespace {
+
+enum class BitOp { Test, Set, Reset, Complement };
+
+// With a register bit offset and a memory operand, the offset is signed and selects
+// any bit relative to the address (SDM "BT": "bit string"); with an immediate it is
+// taken modulo the operand width.
+template <class T, BitOp kOp>
+void bit_test(Cpu& c, const Instruction& i) {
+  constexpr unsigned bits = alu::kBits<T>;
+  const bool immediate = i.operands[1].method == OperandMethod::I;
+  const T raw_offset = immediate ? static_cast<T>(i.immediate) : read_operand<T>(c, i, 1);
+  unsigned bit = static_cast<unsigned>(raw_offset) & (bits - 1);
+  bool was_set = false;
+  auto apply = [&](T v) -> T {
+    was_set = (v >> bit) & 1;
+    switch (kOp) {
+      case BitOp::Test: return v;
+      case BitOp::Set: return static_cast<T>(v | (T{1} << bit));
+      case BitOp::Reset: return static_cast<T>(v & ~(T{1} << bit));
+      case BitOp::Complement: return static_cast<T>(v ^ (T{1} << bit));
+    }
+    return v;
+  };
+  if (!immediate && i.is_memory()) {
+    using S = alu::Signed<T>;
+    const i64 element = static_cast<i64>(static_cast<S>(raw_offset)) >> (sizeof(T) == 2 ? 4 : 5);
+    const u32 mask = i.address_size_32 ? 0xFFFFFFFFu : 0xFFFFu;
+    const u32 offset = (c.effective_address(i) + static_cast<u32>(element * static_cast<i64>(sizeof(T)))) & mask;
+    if constexpr (kOp == BitOp::Test) {
+      apply(c.read<T>(i.segment, offset));
+    } else if (i.lock) {
+      c.locked_rmw<T>(i.segment, offset, AccessKind::LockPrefix, apply);
+    } else {
+      c.write<T>(i.segment, offset, apply(c.read<T>(i.segment, offset)));
+    }
+  } else if constexpr (kOp == BitOp::Test) {
+    apply(read_operand<T>(c, i, 0));
+  } else {
+    modify_operand<T>(c, i, 0, apply);
+  }
+  c.set_flags(was_set ? flag::CF : 0, flag::CF);
+}
+
+template <class T> void bt(Cpu& c, const Instruction& i) { bit_test<T, BitOp::Test>(c, i); }
+template <class T> void bts(Cpu& c, const Instruction& i) { bit_test<T, BitOp::Set>(c, i); }
+template <class T> void btr(Cpu& c, const Instruction& i) { bit_test<T, BitOp::Reset>(c, i); }
+template <class T> void btc(Cpu& c, const Instruction& i) { bit_test<T, BitOp::Complement>(c, i); }
+
+// BSF/BSR: a zero source sets ZF and leaves the destination unchanged.
+template <class T>
+void bsf(Cpu& c, const Instruction& i) {
+  const T source = read_operand<T>(c, i, 1);
+  if (source == 0) return c.set_flags(flag::ZF, flag::ZF);
+  write_operand<T>(c, i, 0, static_cast<T>(std::countr_zero(source)));
+  c.set_flags(0, flag::ZF);
+}
+template <class T>
+void bsr(Cpu& c, const Instruction& i) {
+  const T source = read_operand<T>(c, i, 1);
+  if (source == 0) return c.set_flags(flag::ZF, flag::ZF);
+  write_operand<T>(c, i, 0, static_cast<T>(alu::kBits<T> - 1 - std::countl_zero(source)));
+  c.set_flags(0, flag::ZF);
+}
+
+constexpr InstructionForm kForms[] = {
+    {0x1A3, -1, "BT", "Ev,Gv", V(bt)},
+    {0x1AB, -1, "BTS", "Ev,Gv", V(bts), kLockable},
+    {0x1B3, -1, "BTR", "Ev,Gv", V(btr), kLockable},
+    {0x1BB, -1, "BTC", "Ev,Gv", V(btc), kLockable},
+    {0x1BA, 4, "BT", "Ev,Ib", V(bt)},
+    {0x1BA, 5, "BTS", "Ev,Ib", V(bts), kLockable},
+    {0x1BA, 6, "BTR", "Ev,Ib", V(btr), kLockable},
+    {0x1BA, 7, "BTC", "Ev,Ib", V(btc), kLockable},
+    {0x1BC, -1, "BSF", "Gv,Ev", V(bsf)},
+    {0x1BD, -1, "BSR", "Gv,Ev", V(bsr)},
+};
+
+}  // namespace
+
+FormList bit_forms() { return kForms; }
+
+}  // namespace x86lab

@@ -1,0 +1,197 @@
+// Data transfer: MOV, MOVZX, MOVSX, XCHG, XADD, CMPXCHG, CMPXCHG8B, BSWAP, LEA, XLAT,
+// CBW/CWDE, CWD/CDQ, LAHF, SAHF, SALC, CMOVcc, SETcc, NOP/PAUSE
+// (Intel SDM Vol. 2, each instruction's page).
+#include "cpu/alu.h"
+#include "cpu/cpu.h"
+#include "cpu/executor_macros.h"
+#include "cpu/instruction_table.h"
+
+namespace x86lab {
+namespace {
+
+template <class T>
+void mov(Cpu& c, const Instruction& i) {
+  write_operand<T>(c, i, 0, read_operand<T>(c, i, 1));
+}
+
+// MOVZX/MOVSX Gv,Eb and Gv,Ew: the source width is the row's second operand.
+template <class T, class Source>
+void movzx(Cpu& c, const Instruction& i) {
+  write_operand<T>(c, i, 0, static_cast<T>(read_operand<Source>(c, i, 1)));
+}
+template <class T, class Source>
+void movsx(Cpu& c, const Instruction& i) {
+  using S = std::make_signed_t<Source>;
+  write_operand<T>(c, i, 0, static_cast<T>(static_cast<std::make_signed_t<T>>(static_cast<S>(read_operand<Source>(c, i, 1)))));
+}
+
+// XCHG with a memory operand is locked whether or not LOCK is given
+// (SDM "XCHG": "the processor's locking protocol is automatically implemented").
+template <class T>
+void xchg(Cpu& c, const Instruction& i) {
+  const T other = read_operand<T>(c, i, 1);
+  if (operand_detail::is_memory(i, i.operands[0])) {
+    const auto [segment, offset] = operand_detail::memory_location(c, i, i.operands[0]);
+    const T old = c.locked_rmw<T>(segment, offset, AccessKind::XchgMemory, [other](T) { return other; });
+    write_operand<T>(c, i, 1, old);
+    return;
+  }
+  const T mine = read_operand<T>(c, i, 0);
+  write_operand<T>(c, i, 0, other);
+  write_operand<T>(c, i, 1, mine);
+}
+
+template <class T>
+void xadd(Cpu& c, const Instruction& i) {
+  const T source = read_operand<T>(c, i, 1);
+  T old = 0;
+  u32 flags = 0;
+  modify_operand<T>(c, i, 0, [&](T destination) {
+    old = destination;
+    const auto r = alu::add<T>(destination, source);
+    flags = r.flags;
+    return r.value;
+  });
+  write_operand<T>(c, i, 1, old);
+  c.set_flags(flags, flag::kStatus);
+}
+
+// CMPXCHG: the destination is always written (with its own value when unequal),
+// as the SDM's operation section says.
+template <class T>
+void cmpxchg(Cpu& c, const Instruction& i) {
+  const T accumulator = c.reg<T>(EAX), source = read_operand<T>(c, i, 1);
+  T old = 0;
+  modify_operand<T>(c, i, 0, [&](T destination) {
+    old = destination;
+    return destination == accumulator ? source : destination;
+  });
+  c.set_flags(alu::sub<T>(accumulator, old).flags, flag::kStatus);
+  if (old != accumulator) c.set_reg<T>(EAX, old);
+}
+
+void cmpxchg8b(Cpu& c, const Instruction& i) {
+  const u64 expected = (u64{c.state.gpr[EDX]} << 32) | c.state.gpr[EAX];
+  const u64 replacement = (u64{c.state.gpr[ECX]} << 32) | c.state.gpr[EBX];
+  const auto [segment, offset] = operand_detail::memory_location(c, i, i.operands[0]);
+  u64 old;
+  auto modify = [&](u64 destination) { return destination == expected ? replacement : destination; };
+  if (i.lock) {
+    old = c.locked_rmw<u64>(segment, offset, AccessKind::LockPrefix, modify);
+  } else {
+    old = c.read<u64>(segment, offset);
+    c.write<u64>(segment, offset, modify(old));
+  }
+  if (old == expected) {
+    c.set_flags(flag::ZF, flag::ZF);
+  } else {
+    c.set_flags(0, flag::ZF);
+    c.state.gpr[EAX] = static_cast<u32>(old);
+    c.state.gpr[EDX] = static_cast<u32>(old >> 32);
+  }
+}
+
+// BSWAP with a 16-bit operand is undefined; P6 writes zero to the low word (QUIRK).
+template <class T>
+void bswap(Cpu& c, const Instruction& i) {
+  const unsigned r = i.opcode & 7;
+  if constexpr (sizeof(T) == 4) c.state.gpr[r] = __builtin_bswap32(c.state.gpr[r]);
+  else c.state.gpr[r] &= 0xFFFF0000u;
+}
+
+template <class T>
+void lea(Cpu& c, const Instruction& i) {
+  write_operand<T>(c, i, 0, static_cast<T>(c.effective_address(i)));
+}
+
+void xlat(Cpu& c, const Instruction& i) {
+  const u32 offset = c.state.gpr[EBX] + c.reg<u8>(0);
+  c.set_reg<u8>(0, c.read<u8>(i.segment, i.address_size_32 ? offset : offset & 0xFFFF));
+}
+
+template <class T>
+void cbw(Cpu& c, const Instruction&) {  // CBW / CWDE
+  if constexpr (sizeof(T) == 2) c.set_reg<u16>(EAX, static_cast<u16>(static_cast<i8>(c.reg<u8>(0))));
+  else c.state.gpr[EAX] = static_cast<u32>(static_cast<i16>(c.reg<u16>(EAX)));
+}
+
+template <class T>
+void cwd(Cpu& c, const Instruction&) {  // CWD / CDQ
+  const bool negative = c.reg<T>(EAX) & alu::kSign<T>;
+  c.set_reg<T>(EDX, negative ? static_cast<T>(~T{0}) : T{0});
+}
+
+void lahf(Cpu& c, const Instruction&) { c.set_reg<u8>(4, static_cast<u8>(c.state.eflags | flag::Reserved1)); }
+
+void sahf(Cpu& c, const Instruction&) {
+  c.set_flags(c.reg<u8>(4), flag::SF | flag::ZF | flag::AF | flag::PF | flag::CF);
+}
+
+void salc(Cpu& c, const Instruction&) { c.set_reg<u8>(0, c.flag_set(flag::CF) ? 0xFF : 0x00); }
+
+// CMOVcc reads its source even when the condition is false (a memory source can fault).
+template <class T>
+void cmovcc(Cpu& c, const Instruction& i) {
+  const T source = read_operand<T>(c, i, 1);
+  if (c.condition(i.opcode & 0xF)) write_operand<T>(c, i, 0, source);
+}
+
+void setcc(Cpu& c, const Instruction& i) { write_operand<u8>(c, i, 0, c.condition(i.opcode & 0xF) ? 1 : 0); }
+
+void nop(Cpu&, const Instruction&) {}  // also PAUSE (F3 90)
+
+constexpr InstructionForm kForms[] = {
+    {0x88, -1, "MOV", "Eb,Gb", B(mov)},
+    {0x89, -1, "MOV", "Ev,Gv", V(mov)},
+    {0x8A, -1, "MOV", "Gb,Eb", B(mov)},
+    {0x8B, -1, "MOV", "Gv,Ev", V(mov)},
+    {0xA0, -1, "MOV", "AL,Ob", B(mov)},
+    {0xA1, -1, "MOV", "eAX,Ov", V(mov)},
+    {0xA2, -1, "MOV", "Ob,AL", B(mov)},
+    {0xA3, -1, "MOV", "Ov,eAX", V(mov)},
+    {0xB0, -1, "MOV", "Zb,Ib", B(mov)}, {0xB1, -1, "MOV", "Zb,Ib", B(mov)},
+    {0xB2, -1, "MOV", "Zb,Ib", B(mov)}, {0xB3, -1, "MOV", "Zb,Ib", B(mov)},
+    {0xB4, -1, "MOV", "Zb,Ib", B(mov)}, {0xB5, -1, "MOV", "Zb,Ib", B(mov)},
+    {0xB6, -1, "MOV", "Zb,Ib", B(mov)}, {0xB7, -1, "MOV", "Zb,Ib", B(mov)},
+    {0xB8, -1, "MOV", "Zv,Iv", V(mov)}, {0xB9, -1, "MOV", "Zv,Iv", V(mov)},
+    {0xBA, -1, "MOV", "Zv,Iv", V(mov)}, {0xBB, -1, "MOV", "Zv,Iv", V(mov)},
+    {0xBC, -1, "MOV", "Zv,Iv", V(mov)}, {0xBD, -1, "MOV", "Zv,Iv", V(mov)},
+    {0xBE, -1, "MOV", "Zv,Iv", V(mov)}, {0xBF, -1, "MOV", "Zv,Iv", V(mov)},
+    {0xC6, 0, "MOV", "Eb,Ib", B(mov)},
+    {0xC7, 0, "MOV", "Ev,Iz", V(mov)},
+    {0x1B6, -1, "MOVZX", "Gv,Eb", &movzx<u16, u8>, &movzx<u32, u8>},
+    {0x1B7, -1, "MOVZX", "Gv,Ew", &movzx<u16, u16>, &movzx<u32, u16>},
+    {0x1BE, -1, "MOVSX", "Gv,Eb", &movsx<u16, u8>, &movsx<u32, u8>},
+    {0x1BF, -1, "MOVSX", "Gv,Ew", &movsx<u16, u16>, &movsx<u32, u16>},
+    {0x86, -1, "XCHG", "Eb,Gb", B(xchg), kLockable},
+    {0x87, -1, "XCHG", "Ev,Gv", V(xchg), kLockable},
+    {0x90, -1, "NOP", "", &nop, &nop},
+    {0x91, -1, "XCHG", "Zv,eAX", V(xchg)}, {0x92, -1, "XCHG", "Zv,eAX", V(xchg)},
+    {0x93, -1, "XCHG", "Zv,eAX", V(xchg)}, {0x94, -1, "XCHG", "Zv,eAX", V(xchg)},
+    {0x95, -1, "XCHG", "Zv,eAX", V(xchg)}, {0x96, -1, "XCHG", "Zv,eAX", V(xchg)},
+    {0x97, -1, "XCHG", "Zv,eAX", V(xchg)},
+    {0x1C0, -1, "XADD", "Eb,Gb", B(xadd), kLockable},
+    {0x1C1, -1, "XADD", "Ev,Gv", V(xadd), kLockable},
+    {0x1B0, -1, "CMPXCHG", "Eb,Gb", B(cmpxchg), kLockable},
+    {0x1B1, -1, "CMPXCHG", "Ev,Gv", V(cmpxchg), kLockable},
+    {0x1C7, 1, "CMPXCHG8B", "Mq", &cmpxchg8b, &cmpxchg8b, kLockable | kMemoryOnly},
+    {0x1C8, -1, "BSWAP", "Zv", V(bswap)}, {0x1C9, -1, "BSWAP", "Zv", V(bswap)},
+    {0x1CA, -1, "BSWAP", "Zv", V(bswap)}, {0x1CB, -1, "BSWAP", "Zv", V(bswap)},
+    {0x1CC, -1, "BSWAP", "Zv", V(bswap)}, {0x1CD, -1, "BSWAP", "Zv", V(bswap)},
+    {0x1CE, -1, "BSWAP", "Zv", V(bswap)}, {0x1CF, -1, "BSWAP", "Zv", V(bswap)},
+    {0x8D, -1, "LEA", "Gv,M", V(lea), kMemoryOnly},
+    {0xD7, -1, "XLAT", "", &xlat, &xlat},
+    {0x98, -1, "CBW", "", V(cbw)},
+    {0x99, -1, "CWD", "", V(cwd)},
+    {0x9F, -1, "LAHF", "", &lahf, &lahf},
+    {0x9E, -1, "SAHF", "", &sahf, &sahf},
+    {0xD6, -1, "SALC", "", &salc, &salc},
+    CONDITION_ROWS(0x140, "CMOV", "Gv,Ev", V(cmovcc)),
+    CONDITION_ROWS(0x190, "SET", "Eb", &setcc, &setcc),
+};
+
+}  // namespace
+
+FormList data_transfer_forms() { return kForms; }
+
+}  // namespace x86lab

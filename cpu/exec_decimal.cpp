@@ -1,0 +1,99 @@
+// Decimal adjusts: DAA DAS AAA AAS AAM AAD (Intel SDM Vol. 2, each instruction's
+// "Operation" section). Undefined flags as cpu/undefined_flags.h states.
+#include "cpu/alu.h"
+#include "cpu/cpu.h"
+#include "cpu/instruction_table.h"
+
+namespace x86lab {
+namespace {
+
+void daa(Cpu& c, const Instruction&) {
+  const u8 old_al = c.reg<u8>(0);
+  const bool old_cf = c.flag_set(flag::CF);
+  u8 al = old_al;
+  u32 f = 0;
+  if ((al & 0x0F) > 9 || c.flag_set(flag::AF)) {
+    al = static_cast<u8>(al + 6);
+    f |= flag::AF;
+  }
+  if (old_al > 0x99 || old_cf) {
+    al = static_cast<u8>(al + 0x60);
+    f |= flag::CF;
+  }
+  c.set_reg<u8>(0, al);
+  c.set_flags(f | alu::zsp<u8>(al), flag::kStatus);
+}
+
+void das(Cpu& c, const Instruction&) {
+  const u8 old_al = c.reg<u8>(0);
+  const bool old_cf = c.flag_set(flag::CF);
+  u8 al = old_al;
+  u32 f = 0;
+  if ((al & 0x0F) > 9 || c.flag_set(flag::AF)) {
+    al = static_cast<u8>(al - 6);
+    f |= flag::AF;
+  }
+  if (old_al > 0x99 || old_cf) {
+    al = static_cast<u8>(al - 0x60);
+    f |= flag::CF;
+  }
+  c.set_reg<u8>(0, al);
+  c.set_flags(f | alu::zsp<u8>(al), flag::kStatus);
+}
+
+// AAA/AAS adjust AX (P6: AX += 106h / AX -= 106h as one 16-bit operation).
+void aaa(Cpu& c, const Instruction&) {
+  u16 ax = c.reg<u16>(EAX);
+  u32 f = 0;
+  if ((ax & 0x0F) > 9 || c.flag_set(flag::AF)) {
+    ax = static_cast<u16>(ax + 0x106);
+    f = flag::AF | flag::CF;
+  }
+  ax &= 0xFF0F;
+  c.set_reg<u16>(EAX, ax);
+  c.set_flags(f | alu::zsp<u8>(static_cast<u8>(ax)), flag::kStatus);
+}
+
+void aas(Cpu& c, const Instruction&) {
+  u16 ax = c.reg<u16>(EAX);
+  u32 f = 0;
+  if ((ax & 0x0F) > 9 || c.flag_set(flag::AF)) {
+    ax = static_cast<u16>(ax - 0x106);
+    f = flag::AF | flag::CF;
+  }
+  ax &= 0xFF0F;
+  c.set_reg<u16>(EAX, ax);
+  c.set_flags(f | alu::zsp<u8>(static_cast<u8>(ax)), flag::kStatus);
+}
+
+// AAM imm8: AH = AL / imm8, AL = AL mod imm8; imm8 = 0 raises #DE.
+void aam(Cpu& c, const Instruction& i) {
+  const u8 base = static_cast<u8>(i.immediate), al = c.reg<u8>(0);
+  if (base == 0) throw de("AAM with base 0");
+  const u8 result = al % base;
+  c.set_reg<u16>(EAX, static_cast<u16>(((al / base) << 8) | result));
+  c.set_flags(alu::zsp<u8>(result), flag::kStatus);
+}
+
+// AAD imm8: AL = AL + AH * imm8, AH = 0.
+void aad(Cpu& c, const Instruction& i) {
+  const u8 base = static_cast<u8>(i.immediate);
+  const u8 result = static_cast<u8>(c.reg<u8>(0) + c.reg<u8>(4) * base);
+  c.set_reg<u16>(EAX, result);
+  c.set_flags(alu::zsp<u8>(result), flag::kStatus);
+}
+
+constexpr InstructionForm kForms[] = {
+    {0x27, -1, "DAA", "", &daa, &daa},
+    {0x2F, -1, "DAS", "", &das, &das},
+    {0x37, -1, "AAA", "", &aaa, &aaa},
+    {0x3F, -1, "AAS", "", &aas, &aas},
+    {0xD4, -1, "AAM", "Ib", &aam, &aam},
+    {0xD5, -1, "AAD", "Ib", &aad, &aad},
+};
+
+}  // namespace
+
+FormList decimal_forms() { return kForms; }
+
+}  // namespace x86lab

@@ -1,0 +1,197 @@
+// Segment and descriptor-table instructions: MOV to/from segment registers, LDS LES
+// LSS LFS LGS, LLDT, LTR, SLDT, STR, LAR, LSL, VERR, VERW, ARPL (Intel SDM Vol. 2,
+// each instruction's page). Segment loads themselves are in segmentation/.
+#include "cpu/alu.h"
+#include "cpu/cpu.h"
+#include "cpu/executor_macros.h"
+#include "cpu/instruction_table.h"
+
+namespace x86lab {
+namespace {
+
+// MOV Sreg,Ew: CS is not a valid destination (#UD); MOV SS blocks interrupts for one
+// instruction.
+void mov_to_segment(Cpu& c, const Instruction& i) {
+  if (i.reg == CS || i.reg > GS) throw ud("MOV to CS or a reserved segment register");
+  c.load_segment(i.reg, read_operand<u16>(c, i, 1));
+  if (i.reg == SS) c.state.interrupt_shadow = true;
+}
+
+// MOV Ev,Sreg: a register destination with a 32-bit operand size is zero-extended
+// (P6 behaviour); a memory destination is always 16 bits.
+template <class T>
+void mov_from_segment(Cpu& c, const Instruction& i) {
+  if (i.reg > GS) throw ud("MOV from a reserved segment register");
+  const u16 selector = c.state.segments[i.reg].selector;
+  if (i.is_memory()) write_operand<u16>(c, i, 0, selector);
+  else write_operand<T>(c, i, 0, selector);
+}
+
+// LDS/LES/LSS/LFS/LGS Gv,Mp: offset then selector from memory.
+template <class T, u8 kSegment>
+void load_far_pointer(Cpu& c, const Instruction& i) {
+  const u32 mask = i.address_size_32 ? 0xFFFFFFFFu : 0xFFFFu;
+  const u32 ea = c.effective_address(i);
+  const T offset = c.read<T>(i.segment, ea);
+  const u16 selector = c.read<u16>(i.segment, (ea + sizeof(T)) & mask);
+  c.load_segment(kSegment, selector);
+  c.set_reg<T>(i.reg, offset);
+  if (kSegment == SS) c.state.interrupt_shadow = true;
+}
+
+void require_protected(const Cpu& c) {
+  if (!c.protected_mode()) throw ud("protected-mode instruction in real or V86 mode");
+}
+
+void require_cpl0(const Cpu& c) {
+  if (c.state.cpl != 0) throw gp(0, "privileged instruction at CPL > 0");
+}
+
+// LLDT: a null selector makes the LDT unusable; otherwise an LDT descriptor in the GDT.
+void lldt(Cpu& c, const Instruction& i) {
+  require_protected(c);
+  require_cpl0(c);
+  const Selector selector{read_operand<u16>(c, i, 0)};
+  if (selector.null()) {
+    c.state.ldtr.selector = selector.value;
+    c.state.ldtr.cache.usable = false;
+    return;
+  }
+  if (selector.ti()) throw gp(selector.error_code(), "LLDT selector in the LDT");
+  SegmentationContext context = c.segmentation_context();
+  DescriptorSlot slot = read_descriptor(context, selector);
+  if (slot.descriptor.s || slot.descriptor.type != static_cast<u8>(SystemType::Ldt))
+    throw gp(selector.error_code(), "LLDT target not an LDT descriptor");
+  if (!slot.descriptor.present) throw np(selector.error_code(), "LDT not present");
+  c.state.ldtr.selector = selector.value;
+  c.state.ldtr.cache.load(slot.descriptor);
+}
+
+// LTR: an available TSS in the GDT; its Busy bit is set with an implied locked
+// read-modify-write (AccessKind::TssBusyBit, SDM "Automatic Locking").
+void ltr(Cpu& c, const Instruction& i) {
+  require_protected(c);
+  require_cpl0(c);
+  const Selector selector{read_operand<u16>(c, i, 0)};
+  if (selector.null()) throw gp(0, "LTR with a null selector");
+  if (selector.ti()) throw gp(selector.error_code(), "LTR selector in the LDT");
+  SegmentationContext context = c.segmentation_context();
+  DescriptorSlot slot = read_descriptor(context, selector);
+  const auto type = static_cast<SystemType>(slot.descriptor.type);
+  if (slot.descriptor.s || (type != SystemType::Tss16Available && type != SystemType::Tss32Available))
+    throw gp(selector.error_code(), "LTR target not an available TSS");
+  if (!slot.descriptor.present) throw np(selector.error_code(), "TSS not present");
+  c.mmu().locked_rmw<u8>(slot.linear + 5, AccessKind::TssBusyBit, false, [](u8 access) { return access | 2; });
+  Descriptor busy = slot.descriptor;
+  busy.type |= 2;
+  c.state.tr.selector = selector.value;
+  c.state.tr.cache.load(busy);
+}
+
+template <class T>
+void sldt(Cpu& c, const Instruction& i) {
+  require_protected(c);
+  if (i.is_memory()) write_operand<u16>(c, i, 0, c.state.ldtr.selector);
+  else write_operand<T>(c, i, 0, c.state.ldtr.selector);
+}
+
+template <class T>
+void str(Cpu& c, const Instruction& i) {
+  require_protected(c);
+  if (i.is_memory()) write_operand<u16>(c, i, 0, c.state.tr.selector);
+  else write_operand<T>(c, i, 0, c.state.tr.selector);
+}
+
+// LAR, LSL, VERR, VERW: the descriptor is examined without loading it; failure
+// clears ZF instead of faulting (SDM "LAR", "LSL", "VERR/VERW").
+std::optional<Descriptor> visible_descriptor(Cpu& c, Selector selector) {
+  if (selector.null()) return std::nullopt;
+  try {
+    SegmentationContext context = c.segmentation_context();
+    const Descriptor d = read_descriptor(context, selector).descriptor;
+    if (d.s && d.conforming()) return d;  // conforming code: no privilege check
+    if (d.dpl < c.state.cpl || d.dpl < selector.rpl()) return std::nullopt;
+    return d;
+  } catch (const Fault& fault) {
+    if (fault.vector == static_cast<u8>(Vector::PF)) throw;  // a page fault on the table is real
+    return std::nullopt;
+  }
+}
+
+bool lar_type_valid(const Descriptor& d) {
+  if (d.s) return true;
+  switch (static_cast<SystemType>(d.type)) {
+    case SystemType::InterruptGate16: case SystemType::TrapGate16: case SystemType::InterruptGate32:
+    case SystemType::TrapGate32: return false;
+    default: return d.type != 0 && d.type != 8 && d.type != 10 && d.type != 13;
+  }
+}
+
+template <class T>
+void lar(Cpu& c, const Instruction& i) {
+  require_protected(c);
+  const auto d = visible_descriptor(c, Selector{read_operand<u16>(c, i, 1)});
+  if (!d || !lar_type_valid(*d)) return c.set_flags(0, flag::ZF);
+  write_operand<T>(c, i, 0, static_cast<T>((d->raw() >> 32) & 0x00F0FF00u));
+  c.set_flags(flag::ZF, flag::ZF);
+}
+
+template <class T>
+void lsl(Cpu& c, const Instruction& i) {
+  require_protected(c);
+  const auto d = visible_descriptor(c, Selector{read_operand<u16>(c, i, 1)});
+  const bool valid_system = d && !d->s && (d->type == 1 || d->type == 2 || d->type == 3 || d->type == 9 || d->type == 11);
+  if (!d || (!d->s && !valid_system)) return c.set_flags(0, flag::ZF);
+  write_operand<T>(c, i, 0, static_cast<T>(d->limit()));
+  c.set_flags(flag::ZF, flag::ZF);
+}
+
+void verr(Cpu& c, const Instruction& i) {
+  require_protected(c);
+  const auto d = visible_descriptor(c, Selector{read_operand<u16>(c, i, 0)});
+  c.set_flags(d && d->s && d->readable() ? flag::ZF : 0, flag::ZF);
+}
+
+void verw(Cpu& c, const Instruction& i) {
+  require_protected(c);
+  const auto d = visible_descriptor(c, Selector{read_operand<u16>(c, i, 0)});
+  c.set_flags(d && d->writable() ? flag::ZF : 0, flag::ZF);
+}
+
+// ARPL Ew,Gw: raise the destination's RPL to the source's.
+void arpl(Cpu& c, const Instruction& i) {
+  require_protected(c);
+  const u16 source_rpl = read_operand<u16>(c, i, 1) & 3;
+  bool adjusted = false;
+  modify_operand<u16>(c, i, 0, [&](u16 destination) {
+    if ((destination & 3) >= source_rpl) return destination;
+    adjusted = true;
+    return static_cast<u16>((destination & ~3) | source_rpl);
+  });
+  c.set_flags(adjusted ? flag::ZF : 0, flag::ZF);
+}
+
+constexpr InstructionForm kForms[] = {
+    {0x8E, -1, "MOV", "Sw,Ew", &mov_to_segment, &mov_to_segment},
+    {0x8C, -1, "MOV", "Ev,Sw", V(mov_from_segment)},
+    {0xC5, -1, "LDS", "Gv,Mp", &load_far_pointer<u16, DS>, &load_far_pointer<u32, DS>, kMemoryOnly},
+    {0xC4, -1, "LES", "Gv,Mp", &load_far_pointer<u16, ES>, &load_far_pointer<u32, ES>, kMemoryOnly},
+    {0x1B2, -1, "LSS", "Gv,Mp", &load_far_pointer<u16, SS>, &load_far_pointer<u32, SS>, kMemoryOnly},
+    {0x1B4, -1, "LFS", "Gv,Mp", &load_far_pointer<u16, FS>, &load_far_pointer<u32, FS>, kMemoryOnly},
+    {0x1B5, -1, "LGS", "Gv,Mp", &load_far_pointer<u16, GS>, &load_far_pointer<u32, GS>, kMemoryOnly},
+    {0x100, 0, "SLDT", "Ev", V(sldt)},
+    {0x100, 1, "STR", "Ev", V(str)},
+    {0x100, 2, "LLDT", "Ew", &lldt, &lldt},
+    {0x100, 3, "LTR", "Ew", &ltr, &ltr},
+    {0x100, 4, "VERR", "Ew", &verr, &verr},
+    {0x100, 5, "VERW", "Ew", &verw, &verw},
+    {0x102, -1, "LAR", "Gv,Ew", V(lar)},
+    {0x103, -1, "LSL", "Gv,Ew", V(lsl)},
+    {0x63, -1, "ARPL", "Ew,Gw", &arpl, &arpl},
+};
+
+}  // namespace
+
+FormList segment_forms() { return kForms; }
+
+}  // namespace x86lab

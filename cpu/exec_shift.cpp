@@ -1,0 +1,119 @@
+// Shifts and rotates: ROL ROR RCL RCR SHL/SAL SHR SAR, SHLD, SHRD (Intel SDM Vol. 2,
+// "SAL/SAR/SHL/SHR", "RCL/RCR/ROL/ROR", "SHLD", "SHRD"). The count is masked to 5
+// bits; a masked count of 0 changes nothing, flags included.
+#include "cpu/alu.h"
+#include "cpu/cpu.h"
+#include "cpu/executor_macros.h"
+#include "cpu/instruction_table.h"
+
+namespace x86lab {
+namespace {
+
+enum class Shift { Rol, Ror, Rcl, Rcr, Shl, Shr, Sar };
+
+template <class T, Shift kind>
+void shift(Cpu& c, const Instruction& i) {
+  const unsigned count = read_operand<u8>(c, i, 1) & 0x1F;
+  if (count == 0) {
+    read_operand<T>(c, i, 0);  // the operand is still read (and can fault)
+    return;
+  }
+  const bool carry = c.flag_set(flag::CF);
+  u32 flags = 0, mask = flag::kStatus;
+  modify_operand<T>(c, i, 0, [&](T v) {
+    alu::Result<T> r{};
+    switch (kind) {
+      case Shift::Rol: r = alu::rol<T>(v, count); mask = flag::CF | flag::OF; break;
+      case Shift::Ror: r = alu::ror<T>(v, count); mask = flag::CF | flag::OF; break;
+      case Shift::Rcl: r = alu::rcl<T>(v, count % (alu::kBits<T> + 1), carry); mask = flag::CF | flag::OF; break;
+      case Shift::Rcr: r = alu::rcr<T>(v, count % (alu::kBits<T> + 1), carry); mask = flag::CF | flag::OF; break;
+      case Shift::Shl: r = alu::shl<T>(v, count); break;
+      case Shift::Shr: r = alu::shr<T>(v, count); break;
+      case Shift::Sar: r = alu::sar<T>(v, count); break;
+    }
+    flags = r.flags;
+    return r.value;
+  });
+  // RCL/RCR by a multiple of width+1 rotate nothing but still write CF and OF.
+  c.set_flags(flags, mask);
+}
+
+template <class T> void rol(Cpu& c, const Instruction& i) { shift<T, Shift::Rol>(c, i); }
+template <class T> void ror(Cpu& c, const Instruction& i) { shift<T, Shift::Ror>(c, i); }
+template <class T> void rcl(Cpu& c, const Instruction& i) { shift<T, Shift::Rcl>(c, i); }
+template <class T> void rcr(Cpu& c, const Instruction& i) { shift<T, Shift::Rcr>(c, i); }
+template <class T> void shl(Cpu& c, const Instruction& i) { shift<T, Shift::Shl>(c, i); }
+template <class T> void shr(Cpu& c, const Instruction& i) { shift<T, Shift::Shr>(c, i); }
+template <class T> void sar(Cpu& c, const Instruction& i) { shift<T, Shift::Sar>(c, i); }
+
+// SHLD/SHRD: the destination shifted with bits from the source. For a 16-bit operand
+// and a count above 16 the SDM leaves the result undefined; x86lab shifts the 48-bit
+// concatenation source:destination:source (P6 behaviour, QUIRK).
+template <class T, bool kLeft>
+void double_shift(Cpu& c, const Instruction& i) {
+  const unsigned count = read_operand<u8>(c, i, 2) & 0x1F;
+  const T source = read_operand<T>(c, i, 1);
+  if (count == 0) {
+    read_operand<T>(c, i, 0);
+    return;
+  }
+  u32 flags = 0;
+  modify_operand<T>(c, i, 0, [&](T destination) {
+    constexpr unsigned bits = alu::kBits<T>;
+    T result;
+    bool cf;
+    if constexpr (sizeof(T) == 4) {
+      const u64 joined = kLeft ? (u64{destination} << 32) | source : (u64{source} << 32) | destination;
+      result = kLeft ? static_cast<T>((joined << count) >> 32) : static_cast<T>(joined >> count);
+      cf = kLeft ? (joined >> (64 - count)) & 1 : (joined >> (count - 1)) & 1;
+    } else {
+      // 16-bit: operate on destination:source:destination (48 bits).
+      const u64 joined = kLeft ? (u64{destination} << 32) | (u64{source} << 16) | destination
+                               : (u64{destination} << 32) | (u64{source} << 16) | destination;
+      if (kLeft) {
+        result = static_cast<T>(joined >> (32 - count));
+        cf = (joined >> (48 - count)) & 1;
+      } else {
+        result = static_cast<T>(joined >> count);
+        cf = (joined >> (count - 1)) & 1;
+      }
+    }
+    flags = alu::zsp(result) | (cf ? flag::CF : 0);
+    if ((result ^ destination) & alu::kSign<T>) flags |= flag::OF;
+    (void)bits;
+    return result;
+  });
+  c.set_flags(flags, flag::kStatus);
+}
+
+template <class T> void shld(Cpu& c, const Instruction& i) { double_shift<T, true>(c, i); }
+template <class T> void shrd(Cpu& c, const Instruction& i) { double_shift<T, false>(c, i); }
+
+#define SHIFT_GROUP(ext, mnemonic, executor)                 \
+  {0xC0, ext, mnemonic, "Eb,Ib", B(executor)},               \
+  {0xC1, ext, mnemonic, "Ev,Ib", V(executor)},               \
+  {0xD0, ext, mnemonic, "Eb,1", B(executor)},                \
+  {0xD1, ext, mnemonic, "Ev,1", V(executor)},                \
+  {0xD2, ext, mnemonic, "Eb,CL", B(executor)},               \
+  {0xD3, ext, mnemonic, "Ev,CL", V(executor)}
+
+constexpr InstructionForm kForms[] = {
+    SHIFT_GROUP(0, "ROL", rol),
+    SHIFT_GROUP(1, "ROR", ror),
+    SHIFT_GROUP(2, "RCL", rcl),
+    SHIFT_GROUP(3, "RCR", rcr),
+    SHIFT_GROUP(4, "SHL", shl),
+    SHIFT_GROUP(5, "SHR", shr),
+    SHIFT_GROUP(6, "SAL", shl),  // /6 is an undocumented alias of SHL
+    SHIFT_GROUP(7, "SAR", sar),
+    {0x1A4, -1, "SHLD", "Ev,Gv,Ib", V(shld)},
+    {0x1A5, -1, "SHLD", "Ev,Gv,CL", V(shld)},
+    {0x1AC, -1, "SHRD", "Ev,Gv,Ib", V(shrd)},
+    {0x1AD, -1, "SHRD", "Ev,Gv,CL", V(shrd)},
+};
+
+}  // namespace
+
+FormList shift_forms() { return kForms; }
+
+}  // namespace x86lab

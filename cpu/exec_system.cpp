@@ -1,0 +1,285 @@
+// System and flag instructions: CPUID, RDTSC, RDMSR/WRMSR, SYSENTER/SYSEXIT, IN/OUT,
+// CLI STI CLD STD CLC STC CMC, UD2, INVD, WBINVD, INVLPG, MOV to/from CRn and DRn,
+// CLTS, LMSW, SMSW, LGDT, LIDT, SGDT, SIDT (Intel SDM Vol. 2, each instruction's page).
+#include "cpu/cpu.h"
+#include "cpu/executor_macros.h"
+#include "cpu/instruction_table.h"
+#include "cpu/io_permission.h"
+
+namespace x86lab {
+namespace {
+
+// Privileged instructions raise #GP(0) at CPL > 0 and in virtual-8086 mode.
+void require_cpl0(const Cpu& c) {
+  if (!c.real_mode() && (c.state.cpl != 0 || c.virtual_8086())) throw gp(0, "privileged instruction at CPL > 0");
+}
+
+void cpuid(Cpu& c, const Instruction&) {
+  const CpuProfile& p = c.profile();
+  auto& r = c.state.gpr;
+  auto vendor_word = [&](unsigned n) {
+    u32 w = 0;
+    for (unsigned k = 0; k < 4; ++k) w |= u32{static_cast<u8>(p.vendor[n * 4 + k])} << (8 * k);
+    return w;
+  };
+  switch (r[EAX]) {
+    case 0: r[EAX] = 2; r[EBX] = vendor_word(0); r[EDX] = vendor_word(1); r[ECX] = vendor_word(2); break;
+    case 1: r[EAX] = p.signature; r[EBX] = 0; r[ECX] = p.features_ecx; r[EDX] = p.features_edx; break;
+    case 2: r[EAX] = p.cache_descriptors[0]; r[EBX] = p.cache_descriptors[1]; r[ECX] = p.cache_descriptors[2]; r[EDX] = p.cache_descriptors[3]; break;
+    default:  // SDM: leaves above the maximum return the highest basic leaf's data
+      r[EAX] = p.cache_descriptors[0]; r[EBX] = p.cache_descriptors[1]; r[ECX] = p.cache_descriptors[2]; r[EDX] = p.cache_descriptors[3]; break;
+  }
+}
+
+// RDTSC returns the modeled cycle count; CR4.TSD makes it privileged.
+void rdtsc(Cpu& c, const Instruction&) {
+  if ((c.state.cr4 & cr4::TSD) && c.state.cpl != 0 && !c.real_mode()) throw gp(0, "RDTSC with CR4.TSD at CPL > 0");
+  const u64 tsc = c.counters().cycles;
+  c.state.gpr[EAX] = static_cast<u32>(tsc);
+  c.state.gpr[EDX] = static_cast<u32>(tsc >> 32);
+}
+
+namespace msr {
+constexpr u32 kTsc = 0x10, kApicBase = 0x1B, kSysenterCs = 0x174, kSysenterEsp = 0x175, kSysenterEip = 0x176;
+}
+
+void rdmsr(Cpu& c, const Instruction&) {
+  require_cpl0(c);
+  u64 value;
+  switch (c.state.gpr[ECX]) {
+    case msr::kTsc: value = c.counters().cycles; break;
+    case msr::kApicBase: value = 0xFEE00000u; break;  // APIC global enable clear: no APIC
+    case msr::kSysenterCs: value = c.state.sysenter_cs; break;
+    case msr::kSysenterEsp: value = c.state.sysenter_esp; break;
+    case msr::kSysenterEip: value = c.state.sysenter_eip; break;
+    default: throw gp(0, "RDMSR of an unknown MSR");
+  }
+  c.state.gpr[EAX] = static_cast<u32>(value);
+  c.state.gpr[EDX] = static_cast<u32>(value >> 32);
+}
+
+void wrmsr(Cpu& c, const Instruction&) {
+  require_cpl0(c);
+  const u32 value = c.state.gpr[EAX];
+  switch (c.state.gpr[ECX]) {
+    case msr::kTsc: c.counters().cycles = (u64{c.state.gpr[EDX]} << 32) | value; break;  // DEVIATION: TSC is the cycle counter
+    case msr::kSysenterCs: c.state.sysenter_cs = value & 0xFFFF; break;
+    case msr::kSysenterEsp: c.state.sysenter_esp = value; break;
+    case msr::kSysenterEip: c.state.sysenter_eip = value; break;
+    default: throw gp(0, "WRMSR of an unknown MSR");
+  }
+}
+
+// SYSENTER/SYSEXIT load flat CS and SS caches from IA32_SYSENTER_CS without reading
+// the GDT (SDM "SYSENTER": the descriptors are "fixed" values).
+void load_flat(SegmentRegister& reg, u16 selector, bool code, u8 dpl) {
+  Descriptor d;
+  d.base = 0;
+  d.limit_raw = 0xFFFFF;
+  d.g = d.db = d.s = d.present = true;
+  d.type = code ? 0xB : 0x3;
+  d.dpl = dpl;
+  reg.selector = selector;
+  reg.cache.load(d);
+}
+
+void sysenter(Cpu& c, const Instruction&) {
+  if (c.real_mode() || (c.state.sysenter_cs & 0xFFFC) == 0) throw gp(0, "SYSENTER with IA32_SYSENTER_CS = 0 or in real mode");
+  c.state.eflags &= ~(flag::VM | flag::IF | flag::RF);
+  c.state.cpl = 0;
+  load_flat(c.state.segments[CS], static_cast<u16>(c.state.sysenter_cs & 0xFFFC), true, 0);
+  load_flat(c.state.segments[SS], static_cast<u16>((c.state.sysenter_cs + 8) & 0xFFFC), false, 0);
+  c.state.gpr[ESP] = c.state.sysenter_esp;
+  c.state.eip = c.state.sysenter_eip;
+}
+
+void sysexit(Cpu& c, const Instruction&) {
+  if (!c.protected_mode() || c.state.cpl != 0 || (c.state.sysenter_cs & 0xFFFC) == 0)
+    throw gp(0, "SYSEXIT outside CPL 0 or with IA32_SYSENTER_CS = 0");
+  c.state.cpl = 3;
+  load_flat(c.state.segments[CS], static_cast<u16>((c.state.sysenter_cs + 16) | 3), true, 3);
+  load_flat(c.state.segments[SS], static_cast<u16>((c.state.sysenter_cs + 24) | 3), false, 3);
+  c.state.gpr[ESP] = c.state.gpr[ECX];
+  c.state.eip = c.state.gpr[EDX];
+}
+
+// IN/OUT: the port is Ib (zero-extended) or DX.
+u16 port_of(const Cpu& c, const Instruction& i, unsigned n) {
+  return i.operands[n].method == OperandMethod::I ? static_cast<u16>(i.immediate & 0xFF) : c.reg<u16>(EDX);
+}
+template <class T>
+void in(Cpu& c, const Instruction& i) {
+  const u16 port = port_of(c, i, 1);
+  check_io_permission(c, port, sizeof(T));
+  c.set_reg<T>(EAX, static_cast<T>(c.ports().read(port, sizeof(T))));
+}
+template <class T>
+void out(Cpu& c, const Instruction& i) {
+  const u16 port = port_of(c, i, 0);
+  check_io_permission(c, port, sizeof(T));
+  c.ports().write(port, sizeof(T), c.reg<T>(EAX));
+}
+
+// CLI/STI: IOPL-sensitive in protected and V86 mode. STI blocks interrupts for one
+// instruction (the interrupt shadow).
+void cli(Cpu& c, const Instruction&) {
+  if (!c.real_mode() && c.state.cpl > c.iopl()) throw gp(0, "CLI with CPL > IOPL");
+  c.state.eflags &= ~flag::IF;
+}
+void sti(Cpu& c, const Instruction&) {
+  if (!c.real_mode() && c.state.cpl > c.iopl()) throw gp(0, "STI with CPL > IOPL");
+  if (!c.flag_set(flag::IF)) c.state.interrupt_shadow = true;
+  c.state.eflags |= flag::IF;
+  c.notify_interrupt();
+}
+void cld(Cpu& c, const Instruction&) { c.state.eflags &= ~flag::DF; }
+void std_(Cpu& c, const Instruction&) { c.state.eflags |= flag::DF; }
+void clc(Cpu& c, const Instruction&) { c.state.eflags &= ~flag::CF; }
+void stc(Cpu& c, const Instruction&) { c.state.eflags |= flag::CF; }
+void cmc(Cpu& c, const Instruction&) { c.state.eflags ^= flag::CF; }
+
+void ud2(Cpu&, const Instruction&) { throw ud("UD2"); }
+void invd(Cpu& c, const Instruction&) { require_cpl0(c); }    // no caches are modeled
+void wbinvd(Cpu& c, const Instruction&) { require_cpl0(c); }
+void invlpg(Cpu& c, const Instruction&) { require_cpl0(c); }  // no TLB is modeled yet: nothing to drop
+
+// MOV to/from control registers: always 32-bit, ModRM.mod ignored (treated as register).
+void mov_from_cr(Cpu& c, const Instruction& i) {
+  require_cpl0(c);
+  u32 value;
+  switch (i.reg) {
+    case 0: value = c.state.cr0; break;
+    case 2: value = c.state.cr2; break;
+    case 3: value = c.state.cr3; break;
+    case 4: value = c.state.cr4; break;
+    default: throw ud("MOV from CR1/CR5-CR7");
+  }
+  c.state.gpr[i.rm] = value;
+}
+void mov_to_cr(Cpu& c, const Instruction& i) {
+  require_cpl0(c);
+  const u32 value = c.state.gpr[i.rm];
+  switch (i.reg) {
+    case 0: c.write_cr0(value); break;
+    case 2: c.state.cr2 = value; break;
+    case 3: c.write_cr3(value); break;
+    case 4: c.write_cr4(value); break;
+    default: throw ud("MOV to CR1/CR5-CR7");
+  }
+}
+
+// DR4/DR5 alias DR6/DR7 unless CR4.DE is set, when they raise #UD.
+unsigned debug_register(const Cpu& c, unsigned n) {
+  if (n == 4 || n == 5) {
+    if (c.state.cr4 & cr4::DE) throw ud("DR4/DR5 with CR4.DE");
+    return n + 2;
+  }
+  return n;
+}
+void mov_from_dr(Cpu& c, const Instruction& i) {
+  require_cpl0(c);
+  c.state.gpr[i.rm] = c.state.dr[debug_register(c, i.reg)];
+}
+void mov_to_dr(Cpu& c, const Instruction& i) {
+  require_cpl0(c);
+  const unsigned n = debug_register(c, i.reg);
+  u32 value = c.state.gpr[i.rm];
+  if (n == 6) value = (value & 0x0000E00Fu) | 0xFFFF0FF0u;
+  if (n == 7) value = (value & 0xFFFF2BFFu) | 0x400u;
+  c.state.dr[n] = value;
+}
+
+void clts(Cpu& c, const Instruction&) {
+  require_cpl0(c);
+  c.state.cr0 &= ~cr0::TS;
+}
+
+// LMSW loads CR0 bits 0-3 and cannot clear PE.
+void lmsw(Cpu& c, const Instruction& i) {
+  require_cpl0(c);
+  const u16 value = read_operand<u16>(c, i, 0);
+  u32 cr0 = (c.state.cr0 & ~0xEu) | (value & 0xFu);
+  if (c.state.cr0 & cr0::PE) cr0 |= cr0::PE;
+  c.write_cr0(cr0);
+}
+
+// SMSW: a register destination with a 32-bit operand size gets all of CR0.
+template <class T>
+void smsw(Cpu& c, const Instruction& i) {
+  if (i.is_memory()) write_operand<u16>(c, i, 0, static_cast<u16>(c.state.cr0));
+  else write_operand<T>(c, i, 0, static_cast<T>(c.state.cr0));
+}
+
+// LGDT/LIDT Ms: a 16-bit limit and a base (24 bits used with a 16-bit operand size).
+template <class T, bool kIdt>
+void load_table_register(Cpu& c, const Instruction& i) {
+  require_cpl0(c);
+  const u32 mask = i.address_size_32 ? 0xFFFFFFFFu : 0xFFFFu;
+  const u32 ea = c.effective_address(i);
+  const u16 limit = c.read<u16>(i.segment, ea);
+  u32 base = c.read<u32>(i.segment, (ea + 2) & mask);
+  if constexpr (sizeof(T) == 2) base &= 0x00FFFFFFu;
+  (kIdt ? c.state.idtr : c.state.gdtr) = {base, limit};
+}
+template <class T> void lgdt(Cpu& c, const Instruction& i) { load_table_register<T, false>(c, i); }
+template <class T> void lidt(Cpu& c, const Instruction& i) { load_table_register<T, true>(c, i); }
+
+// SGDT/SIDT store 6 bytes; with a 16-bit operand size the top base byte is stored as 0
+// on P6 (QUIRK; the 286 stored FFh).
+template <class T, bool kIdt>
+void store_table_register(Cpu& c, const Instruction& i) {
+  const u32 mask = i.address_size_32 ? 0xFFFFFFFFu : 0xFFFFu;
+  const u32 ea = c.effective_address(i);
+  const DescriptorTableRegister& r = kIdt ? c.state.idtr : c.state.gdtr;
+  c.check_write(i.segment, ea, 2);
+  c.check_write(i.segment, (ea + 2) & mask, 4);
+  c.write<u16>(i.segment, ea, r.limit);
+  c.write<u32>(i.segment, (ea + 2) & mask, sizeof(T) == 2 ? r.base & 0x00FFFFFFu : r.base);
+}
+template <class T> void sgdt(Cpu& c, const Instruction& i) { store_table_register<T, false>(c, i); }
+template <class T> void sidt(Cpu& c, const Instruction& i) { store_table_register<T, true>(c, i); }
+
+constexpr InstructionForm kForms[] = {
+    {0x1A2, -1, "CPUID", "", &cpuid, &cpuid},
+    {0x131, -1, "RDTSC", "", &rdtsc, &rdtsc},
+    {0x132, -1, "RDMSR", "", &rdmsr, &rdmsr},
+    {0x130, -1, "WRMSR", "", &wrmsr, &wrmsr},
+    {0x134, -1, "SYSENTER", "", &sysenter, &sysenter, kControlTransfer},
+    {0x135, -1, "SYSEXIT", "", &sysexit, &sysexit, kControlTransfer},
+    {0xE4, -1, "IN", "AL,Ib", B(in)},
+    {0xE5, -1, "IN", "eAX,Ib", V(in)},
+    {0xEC, -1, "IN", "AL,DX", B(in)},
+    {0xED, -1, "IN", "eAX,DX", V(in)},
+    {0xE6, -1, "OUT", "Ib,AL", B(out)},
+    {0xE7, -1, "OUT", "Ib,eAX", V(out)},
+    {0xEE, -1, "OUT", "DX,AL", B(out)},
+    {0xEF, -1, "OUT", "DX,eAX", V(out)},
+    {0xFA, -1, "CLI", "", &cli, &cli},
+    {0xFB, -1, "STI", "", &sti, &sti},
+    {0xFC, -1, "CLD", "", &cld, &cld},
+    {0xFD, -1, "STD", "", &std_, &std_},
+    {0xF8, -1, "CLC", "", &clc, &clc},
+    {0xF9, -1, "STC", "", &stc, &stc},
+    {0xF5, -1, "CMC", "", &cmc, &cmc},
+    {0x10B, -1, "UD2", "", &ud2, &ud2},
+    {0x108, -1, "INVD", "", &invd, &invd},
+    {0x109, -1, "WBINVD", "", &wbinvd, &wbinvd},
+    {0x101, 7, "INVLPG", "M", &invlpg, &invlpg, kMemoryOnly},
+    {0x120, -1, "MOV", "Rd,Cd", &mov_from_cr, &mov_from_cr, kDefault32},
+    {0x122, -1, "MOV", "Cd,Rd", &mov_to_cr, &mov_to_cr, kDefault32},
+    {0x121, -1, "MOV", "Rd,Dd", &mov_from_dr, &mov_from_dr, kDefault32},
+    {0x123, -1, "MOV", "Dd,Rd", &mov_to_dr, &mov_to_dr, kDefault32},
+    {0x106, -1, "CLTS", "", &clts, &clts},
+    {0x101, 6, "LMSW", "Ew", &lmsw, &lmsw},
+    {0x101, 4, "SMSW", "Ew", V(smsw)},
+    {0x101, 0, "SGDT", "Ms", V(sgdt), kMemoryOnly},
+    {0x101, 1, "SIDT", "Ms", V(sidt), kMemoryOnly},
+    {0x101, 2, "LGDT", "Ms", V(lgdt), kMemoryOnly},
+    {0x101, 3, "LIDT", "Ms", V(lidt), kMemoryOnly},
+};
+
+}  // namespace
+
+FormList system_forms() { return kForms; }
+
+}  // namespace x86lab

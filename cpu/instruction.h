@@ -1,0 +1,112 @@
+// Instruction forms (one table row each) and decoded instructions.
+//
+// A row states the shape of one instruction form in the SDM's notation (Intel SDM
+// Vol. 2, Appendix A "Opcode Map", "Key to Abbreviations"): opcode, ModRM.reg
+// extension, operands such as "Ev,Gv", mnemonic, the executor for each operand size,
+// and attributes. The decoder, the disassembler and the decoder tests all read the
+// same rows; the operand notation alone decides ModRM and immediate lengths.
+#pragma once
+#include <array>
+#include <span>
+#include <string_view>
+
+#include "trace/types.h"
+
+namespace x86lab {
+
+class Cpu;
+struct Instruction;
+using Executor = void (*)(Cpu&, const Instruction&);
+
+// Operand addressing methods of the SDM's opcode map (the letter before the size).
+enum class OperandMethod : u8 {
+  None,
+  E,         // ModRM r/m: register or memory
+  G,         // ModRM reg: general register
+  M,         // ModRM r/m: memory only
+  R,         // ModRM r/m: register only (MOV to/from CRn/DRn)
+  S,         // ModRM reg: segment register
+  C,         // ModRM reg: control register
+  D,         // ModRM reg: debug register
+  I,         // immediate
+  J,         // relative offset added to EIP
+  A,         // far pointer immediate (selector:offset)
+  O,         // memory offset immediate (moffs), no ModRM
+  Z,         // general register in the opcode's low 3 bits
+  X,         // string source DS:[E]SI
+  Y,         // string destination ES:[E]DI
+  Accumulator,  // AL / AX / EAX by size
+  Counter,      // CL
+  Port,         // DX as an I/O port
+  One,          // the constant 1 (shift by one)
+  Segment,      // a fixed segment register (PUSH ES ...); register number in `fixed`
+};
+
+// Operand sizes: b byte, w word, d dword, v word/dword by operand size, z word/dword
+// immediate (16 or 32 bits by operand size), p far pointer (32 or 48 bits),
+// a BOUND pair, q quadword, s 6-byte descriptor-table pseudo-descriptor.
+enum class OperandSize : u8 { None, b, w, d, v, z, p, a, q, s };
+
+struct OperandSpec {
+  OperandMethod method = OperandMethod::None;
+  OperandSize size = OperandSize::None;
+  u8 fixed = 0;  // register number for Segment / fixed registers
+};
+
+// Row attributes.
+enum Attribute : u16 {
+  kLockable = 1 << 0,        // LOCK allowed with a memory destination
+  kMemoryOnly = 1 << 1,      // ModRM.mod = 3 raises #UD
+  kRegisterOnly = 1 << 2,    // ModRM.mod != 3 raises #UD (or selects another row)
+  kStringOp = 1 << 3,        // honours REP/REPE/REPNE
+  kUsesRepCondition = 1 << 4,  // CMPS/SCAS: REPE/REPNE test ZF
+  kPrivileged = 1 << 5,      // #GP(0) at CPL > 0
+  kDefault32 = 1 << 6,       // operand size does not depend on 66h (e.g. MOV CRn)
+  kControlTransfer = 1 << 7,  // ends a decoded block (jumps, calls, returns, INT, IRET)
+  kNoModrm = 1 << 8,         // internal: set by the table builder
+};
+
+struct InstructionForm {
+  u16 opcode;                 // 0x00-0xFF one-byte map; 0x100-0x1FF the 0F map
+  i8 extension;               // ModRM.reg for group rows, -1 otherwise
+  std::string_view mnemonic;  // as the SDM spells it
+  std::string_view operands;  // SDM notation, e.g. "Ev,Gv"; "" for none
+  Executor execute16;         // operand size 16 (also byte forms)
+  Executor execute32;         // operand size 32
+  u16 attributes = 0;
+};
+
+inline constexpr u8 kNoRegister = 0xFF;
+
+struct Instruction {
+  const InstructionForm* form = nullptr;
+  Executor execute = nullptr;
+  std::array<OperandSpec, 3> operands{};
+  u8 length = 0;
+  u8 opcode = 0;           // the last opcode byte (its low 3 bits name Z registers)
+  u8 mod = 0, reg = 0, rm = 0;
+  bool has_modrm = false;
+  bool operand_size_32 = false;
+  bool address_size_32 = false;
+  bool lock = false;
+  u8 rep = 0;              // 0, 0xF2 (REPNE) or 0xF3 (REP/REPE)
+  u8 segment = 3;          // segment of the memory operand: default or the last override
+  bool segment_override = false;
+  u8 base = kNoRegister;   // memory operand: base register
+  u8 index = kNoRegister;  // memory operand: index register
+  u8 scale = 0;            // index shift (0..3)
+  u32 displacement = 0;
+  u32 immediate = 0;       // first immediate (or moffs, or the offset of Ap)
+  u32 immediate2 = 0;      // second immediate (ENTER's level, Ap's selector)
+
+  bool is_memory() const { return has_modrm && mod != 3; }
+};
+
+// All rows of one family of instructions, defined next to their executors.
+using FormList = std::span<const InstructionForm>;
+
+// Parses one operand in SDM notation ("Ev", "Ib", "AL", "eAX", "CL", "DX", "1", "ES",
+// "Xb", "Zv", ...). Throws std::invalid_argument naming the text for an unknown one.
+OperandSpec parse_operand(std::string_view text);
+
+}  // namespace x86lab

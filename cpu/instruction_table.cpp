@@ -1,0 +1,116 @@
+// Builds the opcode map from the family row lists and parses SDM operand notation.
+#include "cpu/instruction_table.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace x86lab {
+
+OperandSpec parse_operand(std::string_view text) {
+  using M = OperandMethod;
+  using S = OperandSize;
+  struct Fixed {
+    std::string_view name;
+    OperandSpec spec;
+  };
+  static constexpr Fixed kFixed[] = {
+      {"AL", {M::Accumulator, S::b}}, {"AX", {M::Accumulator, S::w}},   {"eAX", {M::Accumulator, S::v}},
+      {"CL", {M::Counter, S::b}},     {"DX", {M::Port, S::w}},          {"1", {M::One, S::b}},
+      {"ES", {M::Segment, S::w, 0}},  {"CS", {M::Segment, S::w, 1}},    {"SS", {M::Segment, S::w, 2}},
+      {"DS", {M::Segment, S::w, 3}},  {"FS", {M::Segment, S::w, 4}},    {"GS", {M::Segment, S::w, 5}},
+  };
+  for (const auto& f : kFixed)
+    if (f.name == text) return f.spec;
+  if (text.size() < 1 || text.size() > 2) throw std::invalid_argument("unknown operand notation '" + std::string(text) + "'");
+  OperandSpec spec;
+  switch (text[0]) {
+    case 'E': spec.method = M::E; break;
+    case 'G': spec.method = M::G; break;
+    case 'M': spec.method = M::M; break;
+    case 'R': spec.method = M::R; break;
+    case 'S': spec.method = M::S; break;
+    case 'C': spec.method = M::C; break;
+    case 'D': spec.method = M::D; break;
+    case 'I': spec.method = M::I; break;
+    case 'J': spec.method = M::J; break;
+    case 'A': spec.method = M::A; break;
+    case 'O': spec.method = M::O; break;
+    case 'Z': spec.method = M::Z; break;
+    case 'X': spec.method = M::X; break;
+    case 'Y': spec.method = M::Y; break;
+    default: throw std::invalid_argument("unknown operand notation '" + std::string(text) + "'");
+  }
+  const char size = text.size() == 2 ? text[1] : '\0';
+  switch (size) {
+    case '\0': spec.size = S::None; break;
+    case 'b': spec.size = S::b; break;
+    case 'w': spec.size = S::w; break;
+    case 'd': spec.size = S::d; break;
+    case 'v': spec.size = S::v; break;
+    case 'z': spec.size = S::z; break;
+    case 'p': spec.size = S::p; break;
+    case 'a': spec.size = S::a; break;
+    case 'q': spec.size = S::q; break;
+    case 's': spec.size = S::s; break;
+    default: throw std::invalid_argument("unknown operand size in '" + std::string(text) + "'");
+  }
+  return spec;
+}
+
+namespace {
+
+bool method_uses_modrm(OperandMethod m) {
+  using M = OperandMethod;
+  return m == M::E || m == M::G || m == M::M || m == M::R || m == M::S || m == M::C || m == M::D;
+}
+
+TableEntry make_entry(const InstructionForm& form) {
+  TableEntry entry;
+  entry.form = &form;
+  std::string_view rest = form.operands;
+  for (unsigned i = 0; !rest.empty(); ++i) {
+    if (i == 3) throw std::logic_error("more than 3 operands in " + std::string(form.mnemonic));
+    const auto comma = rest.find(',');
+    entry.operands[i] = parse_operand(rest.substr(0, comma));
+    rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
+  }
+  return entry;
+}
+
+void claim(TableEntry& slot, const TableEntry& entry) {
+  if (slot.form)
+    throw std::logic_error("two rows claim one opcode slot: " + std::string(slot.form->mnemonic) + " and " +
+                           std::string(entry.form->mnemonic));
+  slot = entry;
+}
+
+}  // namespace
+
+InstructionTable::InstructionTable() {
+  const FormList families[] = {data_transfer_forms(), arithmetic_forms(), shift_forms(), bit_forms(),
+                               decimal_forms(),       stack_forms(),      control_forms(), string_forms(),
+                               system_forms(),        segment_forms(),    far_transfer_forms()};
+  for (FormList family : families) {
+    for (const InstructionForm& form : family) {
+      rows_.push_back(&form);
+      const TableEntry entry = make_entry(form);
+      OpcodeSlot& slot = slots_.at(form.opcode);
+      bool modrm = form.extension >= 0;
+      for (const auto& op : entry.operands) modrm = modrm || method_uses_modrm(op.method);
+      slot.needs_modrm = slot.needs_modrm || modrm;
+      for (const auto& op : entry.operands) slot.modrm_always_register |= op.method == OperandMethod::R;
+      for (int reg = 0; reg < 8; ++reg) {
+        if (form.extension >= 0 && reg != form.extension) continue;
+        if (!(form.attributes & kRegisterOnly)) claim(slot.memory[reg], entry);
+        if (!(form.attributes & kMemoryOnly)) claim(slot.registers[reg], entry);
+      }
+    }
+  }
+}
+
+const InstructionTable& InstructionTable::get() {
+  static const InstructionTable table;
+  return table;
+}
+
+}  // namespace x86lab

@@ -1,0 +1,96 @@
+// Operand access by addressing method (Intel SDM Vol. 2, Appendix A "Codes for
+// Addressing Method"). Included by cpu.h; generic over operand width T.
+#pragma once
+
+namespace x86lab {
+
+namespace operand_detail {
+// The segment and offset of a memory operand of method E/M/O/X/Y.
+inline std::pair<u8, u32> memory_location(const Cpu& cpu, const Instruction& insn, const OperandSpec& spec) {
+  const u32 mask = insn.address_size_32 ? 0xFFFFFFFFu : 0xFFFFu;
+  switch (spec.method) {
+    case OperandMethod::O: return {insn.segment, insn.immediate & mask};
+    case OperandMethod::X: return {insn.segment, cpu.state.gpr[ESI] & mask};
+    case OperandMethod::Y: return {ES, cpu.state.gpr[EDI] & mask};
+    default: return {insn.segment, cpu.effective_address(insn)};
+  }
+}
+
+inline bool is_memory(const Instruction& insn, const OperandSpec& spec) {
+  switch (spec.method) {
+    case OperandMethod::E: return insn.mod != 3;
+    case OperandMethod::M: case OperandMethod::O: case OperandMethod::X: case OperandMethod::Y: return true;
+    default: return false;
+  }
+}
+
+// The value of the immediate operand `n`: the first immediate unless an earlier
+// operand is also an immediate (ENTER Iw,Ib).
+inline u32 immediate_of(const Instruction& insn, unsigned n) {
+  return n > 0 && insn.operands[n - 1].method == OperandMethod::I ? insn.immediate2 : insn.immediate;
+}
+
+// The general register number of a register operand.
+inline unsigned register_number(const Instruction& insn, const OperandSpec& spec) {
+  switch (spec.method) {
+    case OperandMethod::G: return insn.reg;
+    case OperandMethod::E: case OperandMethod::R: return insn.rm;
+    case OperandMethod::Z: return insn.opcode & 7;
+    case OperandMethod::Counter: return ECX;
+    case OperandMethod::Port: return EDX;
+    default: return EAX;  // Accumulator
+  }
+}
+}  // namespace operand_detail
+
+template <class T>
+T read_operand(Cpu& cpu, const Instruction& insn, unsigned n) {
+  const OperandSpec& spec = insn.operands[n];
+  using namespace operand_detail;
+  switch (spec.method) {
+    case OperandMethod::I:
+      if (spec.size == OperandSize::b) return static_cast<T>(static_cast<i8>(immediate_of(insn, n)));
+      return static_cast<T>(immediate_of(insn, n));
+    case OperandMethod::One: return T{1};
+    case OperandMethod::Segment: return static_cast<T>(cpu.state.segments[spec.fixed].selector);
+    case OperandMethod::S: return static_cast<T>(cpu.state.segments[insn.reg].selector);
+    default: break;
+  }
+  if (is_memory(insn, spec)) {
+    const auto [segment, offset] = memory_location(cpu, insn, spec);
+    return cpu.read<T>(segment, offset);
+  }
+  return cpu.reg<T>(register_number(insn, spec));
+}
+
+template <class T>
+void write_operand(Cpu& cpu, const Instruction& insn, unsigned n, T value) {
+  const OperandSpec& spec = insn.operands[n];
+  using namespace operand_detail;
+  if (is_memory(insn, spec)) {
+    const auto [segment, offset] = memory_location(cpu, insn, spec);
+    cpu.write<T>(segment, offset, value);
+  } else {
+    cpu.set_reg<T>(register_number(insn, spec), value);
+  }
+}
+
+template <class T, class Modify>
+void modify_operand(Cpu& cpu, const Instruction& insn, unsigned n, Modify modify) {
+  const OperandSpec& spec = insn.operands[n];
+  using namespace operand_detail;
+  if (!is_memory(insn, spec)) {
+    const unsigned r = register_number(insn, spec);
+    cpu.set_reg<T>(r, static_cast<T>(modify(cpu.reg<T>(r))));
+    return;
+  }
+  const auto [segment, offset] = memory_location(cpu, insn, spec);
+  if (insn.lock) {
+    cpu.locked_rmw<T>(segment, offset, AccessKind::LockPrefix, modify);  // explicit LOCK prefix
+    return;
+  }
+  const T old = cpu.read<T>(segment, offset);
+  cpu.write<T>(segment, offset, static_cast<T>(modify(old)));
+}
+
+}  // namespace x86lab

@@ -1,0 +1,60 @@
+// The flags the SDM calls "undefined" after each instruction, and the values x86lab
+// gives them (Intel SDM Vol. 2, "Flags Affected" of each instruction). This is the
+// one place these choices live: executors write the flags listed here as stated, and
+// the differential tests (host CPU, 286 hardware data) mask exactly these bits.
+// docs/undefined-flags.md is the readable form of this table.
+#pragma once
+#include <string_view>
+
+#include "cpu/flags.h"
+
+namespace x86lab {
+
+struct UndefinedFlagsRule {
+  std::string_view mnemonic;
+  u32 undefined;              // flag bits the SDM leaves undefined
+  std::string_view x86lab;    // what x86lab writes into them
+};
+
+inline constexpr UndefinedFlagsRule kUndefinedFlags[] = {
+    {"AND", flag::AF, "AF cleared"},
+    {"OR", flag::AF, "AF cleared"},
+    {"XOR", flag::AF, "AF cleared"},
+    {"TEST", flag::AF, "AF cleared"},
+    {"MUL", flag::SF | flag::ZF | flag::AF | flag::PF, "SF, ZF, PF from the low half of the result; AF cleared"},
+    {"IMUL", flag::SF | flag::ZF | flag::AF | flag::PF, "SF, ZF, PF from the low half of the result; AF cleared"},
+    {"DIV", flag::kStatus, "unchanged"},
+    {"IDIV", flag::kStatus, "unchanged"},
+    // Shifts: OF is defined only for a count of 1; AF is undefined for non-zero counts.
+    {"SHL", flag::OF | flag::AF, "OF = MSB(result) XOR CF for every count; AF cleared"},
+    {"SAL", flag::OF | flag::AF, "OF = MSB(result) XOR CF for every count; AF cleared"},
+    {"SHR", flag::OF | flag::AF, "OF = MSB of the original operand for every count; AF cleared"},
+    {"SAR", flag::OF | flag::AF, "OF cleared for every count; AF cleared"},
+    {"ROL", flag::OF, "OF = MSB(result) XOR CF for every count"},
+    {"ROR", flag::OF, "OF = the two top bits of the result XORed, for every count"},
+    {"RCL", flag::OF, "OF = MSB(result) XOR CF for every count"},
+    {"RCR", flag::OF, "OF = the two top bits of the result XORed, for every count"},
+    {"SHLD", flag::OF | flag::AF, "OF = sign change of the destination; AF cleared; result for counts > 16 (16-bit) as the 32-bit double shift"},
+    {"SHRD", flag::OF | flag::AF, "OF = sign change of the destination; AF cleared"},
+    {"BT", flag::OF | flag::SF | flag::AF | flag::PF, "unchanged"},
+    {"BTS", flag::OF | flag::SF | flag::AF | flag::PF, "unchanged"},
+    {"BTR", flag::OF | flag::SF | flag::AF | flag::PF, "unchanged"},
+    {"BTC", flag::OF | flag::SF | flag::AF | flag::PF, "unchanged"},
+    {"BSF", flag::CF | flag::OF | flag::SF | flag::AF | flag::PF, "unchanged"},
+    {"BSR", flag::CF | flag::OF | flag::SF | flag::AF | flag::PF, "unchanged"},
+    {"DAA", flag::OF, "OF cleared"},
+    {"DAS", flag::OF, "OF cleared"},
+    {"AAA", flag::OF | flag::SF | flag::ZF | flag::PF, "OF cleared; SF, ZF, PF from AL"},
+    {"AAS", flag::OF | flag::SF | flag::ZF | flag::PF, "OF cleared; SF, ZF, PF from AL"},
+    {"AAM", flag::OF | flag::AF | flag::CF, "cleared"},
+    {"AAD", flag::OF | flag::AF | flag::CF, "cleared"},
+};
+
+// The undefined flags of `mnemonic` (0 when the SDM defines them all).
+constexpr u32 undefined_flags(std::string_view mnemonic) {
+  for (const auto& rule : kUndefinedFlags)
+    if (rule.mnemonic == mnemonic) return rule.undefined;
+  return 0;
+}
+
+}  // namespace x86lab

@@ -1,0 +1,108 @@
+// Physical memory map: RAM, ROM, MMIO and open bus (reads 0xFF, writes dropped).
+#include "mmu/physical_bus.h"
+
+#include <stdexcept>
+
+namespace x86lab {
+
+PhysicalBus::PhysicalBus(u32 ram_bytes, Counters& counters)
+    : counters_(counters), ram_(ram_bytes), read_pages_(kPageCount), write_pages_(kPageCount) {
+  if (ram_bytes % kPageBytes != 0 || ram_bytes > 0xE0000000u)
+    throw std::invalid_argument("RAM size must be a multiple of 4 KiB and at most 3.5 GiB");
+  for (u32 page = 0; page < ram_bytes / kPageBytes; ++page)
+    read_pages_[page] = write_pages_[page] = ram_.data() + page * kPageBytes;
+}
+
+void PhysicalBus::map_rom(u32 base, std::span<const u8> image) {
+  if (image.size() % kPageBytes != 0 || base % kPageBytes != 0)
+    throw std::invalid_argument("ROM base and size must be multiples of 4 KiB");
+  RomRegion region{base, std::make_unique<u8[]>(image.size()), static_cast<u32>(image.size())};
+  std::memcpy(region.bytes.get(), image.data(), image.size());
+  for (u32 offset = 0; offset < region.size; offset += kPageBytes) {
+    read_pages_[(base + offset) >> 12] = region.bytes.get() + offset;
+    write_pages_[(base + offset) >> 12] = nullptr;  // writes to ROM are dropped
+  }
+  roms_.push_back(std::move(region));
+}
+
+void PhysicalBus::map_mmio(u32 base, u32 size, MmioDevice* device) {
+  if (size % kPageBytes != 0 || base % kPageBytes != 0)
+    throw std::invalid_argument("MMIO base and size must be multiples of 4 KiB");
+  mmio_.push_back({base, size, device});
+  for (u32 offset = 0; offset < size; offset += kPageBytes)
+    read_pages_[(base + offset) >> 12] = write_pages_[(base + offset) >> 12] = nullptr;
+}
+
+const PhysicalBus::MmioRegion* PhysicalBus::find_mmio(u32 address) const {
+  for (const auto& region : mmio_)
+    if (address - region.base < region.size) return &region;
+  return nullptr;
+}
+
+u8* PhysicalBus::rom_byte(u32 address) const {
+  // The newest mapping wins, as in map_rom.
+  for (auto it = roms_.rbegin(); it != roms_.rend(); ++it)
+    if (address - it->base < it->size) return it->bytes.get() + (address - it->base);
+  return nullptr;
+}
+
+u8 PhysicalBus::read_byte(u32 address) {
+  address &= a20_mask_;
+  if (const u8* page = read_pages_[address >> 12]) return page[address & (kPageBytes - 1)];
+  if (const auto* region = find_mmio(address))
+    return static_cast<u8>(region->device->mmio_read(address - region->base, 1));
+  ++counters_.open_bus_reads;
+  return 0xFF;
+}
+
+void PhysicalBus::write_byte(u32 address, u8 value) {
+  address &= a20_mask_;
+  if (u8* page = write_pages_[address >> 12]) {
+    page[address & (kPageBytes - 1)] = value;
+    return;
+  }
+  if (const auto* region = find_mmio(address)) {
+    region->device->mmio_write(address - region->base, 1, value);
+    return;
+  }
+  if (read_pages_[address >> 12]) return;  // ROM: dropped silently, like a real ROM chip
+  ++counters_.open_bus_writes;
+}
+
+u32 PhysicalBus::read_slow(u32 address, unsigned size) {
+  // Whole access inside one MMIO region: one device access of the full size.
+  if (const auto* region = find_mmio(address); region && address - region->base + size <= region->size)
+    return region->device->mmio_read(address - region->base, size);
+  u32 value = 0;
+  for (unsigned i = 0; i < size; ++i) value |= u32{read_byte(address + i)} << (8 * i);
+  return value;
+}
+
+void PhysicalBus::write_slow(u32 address, unsigned size, u32 value) {
+  if (const auto* region = find_mmio(address); region && address - region->base + size <= region->size) {
+    region->device->mmio_write(address - region->base, size, value);
+    return;
+  }
+  for (unsigned i = 0; i < size; ++i) write_byte(address + i, static_cast<u8>(value >> (8 * i)));
+}
+
+u8 PhysicalBus::peek(u32 address) const {
+  address &= a20_mask_;
+  if (const u8* page = read_pages_[address >> 12]) return page[address & (kPageBytes - 1)];
+  return 0xFF;
+}
+
+void PhysicalBus::poke(u32 address, u8 value) {
+  address &= a20_mask_;
+  if (u8* page = write_pages_[address >> 12]) {
+    page[address & (kPageBytes - 1)] = value;
+  } else if (u8* rom = rom_byte(address)) {
+    *rom = value;
+  }
+}
+
+void PhysicalBus::load(u32 address, std::span<const u8> bytes) {
+  for (std::size_t i = 0; i < bytes.size(); ++i) poke(address + static_cast<u32>(i), bytes[i]);
+}
+
+}  // namespace x86lab

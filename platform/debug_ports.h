@@ -1,0 +1,35 @@
+// The debugging ports of Bochs and QEMU: the debug console at port E9h (each byte
+// written is printed; reads return E9h so guests can detect it), POST codes at port
+// 80h, and QEMU's isa-debug-exit at port F4h (writing V ends the run with exit status
+// (V << 1) | 1).
+#pragma once
+#include <cstdio>
+#include <optional>
+
+#include "mmu/port_bus.h"
+
+namespace x86lab {
+
+class Cpu;
+
+class DebugPorts : public PortDevice {
+ public:
+  // `console` receives port E9h output (may be null to drop it); `post` prints
+  // "POST xx" lines on stderr for port 80h writes.
+  DebugPorts(std::FILE* console, bool post, Cpu& cpu) : console_(console), post_(post), cpu_(cpu) {}
+
+  u32 io_read(u16 port, unsigned size) override;
+  void io_write(u16 port, unsigned size, u32 value) override;
+  std::string_view device_name() const override { return "debug-ports"; }
+
+  // The exit status requested through port F4h, if any.
+  std::optional<int> exit_status() const { return exit_status_; }
+
+ private:
+  std::FILE* console_;
+  bool post_;
+  Cpu& cpu_;
+  std::optional<int> exit_status_;
+};
+
+}  // namespace x86lab

@@ -1,0 +1,22 @@
+// BIOS ROM images: read from a file and mapped so that the last byte is at physical
+// FFFFFFFFh, with the top 128 KiB (or the whole image if smaller) aliased below 1 MiB
+// as on a PC (the reset vector F000:FFF0 then reaches it in real mode).
+#pragma once
+#include <string>
+#include <vector>
+
+#include "mmu/physical_bus.h"
+
+namespace x86lab {
+
+inline constexpr std::size_t kRomGranule = 64 * 1024;        // image sizes are multiples of 64 KiB
+inline constexpr std::size_t kMaxRomBytes = 16 * 1024 * 1024;
+
+// Reads a ROM image. Throws InputError naming the file when it cannot be opened or
+// read, or its size is 0, not a multiple of 64 KiB, or above 16 MiB.
+std::vector<u8> read_rom_image(const std::string& path);
+
+// Maps `image` at the top of the 4 GiB space and its top 128 KiB below 1 MiB.
+void map_bios(PhysicalBus& bus, const std::vector<u8>& image);
+
+}  // namespace x86lab

@@ -1,0 +1,111 @@
+; Real-mode interrupt delivery through the IVT (SDM "Exception and Interrupt Handling
+; in Real-Address Mode"): INT n pushes FLAGS, CS, IP and clears IF/TF; #DE from DIV
+; returns to the faulting instruction; #UD from UD2; INTO when OF=1; BOUND #BR.
+%include "rom.inc"
+
+%macro SET_VECTOR 2
+  mov word [%1 * 4], %2
+  mov word [%1 * 4 + 2], 0xF000
+%endmacro
+
+section .text
+start:
+  xor ax, ax
+  mov ss, ax
+  mov sp, 0x7000
+  mov ds, ax
+  SET_VECTOR 0x40, int40
+  SET_VECTOR 0, divide_error
+  SET_VECTOR 6, invalid_opcode
+  SET_VECTOR 4, overflow
+  SET_VECTOR 5, bound_range
+
+  ; INT 40h: the handler sees the pushed frame and IF cleared.
+  sti
+  mov word [0x600], 0
+  int 0x40
+.after_int:
+  CHECK_EQ word [0x600], 0x4040, "INT 40h handler ran"
+  CHECK_EQ word [0x602], .after_int, "INT pushed the next IP"
+  CHECK_EQ word [0x604], 0xF000, "INT pushed CS"
+  CHECK_EQ word [0x608], 0, "INT cleared IF in the handler"
+  ; #DE: the pushed IP is the DIV itself; the handler skips the 2-byte instruction.
+  xor dx, dx
+  mov ax, 1
+  xor cx, cx
+.div:
+  div cx
+  CHECK_EQ word [0x610], .div, "#DE pushes the faulting IP"
+  ; #UD from UD2, handler skips 2 bytes.
+.ud:
+  ud2
+  CHECK_EQ word [0x620], .ud, "#UD pushes the faulting IP"
+  ; INTO traps after the instruction when OF=1.
+  mov al, 0x7F
+  add al, 1
+  into
+.after_into:
+  CHECK_EQ word [0x630], .after_into, "INTO pushes the next IP"
+  ; BOUND: 5 is outside [0, 3] -> #BR with IP at BOUND.
+  mov word [0x700], 0
+  mov word [0x702], 3
+  mov ax, 5
+.bound:
+  bound ax, [0x700]
+  CHECK_EQ word [0x640], .bound, "#BR pushes the faulting IP"
+  ; IRET restored FLAGS: IF is set again after the INT 40h return.
+  pushf
+  pop ax
+  test ax, 0x200
+  CHECK nz, "IRET restored IF"
+  jmp pass
+
+int40:
+  mov word [0x600], 0x4040
+  push bp
+  mov bp, sp
+  mov ax, [bp + 2]            ; IP
+  mov [0x602], ax
+  mov ax, [bp + 4]            ; CS
+  mov [0x604], ax
+  pushf
+  pop ax
+  and ax, 0x200
+  mov [0x608], ax
+  pop bp
+  iret
+
+; Fault handlers record the pushed IP and advance it past the faulting instruction.
+divide_error:
+  push bp
+  mov bp, sp
+  mov ax, [bp + 2]
+  mov [0x610], ax
+  add word [bp + 2], 2
+  pop bp
+  iret
+invalid_opcode:
+  push bp
+  mov bp, sp
+  mov ax, [bp + 2]
+  mov [0x620], ax
+  add word [bp + 2], 2
+  pop bp
+  iret
+overflow:
+  push bp
+  mov bp, sp
+  mov ax, [bp + 2]
+  mov [0x630], ax
+  pop bp
+  iret
+bound_range:
+  push bp
+  mov bp, sp
+  mov ax, [bp + 2]
+  mov [0x640], ax
+  add word [bp + 2], 4        ; BOUND AX,[disp16] is 4 bytes
+  pop bp
+  iret
+
+ROM_END

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Installs, with apt-get, the Debian 12 packages x86lab builds and tests with
+# (docs/DESIGN.md section 8 plus build and test tools). Idempotent: packages that
+# are already installed are skipped, and nothing is done when none is missing.
+set -euo pipefail
+
+packages=(
+  # build tools
+  cmake ninja-build pkg-config g++ make clang libclang-rt-14-dev
+  # guest programs
+  nasm gcc-multilib
+  # libraries (DESIGN.md section 8)
+  libboost-program-options-dev libboost-dev
+  libsdl2-dev libimgui-dev libstb-dev
+  libgtest-dev libgmock-dev
+  libzydis-dev nlohmann-json3-dev zlib1g-dev
+  # test peers and GUI test tools
+  qemu-system-x86 qemu-user xvfb xauth xdotool imagemagick gdb
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q '^install ok installed$'; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+echo "install-deps: installing ${missing[*]}"
+if [ "$(id -u)" -eq 0 ]; then
+  SUDO=()
+elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+  SUDO=(sudo -n)
+else
+  echo "install-deps: not root and no password-less sudo; run as root:" >&2
+  echo "  apt-get update && apt-get install -y ${missing[*]}" >&2
+  exit 2
+fi
+
+export DEBIAN_FRONTEND=noninteractive
+"${SUDO[@]}" apt-get update -q
+"${SUDO[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"

@@ -1,0 +1,74 @@
+// Segment loads in protected mode, with the SDM's checks in the SDM's order
+// (Intel SDM Vol. 2, "MOV - Move", "POP", "LDS/LES/LFS/LGS/LSS"; Vol. 3, "Protection").
+#include "segmentation/segment_loading.h"
+
+namespace x86lab {
+
+DescriptorSlot read_descriptor(SegmentationContext& context, Selector selector, u8 fault_vector) {
+  u32 table_base = context.gdtr.base, table_limit = context.gdtr.limit;
+  if (selector.ti()) {
+    if (!context.ldtr.cache.usable || (context.ldtr.selector & 0xFFFC) == 0)
+      throw Fault{fault_vector, selector.error_code(), "selector in an unusable LDT"};
+    table_base = context.ldtr.cache.base;
+    table_limit = context.ldtr.cache.limit;
+  }
+  const u32 offset = u32{selector.index()} * 8;
+  if (offset + 7 > table_limit) throw Fault{fault_vector, selector.error_code(), "selector outside descriptor table"};
+  DescriptorSlot slot;
+  slot.linear = table_base + offset;
+  const u64 raw = context.mmu.read<u64>(slot.linear, AccessKind::DescriptorTableRead, false);
+  slot.descriptor = Descriptor::parse(raw);
+  return slot;
+}
+
+bool set_accessed_bit(SegmentationContext& context, DescriptorSlot& slot) {
+  if (slot.descriptor.accessed() && !context.accessed_bit_always_written) return false;
+  // Implied locked read-modify-write of the byte holding the type field (byte 5).
+  const u8 old = context.mmu.locked_rmw<u8>(slot.linear + 5, AccessKind::DescriptorAccessedBit, false,
+                                            [](u8 access_byte) { return access_byte | 1; });
+  slot.descriptor = Descriptor::parse((slot.descriptor.raw() & ~(u64{0xFF} << 40)) | (u64{old | 1u} << 40));
+  return true;
+}
+
+void load_data_segment(SegmentationContext& context, SegmentRegister& reg, u16 selector_value) {
+  const Selector selector{selector_value};
+  if (selector.null()) {
+    reg.selector = selector_value;
+    reg.cache.usable = false;
+    reg.cache.present = false;
+    return;
+  }
+  DescriptorSlot slot = read_descriptor(context, selector);
+  const Descriptor& d = slot.descriptor;
+  if (!d.s || (d.is_code() && !d.readable())) throw gp(selector.error_code(), "not a data or readable code segment");
+  if (d.is_data() || !d.conforming()) {
+    if (selector.rpl() > d.dpl || context.cpl > d.dpl) throw gp(selector.error_code(), "data segment privilege");
+  }
+  if (!d.present) throw np(selector.error_code(), "segment not present");
+  set_accessed_bit(context, slot);
+  reg.selector = selector_value;
+  reg.cache.load(slot.descriptor);
+}
+
+void load_stack_segment(SegmentationContext& context, SegmentRegister& reg, u16 selector_value, u8 fault_vector) {
+  const Selector selector{selector_value};
+  if (selector.null()) throw Fault{fault_vector, 0, "null stack segment"};
+  DescriptorSlot slot = read_descriptor(context, selector, fault_vector);
+  const Descriptor& d = slot.descriptor;
+  if (selector.rpl() != context.cpl) throw Fault{fault_vector, selector.error_code(), "stack RPL != CPL"};
+  if (!d.writable()) throw Fault{fault_vector, selector.error_code(), "stack segment not writable data"};
+  if (d.dpl != context.cpl) throw Fault{fault_vector, selector.error_code(), "stack DPL != CPL"};
+  if (!d.present) throw Fault{u8(fault_vector == 13 ? 12 : fault_vector), selector.error_code(), "stack segment not present"};
+  set_accessed_bit(context, slot);
+  reg.selector = selector_value;
+  reg.cache.load(slot.descriptor);
+}
+
+void load_code_segment(SegmentationContext& context, SegmentRegister& cs, DescriptorSlot& slot, u16 selector,
+                       u8 new_cpl) {
+  set_accessed_bit(context, slot);
+  cs.selector = static_cast<u16>((selector & 0xFFFC) | new_cpl);
+  cs.cache.load(slot.descriptor);
+}
+
+}  // namespace x86lab

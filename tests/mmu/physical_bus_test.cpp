@@ -1,0 +1,120 @@
+// The physical bus: RAM, ROM, MMIO, open bus, A20, locked read-modify-writes, peek/poke.
+#include "mmu/physical_bus.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+namespace x86lab {
+namespace {
+
+struct Recorder : MmioDevice {
+  u32 last_offset = 0, last_value = 0;
+  unsigned last_size = 0, reads = 0, writes = 0;
+  u32 mmio_read(u32 offset, unsigned size) override {
+    ++reads;
+    last_offset = offset;
+    last_size = size;
+    return 0xA0 + offset;
+  }
+  void mmio_write(u32 offset, unsigned size, u32 value) override {
+    ++writes;
+    last_offset = offset;
+    last_size = size;
+    last_value = value;
+  }
+};
+
+TEST(PhysicalBus, RamReadsBackWhatWasWrittenLittleEndian) {
+  Counters counters;
+  PhysicalBus bus(1 << 20, counters);
+  bus.write<u32>(0x1000, 0x11223344, AccessKind::Data);
+  EXPECT_EQ(bus.read<u8>(0x1000, AccessKind::Data), 0x44);
+  EXPECT_EQ(bus.read<u16>(0x1002, AccessKind::Data), 0x1122);
+  EXPECT_EQ(counters.accesses_by_kind[static_cast<int>(AccessKind::Data)], 3u);
+}
+
+TEST(PhysicalBus, AccessAcrossAPageBoundaryIsSplitCorrectly) {
+  Counters counters;
+  PhysicalBus bus(1 << 20, counters);
+  bus.write<u32>(0x1FFE, 0xAABBCCDD, AccessKind::Data);
+  EXPECT_EQ(bus.read<u16>(0x1FFE, AccessKind::Data), 0xCCDD);
+  EXPECT_EQ(bus.read<u16>(0x2000, AccessKind::Data), 0xAABB);
+  EXPECT_EQ(bus.read<u32>(0x1FFE, AccessKind::Data), 0xAABBCCDDu);
+}
+
+TEST(PhysicalBus, OpenBusReadsAllOnesAndDropsWritesAndCountsThem) {
+  Counters counters;
+  PhysicalBus bus(1 << 20, counters);
+  EXPECT_EQ(bus.read<u32>(0x40000000, AccessKind::Data), 0xFFFFFFFFu);
+  bus.write<u8>(0x40000000, 0x12, AccessKind::Data);
+  EXPECT_EQ(bus.read<u8>(0x40000000, AccessKind::Data), 0xFF);
+  EXPECT_EQ(counters.open_bus_reads, 5u);
+  EXPECT_EQ(counters.open_bus_writes, 1u);
+}
+
+TEST(PhysicalBus, RomIsReadOnlyButPokeable) {
+  Counters counters;
+  PhysicalBus bus(1 << 20, counters);
+  std::vector<u8> image(4096, 0x5A);
+  bus.map_rom(0xFFFFF000u, image);
+  EXPECT_EQ(bus.read<u8>(0xFFFFFFF0u, AccessKind::CodeFetch), 0x5A);
+  bus.write<u8>(0xFFFFFFF0u, 0x00, AccessKind::Data);
+  EXPECT_EQ(bus.read<u8>(0xFFFFFFF0u, AccessKind::Data), 0x5A);
+  bus.poke(0xFFFFFFF0u, 0x77);
+  EXPECT_EQ(bus.peek(0xFFFFFFF0u), 0x77);
+  EXPECT_EQ(counters.open_bus_writes, 0u);
+}
+
+TEST(PhysicalBus, RomOverRamReplacesIt) {
+  Counters counters;
+  PhysicalBus bus(1 << 20, counters);
+  std::vector<u8> image(4096, 0xC3);
+  bus.map_rom(0xF0000, image);
+  bus.write<u8>(0xF0000, 0x00, AccessKind::Data);
+  EXPECT_EQ(bus.read<u8>(0xF0000, AccessKind::Data), 0xC3);
+}
+
+TEST(PhysicalBus, MmioRegionGetsWholeAccessesWithRegionOffsets) {
+  Counters counters;
+  PhysicalBus bus(1 << 20, counters);
+  Recorder device;
+  bus.map_mmio(0xB8000, 0x8000, &device);
+  EXPECT_EQ(bus.read<u16>(0xB8010, AccessKind::Data), 0xB0);
+  EXPECT_EQ(device.last_offset, 0x10u);
+  EXPECT_EQ(device.last_size, 2u);
+  bus.write<u32>(0xB8020, 0xDEADBEEF, AccessKind::Data);
+  EXPECT_EQ(device.last_value, 0xDEADBEEFu);
+  EXPECT_EQ(device.last_size, 4u);
+  EXPECT_EQ(bus.peek(0xB8000), 0xFF) << "peek has no device side effects";
+  EXPECT_EQ(device.reads, 1u);
+}
+
+TEST(PhysicalBus, A20DisabledWrapsAtOneMegabyte) {
+  Counters counters;
+  PhysicalBus bus(2 << 20, counters);
+  bus.write<u8>(0x000010, 0x11, AccessKind::Data);
+  bus.write<u8>(0x100010, 0x22, AccessKind::Data);
+  bus.set_a20(false);
+  EXPECT_EQ(bus.read<u8>(0x100010, AccessKind::Data), 0x11);
+  bus.set_a20(true);
+  EXPECT_EQ(bus.read<u8>(0x100010, AccessKind::Data), 0x22);
+}
+
+TEST(PhysicalBus, LockedReadModifyWriteReturnsOldValueAndCountsItsKind) {
+  Counters counters;
+  PhysicalBus bus(1 << 20, counters);
+  bus.write<u8>(0x505, 0x92, AccessKind::Data);
+  const u8 old = bus.locked_rmw<u8>(0x505, AccessKind::DescriptorAccessedBit, [](u8 v) { return v | 1; });
+  EXPECT_EQ(old, 0x92);
+  EXPECT_EQ(bus.read<u8>(0x505, AccessKind::Data), 0x93);
+  EXPECT_EQ(counters.locked_by_kind[static_cast<int>(AccessKind::DescriptorAccessedBit)], 1u);
+}
+
+TEST(PhysicalBus, RejectsRamSizesThatAreNotWholePages) {
+  Counters counters;
+  EXPECT_THROW(PhysicalBus(1000, counters), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace x86lab

@@ -1,0 +1,123 @@
+// The command line's bad-input contract: one line naming the file or option, exit
+// status 2 (README "Exit status"); and the demo ROM's run.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+namespace {
+
+struct Outcome {
+  int status;
+  std::string output;  // stdout and stderr together
+};
+
+Outcome run(const std::string& arguments) {
+  const std::string command = std::string(X86LAB_BINARY) + " " + arguments + " 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  Outcome outcome{-1, {}};
+  if (!pipe) return outcome;
+  std::array<char, 512> buffer;
+  while (fgets(buffer.data(), buffer.size(), pipe)) outcome.output += buffer.data();
+  const int raw = pclose(pipe);
+  outcome.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  return outcome;
+}
+
+int lines(const std::string& text) {
+  int n = 0;
+  for (char c : text) n += c == '\n';
+  return n;
+}
+
+TEST(Cli, MissingRomIsOneLineAndStatus2) {
+  const Outcome o = run("run --bios missing.bin");
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output, "x86lab: cannot open ROM 'missing.bin': No such file or directory\n");
+}
+
+TEST(Cli, RomOfTheWrongSizeIsRejected) {
+  const std::string path = ::testing::TempDir() + "odd.rom";
+  std::ofstream(path, std::ios::binary) << std::string(1000, '\x90');
+  const Outcome o = run("run --bios " + path);
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(lines(o.output), 1);
+  EXPECT_NE(o.output.find("multiple of 64 KiB"), std::string::npos) << o.output;
+  EXPECT_NE(o.output.find(path), std::string::npos);
+}
+
+TEST(Cli, RomAbove16MiBIsRejected) {
+  const std::string path = ::testing::TempDir() + "huge.rom";
+  {
+    std::ofstream file(path, std::ios::binary);
+    file.seekp(17 * 1024 * 1024 - 1);
+    file.put('\0');
+  }
+  const Outcome o = run("run --bios " + path);
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(lines(o.output), 1);
+  EXPECT_NE(o.output.find("at most 16 MiB"), std::string::npos) << o.output;
+}
+
+TEST(Cli, NonNumericMemoryIsRejected) {
+  const Outcome o = run("run --memory lots --bios x.bin");
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output, "x86lab: --memory needs a non-negative whole number, not 'lots'\n");
+}
+
+TEST(Cli, MemoryOutOfRangeIsRejected) {
+  const Outcome o = run(std::string("run --memory 0 --bios ") + X86LAB_ROM_DIR + "/demo.bin");
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(lines(o.output), 1);
+}
+
+TEST(Cli, UnknownOptionIsRejected) {
+  const Outcome o = run("run --frobnicate");
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(lines(o.output), 1);
+  EXPECT_NE(o.output.find("frobnicate"), std::string::npos);
+}
+
+TEST(Cli, UnknownCommandIsRejected) {
+  const Outcome o = run("fly");
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output, "x86lab: unknown command 'fly' (try x86lab help)\n");
+}
+
+TEST(Cli, BadDebugconIsRejected) {
+  const Outcome o = run(std::string("run --debugcon tty --bios ") + X86LAB_ROM_DIR + "/demo.bin");
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(lines(o.output), 1);
+}
+
+TEST(Cli, UnknownProfileIsRejected) {
+  const Outcome o = run(std::string("run --profile z80 --bios ") + X86LAB_ROM_DIR + "/demo.bin");
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(lines(o.output), 1);
+}
+
+TEST(Cli, VersionPrintsTheVersion) {
+  const Outcome o = run("--version");
+  EXPECT_EQ(o.status, 0);
+  EXPECT_EQ(o.output.rfind("x86lab ", 0), 0u);
+}
+
+TEST(Cli, DemoRomPrintsItsTextAndExitsZero) {
+  const Outcome o = run(std::string("run --bios ") + X86LAB_ROM_DIR + "/demo.bin --debugcon stdio");
+  EXPECT_EQ(o.status, 0) << o.output;
+  EXPECT_NE(o.output.find("GDT[2] access byte before MOV DS,10h: 92"), std::string::npos) << o.output;
+  EXPECT_NE(o.output.find("GDT[2] access byte after  MOV DS,10h: 93"), std::string::npos) << o.output;
+  EXPECT_NE(o.output.find("[DS:500h] still reads 11"), std::string::npos) << o.output;
+  EXPECT_NE(o.output.find("[DS:500h] reads 22"), std::string::npos) << o.output;
+}
+
+TEST(Cli, InstructionLimitEndsWithStatus1) {
+  const Outcome o = run(std::string("run --bios ") + X86LAB_ROM_DIR + "/demo.bin --debugcon none --max-instructions 10");
+  EXPECT_EQ(o.status, 1);
+  EXPECT_NE(o.output.find("instruction limit reached"), std::string::npos) << o.output;
+}
+
+}  // namespace

@@ -1,0 +1,155 @@
+// Command-line parsing with Boost.Program_options and the `run` subcommand.
+#include "ui/cli.h"
+
+#include <boost/program_options.hpp>
+#include <cerrno>
+#include <cstring>
+#include <iostream>
+#include <memory>
+
+#include "platform/input_error.h"
+#include "platform/machine.h"
+#include "platform/rom_image.h"
+
+namespace po = boost::program_options;
+
+namespace x86lab {
+namespace {
+
+constexpr const char* kUsage =
+    "usage: x86lab <command> [options]\n"
+    "\n"
+    "commands:\n"
+    "  run        run a machine (x86lab run --help for its options)\n"
+    "  help       show this text\n"
+    "\n"
+    "  --version  print the version\n";
+
+po::options_description run_options() {
+  po::options_description options("x86lab run options");
+  options.add_options()
+      ("help,h", "show the run options")
+      ("bios", po::value<std::string>()->value_name("FILE"),
+       "ROM image (a multiple of 64 KiB, at most 16 MiB) ending at physical FFFFFFFFh")
+      ("memory", po::value<std::string>()->default_value("64")->value_name("MiB"), "RAM size in MiB (1 to 3584)")
+      ("debugcon", po::value<std::string>()->default_value("stdio")->value_name("stdio|file:PATH|none"),
+       "where port E9h output goes")
+      ("post", "print each write to port 80h as 'POST xx' on stderr")
+      ("max-instructions", po::value<std::string>()->value_name("N"),
+       "stop after N instructions (faults and interrupt deliveries count too); exit status 1")
+      ("exit-on-halt", "HLT with interrupts disabled ends the run with exit status 0")
+      ("profile", po::value<std::string>()->default_value("p3")->value_name("NAME"),
+       "CPU profile: p3, k7, p4, modern, i386-locking")
+      ("stats", "print the counters on stderr at exit");
+  return options;
+}
+
+u64 parse_number(const std::string& option, const std::string& text) {
+  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos || text.size() > 19)
+    throw InputError("--" + option + " needs a non-negative whole number, not '" + text + "'");
+  return std::stoull(text);
+}
+
+struct ConsoleFile {
+  std::FILE* file = nullptr;
+  bool owned = false;
+  ~ConsoleFile() {
+    if (owned && file) std::fclose(file);
+  }
+};
+
+void open_console(const std::string& spec, ConsoleFile& console) {
+  if (spec == "stdio") {
+    console.file = stdout;
+  } else if (spec == "none") {
+    console.file = nullptr;
+  } else if (spec.rfind("file:", 0) == 0 && spec.size() > 5) {
+    const std::string path = spec.substr(5);
+    console.file = std::fopen(path.c_str(), "wb");
+    if (!console.file) throw InputError("cannot open debug console file '" + path + "': " + std::strerror(errno));
+    console.owned = true;
+  } else {
+    throw InputError("--debugcon must be stdio, file:PATH or none, not '" + spec + "'");
+  }
+}
+
+const char* describe(RunResult::Reason reason) {
+  switch (reason) {
+    case RunResult::Reason::ExitPort: return "exit port";
+    case RunResult::Reason::Halted: return "halted";
+    case RunResult::Reason::HaltedForever: return "halted with no interrupt that could wake the CPU";
+    case RunResult::Reason::InstructionLimit: return "instruction limit reached";
+    case RunResult::Reason::Shutdown: return "shutdown (triple fault)";
+  }
+  return "?";
+}
+
+int run_command(const std::vector<std::string>& args) {
+  const po::options_description options = run_options();
+  po::variables_map vm;
+  po::store(po::command_line_parser(args).options(options).run(), vm);
+  po::notify(vm);
+  if (vm.count("help")) {
+    std::cout << options;
+    return 0;
+  }
+  MachineConfig config;
+  config.memory_mib = static_cast<u32>(std::min<u64>(parse_number("memory", vm["memory"].as<std::string>()), 0xFFFFFFFFu));
+  if (vm.count("max-instructions"))
+    config.max_instructions = parse_number("max-instructions", vm["max-instructions"].as<std::string>());
+  config.post = vm.count("post") > 0;
+  config.exit_on_halt = vm.count("exit-on-halt") > 0;
+  const std::string profile_name = vm["profile"].as<std::string>();
+  config.profile = find_profile(profile_name);
+  if (!config.profile) throw InputError("unknown --profile '" + profile_name + "' (p3, k7, p4, modern, i386-locking)");
+  if (!vm.count("bios")) throw InputError("run needs --bios FILE (x86lab run --help lists the options)");
+  config.bios = read_rom_image(vm["bios"].as<std::string>());
+  ConsoleFile console;
+  open_console(vm["debugcon"].as<std::string>(), console);
+  config.debug_console = console.file;
+
+  auto machine = std::make_unique<Machine>(config);
+  const RunResult result = machine->run();
+  if (console.file) std::fflush(console.file);
+  if (result.reason != RunResult::Reason::ExitPort && result.reason != RunResult::Reason::Halted)
+    std::cerr << "x86lab: " << describe(result.reason) << " at " << std::hex << machine->cpu.state.segments[CS].selector
+              << ":" << machine->cpu.state.eip << std::dec << " after " << machine->counters.instructions
+              << " instructions\n";
+  if (vm.count("stats")) machine->counters.print(std::cerr);
+  return result.exit_status;
+}
+
+}  // namespace
+
+int run_cli(const std::vector<std::string>& args) {
+  try {
+    if (args.empty()) {
+      std::cerr << kUsage;
+      return 2;
+    }
+    const std::string& command = args[0];
+    const std::vector<std::string> rest(args.begin() + 1, args.end());
+    if (command == "--version" || command == "version") {
+      std::cout << "x86lab " << kVersion << "\n";
+      return 0;
+    }
+    if (command == "help" || command == "--help" || command == "-h") {
+      std::cout << kUsage;
+      return 0;
+    }
+    if (command == "run") return run_command(rest);
+    std::cerr << "x86lab: unknown command '" << command << "' (try x86lab help)\n";
+    return 2;
+  } catch (const InputError& error) {
+    std::cerr << "x86lab: " << error.what() << "\n";
+    return 2;
+  } catch (const po::error& error) {
+    std::cerr << "x86lab: " << error.what() << "\n";
+    return 2;
+  } catch (const std::exception& error) {
+    std::cerr << "x86lab: internal error: " << error.what() << "\n";
+    return 3;
+  }
+}
+
+}  // namespace x86lab
