@@ -3,11 +3,15 @@
 #include "cpu/cpu.h"
 
 #include "cpu/decoder.h"
+#include "cpu/instruction_table.h"
+#include "segmentation/system_segments.h"
+#include "trace/tracer.h"
 
 namespace x86lab {
 
 Cpu::Cpu(Mmu& mmu, PortBus& ports, Counters& counters, const CpuProfile& profile)
     : mmu_(mmu), ports_(ports), counters_(counters), profile_(profile) {
+  mmu_.set_tlb_geometry(profile.tlb);
   reset();
 }
 
@@ -16,27 +20,24 @@ void Cpu::reset() {
   state.eflags = 2;
   state.eip = 0xFFF0;
   state.gpr[EDX] = profile_.signature;
-  for (auto& segment : state.segments) segment.cache.set_real_mode(0);
-  state.segments[CS].selector = 0xF000;
-  state.segments[CS].cache.set_real_mode(0xFFFF0000u);
-  state.segments[CS].cache.type = 0xB;  // execute/read code, accessed
+  for (auto& segment : state.segments) reset_segment(segment, 0, 0, 3);
+  reset_segment(state.segments[CS], 0xF000, 0xFFFF0000u, 0xB);  // execute/read code, accessed
   state.gdtr = {0, 0xFFFF};
   state.idtr = {0, 0x03FF};
-  state.ldtr.cache.set_real_mode(0);
-  state.ldtr.cache.type = 2;  // LDT
-  state.ldtr.cache.s = false;
-  state.tr.cache.set_real_mode(0);
-  state.tr.cache.type = 11;  // busy 32-bit TSS
-  state.tr.cache.s = false;
-  state.dr[6] = 0xFFFF0FF0u;
-  state.dr[7] = 0x00000400u;
+  reset_segment(state.ldtr, 0, 0, 2, true);  // LDT
+  reset_segment(state.tr, 0, 0, 11, true);   // busy 32-bit TSS
   attention_ = 0;
-  delivery_depth_ = 0;
+  pending_debug_ = instruction_debug_hits_ = 0;
+  task_switch_committed_ = push_rf_ = false;
+  fault_chain_size_ = 0;
+  write_debug_register(6, 0);
+  write_debug_register(7, 0);
   sync_paging();
 }
 
 void Cpu::write_eflags(u32 value, u32 writable) {
-  state.eflags = ((state.eflags & ~writable) | (value & writable) | flag::Reserved1) & flag::kImplemented;
+  // Bit 1 always reads as 1 and is not among the writable bits (kImplemented), so it is set after masking.
+  state.eflags = (((state.eflags & ~writable) | (value & writable)) & flag::kImplemented) | flag::Reserved1;
   if (state.eflags & flag::TF) attention_ |= kTrap;
   attention_ |= kCheckInterrupt;
 }
@@ -71,18 +72,25 @@ void Cpu::write_cr0(u32 value) {
   // #GP(0): PG without PE, or NW without CD (SDM "MOV - Move to/from Control Registers").
   if ((value & cr0::PG) && !(value & cr0::PE)) throw gp(0, "CR0.PG without CR0.PE");
   if ((value & cr0::NW) && !(value & cr0::CD)) throw gp(0, "CR0.NW without CR0.CD");
+  trace_control(0, state.cr0, value | cr0::ET);
   state.cr0 = value | cr0::ET;  // ET is hard-wired to 1 on P6
   sync_paging();
+  update_access_checks();
 }
 
 void Cpu::write_cr3(u32 value) {
-  state.cr3 = value;
+  trace_control(3, state.cr3, value);
+  // Bits 2-0 and 11-5 are reserved and stay clear; PWT and PCD are kept.
+  const bool reload = (value & 0xFFFFF018u) == state.cr3;
+  state.cr3 = value & 0xFFFFF018u;
   sync_paging();
+  if (reload) mmu_.flush_non_global();  // a new value flushed in sync_paging already
 }
 
 void Cpu::write_cr4(u32 value) {
   constexpr u32 kSupported = cr4::TSD | cr4::DE | cr4::PSE | cr4::PGE | cr4::PCE;
   if (value & ~kSupported) throw gp(0, "reserved CR4 bit");
+  trace_control(4, state.cr4, value);
   state.cr4 = value;
   sync_paging();
 }
@@ -91,9 +99,8 @@ void Cpu::load_segment(u8 segment, u16 selector) {
   ++counters_.segment_loads[segment];
   SegmentRegister& reg = state.segments[segment];
   if (!protected_mode()) {
-    if (virtual_8086()) reg.cache.load_virtual_8086(selector);
-    else reg.cache.load_real_mode(selector);
-    reg.selector = selector;
+    if (virtual_8086()) load_virtual_8086_segment(reg, selector, false);
+    else load_real_mode_segment(reg, selector);
     return;
   }
   SegmentationContext context = segmentation_context();
@@ -103,81 +110,151 @@ void Cpu::load_segment(u8 segment, u16 selector) {
 
 void Cpu::load_code_segment_real(u16 selector) {
   ++counters_.segment_loads[CS];
-  SegmentRegister& cs = state.segments[CS];
-  if (virtual_8086()) {
-    cs.cache.load_virtual_8086(selector);
-    cs.cache.type = 0xB;
-  } else {
-    cs.cache.load_real_mode(selector);
+  if (virtual_8086()) load_virtual_8086_segment(state.segments[CS], selector, true);
+  else load_real_mode_segment(state.segments[CS], selector);
+}
+
+void Cpu::emit_control(u8 which, u32 old_value, u32 new_value) {
+  Event event;
+  event.kind = EventKind::ControlRegister;
+  event.detail = which;
+  event.c = old_value;
+  event.value = new_value;
+  counters_.tracer->emit(event);
+}
+
+void Cpu::set_cost_model(const CostModel& model) {
+  const auto& rows = InstructionTable::get().rows();
+  row_costs_.resize(rows.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) row_costs_[i] = model.instruction_cost(std::string(rows[i]->mnemonic));
+  counters_.costs = {model.memory_operand, model.segment_load, model.locked_access, model.far_transfer,
+                     model.exception_delivery, model.interrupt_delivery, model.iret, model.task_switch,
+                     model.page_walk, model.new_code_line};
+}
+
+// Counts the 32- and 64-byte code lines an instruction's bytes occupy (by linear
+// address) the first time each is fetched.
+void Cpu::count_code_lines(u32 linear, unsigned length) {
+  const u32 first = linear >> 5, last = (linear + length - 1) >> 5;
+  if (first == last && first == last_code_line_) return;
+  for (u32 line = first; line <= last; ++line) {
+    if (code_lines_32_.insert(line).second) {
+      ++counters_.code_lines_32;
+      counters_.add_cost(counters_.costs.new_code_line);
+    }
+    if (code_lines_64_.insert(line >> 1).second) ++counters_.code_lines_64;
   }
-  cs.selector = selector;
+  last_code_line_ = last;
 }
 
 void Cpu::execute_one() {
   instruction_eip_ = state.eip;
   const u32 start_esp = state.gpr[ESP];
   const SegmentRegister& cs = state.segments[CS];
+  Tracer* tracer = counters_.tracer;
+  std::array<u32, 10> before{};  // EAX..EDI, EIP, EFLAGS for register-write events
+  if (tracer) [[unlikely]] {
+    tracer->begin_instruction(counters_.instructions, counters_.cycles, cs.selector, state.eip, state.cpl);
+    std::copy(state.gpr.begin(), state.gpr.end(), before.begin());
+    before[8] = state.eip;
+    before[9] = state.eflags;
+  }
   Instruction insn;
+  std::array<u8, kMaxInstructionBytes> bytes{};
   try {
+    // Instruction breakpoints are checked first unless RF suppresses them; RF is then
+    // cleared (SDM "Debug Exceptions": "cleared at the start of the instruction after
+    // the check for code breakpoint").
+    if (code_breakpoints_ && !(state.eflags & flag::RF)) [[unlikely]] check_code_breakpoint();
+    state.eflags &= ~flag::RF;
+    const bool single_step = state.eflags & flag::TF;
     const u32 eip = state.eip;
     decode([&](unsigned i) -> u8 {
       const u32 offset = cs.cache.db ? eip + i : (eip + i) & 0xFFFF;
       if (offset < cs.cache.valid_min || offset > cs.cache.valid_max) throw gp(0, "code segment limit");
-      return mmu_.read<u8>(cs.cache.base + offset, AccessKind::CodeFetch, user(), AccessIntent::Execute);
+      return bytes[i] = mmu_.fetch(cs.cache.base + offset, user());
     }, cs.cache.db, insn);
     state.eip = eip + insn.length;
     if (!cs.cache.db) state.eip &= 0xFFFF;
     insn.execute(*this, insn);
+    if (single_step || instruction_debug_hits_) [[unlikely]] note_debug_traps(single_step);
     ++counters_.instructions;
-    ++counters_.cycles;
+    ++counters_.opcodes[insn.opcode_index];
+    counters_.code_bytes += insn.length;
+    counters_.add_cost(row_costs_.empty() ? kSubcyclesPerCycle : row_costs_[insn.row]);
+    if (insn.is_memory()) counters_.add_cost(counters_.costs.memory_operand);
+    count_code_lines(state.segments[CS].cache.base + instruction_eip_, insn.length);
+    if (tracer) [[unlikely]] trace_retired(insn, bytes, before);
   } catch (const Fault& fault) {
     if (fault.vector == static_cast<u8>(Vector::UD) && fault.cause == "undefined opcode") ++counters_.undefined_opcodes;
-    state.eip = instruction_eip_;
-    state.gpr[ESP] = start_esp;
-    ++counters_.cycles;
+    instruction_debug_hits_ = 0;  // an instruction that faults reports no data breakpoint
+    if (task_switch_committed_) {
+      task_switch_committed_ = false;  // the fault is the new task's: its CS:EIP and ESP stay
+    } else {
+      state.eip = instruction_eip_;
+      state.gpr[ESP] = start_esp;
+    }
+    counters_.add_cost(kSubcyclesPerCycle);
     deliver_fault(fault);
+  }
+}
+
+void Cpu::trace_retired(const Instruction& insn, const std::array<u8, kMaxInstructionBytes>& bytes,
+                        const std::array<u32, 10>& before) {
+  Tracer& tracer = *counters_.tracer;
+  Event event;
+  event.kind = EventKind::Instruction;
+  event.a = state.segments[CS].selector;
+  event.b = instruction_eip_;
+  event.c = state.segments[CS].cache.base + instruction_eip_;
+  event.size = insn.length;
+  event.detail = state.cpl;
+  std::copy(bytes.begin(), bytes.begin() + insn.length, event.bytes.begin());
+  event.text = insn.form->mnemonic;
+  tracer.emit(event);
+  if (!tracer.wants(EventKind::RegisterWrite)) return;
+  std::array<u32, 10> after{};
+  std::copy(state.gpr.begin(), state.gpr.end(), after.begin());
+  after[8] = state.eip;
+  after[9] = state.eflags;
+  for (u8 r = 0; r < 10; ++r) {
+    if (r == 8 || before[r] == after[r]) continue;  // EIP changes every instruction: not an event
+    Event write;
+    write.kind = EventKind::RegisterWrite;
+    write.detail = r;
+    write.c = before[r];
+    write.value = after[r];
+    tracer.emit(write);
   }
 }
 
 bool Cpu::try_deliver_interrupt() {
   if (!pic_ || !(state.eflags & flag::IF) || !pic_->interrupt_pending()) return false;
+  const bool was_halted = state.halted;
   state.halted = false;
   const u8 vector = pic_->acknowledge();
-  ++counters_.locked_by_kind[static_cast<std::size_t>(AccessKind::InterruptAcknowledge)];
-  try {
-    deliver(vector, std::nullopt, EventSource::External, state.eip);
-  } catch (const Fault& fault) {
-    deliver_fault(fault);
+  if (was_halted && counters_.tracer) {
+    Event wake;
+    wake.kind = EventKind::Wake;
+    wake.detail = vector;
+    counters_.tracer->emit(wake);
   }
+  ++counters_.locked_by_kind[static_cast<std::size_t>(AccessKind::InterruptAcknowledge)];
+  fault_chain_size_ = 0;
+  deliver_event(vector, std::nullopt, EventSource::External);
   return true;
 }
 
 void Cpu::step() {
   if (state.shutdown) return;
-  if (attention_) {
-    if (attention_ & kCheckInterrupt) {
-      attention_ &= ~kCheckInterrupt;
-      if (!state.interrupt_shadow && try_deliver_interrupt()) {
-        attention_ |= kCheckInterrupt;
-        return;
-      }
-    }
-  }
+  // Debug traps of the previous instruction, NMI and INTR (between_instructions.cpp);
+  // a delivered event takes the place of an instruction.
+  if (attention_ && service_events()) return;
   if (state.halted) return;
-  const bool trap_before = state.eflags & flag::TF;
-  const bool shadow = state.interrupt_shadow;
   state.interrupt_shadow = false;
+  state.mov_ss_shadow = false;
   execute_one();
   if (pic_) attention_ |= kCheckInterrupt;
-  // TF single-step: a #DB trap after the instruction (not after one that set TF).
-  if (trap_before && !shadow && !state.shutdown) {
-    state.dr[6] |= 1u << 14;  // BS
-    try {
-      deliver(1, std::nullopt, EventSource::Exception, state.eip);
-    } catch (const Fault& fault) {
-      deliver_fault(fault);
-    }
-  }
 }
 
 StopReason Cpu::run(u64 max_instructions) {
@@ -186,11 +263,14 @@ StopReason Cpu::run(u64 max_instructions) {
       attention_ &= ~kStopRequested;
       return StopReason::StopRequested;
     }
+    if (counters_.cycles >= cycle_limit_) return StopReason::CycleLimit;
     step();
+    ++steps_;
     if (state.shutdown) return StopReason::Shutdown;
     if (state.halted) {
-      // A halted CPU wakes only through an interrupt it can take.
-      if (!pic_ || !(state.eflags & flag::IF) || !pic_->interrupt_pending()) return StopReason::Halted;
+      // A halted CPU wakes only through an interrupt it can take or an NMI.
+      if ((!pic_ || !(state.eflags & flag::IF) || !pic_->interrupt_pending()) && !state.nmi_pending)
+        return StopReason::Halted;
     }
   }
   return StopReason::InstructionLimit;

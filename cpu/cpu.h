@@ -6,11 +6,17 @@
 #pragma once
 #include "cpu/cpu_profile.h"
 #include "cpu/cpu_state.h"
+#include "cpu/x87/error_pins.h"
 #include "cpu/flags.h"
 #include "cpu/instruction.h"
 #include "mmu/paging.h"
 #include "mmu/port_bus.h"
 #include "segmentation/segment_loading.h"
+#include "trace/cost_model.h"
+
+#include <span>
+#include <unordered_set>
+#include <vector>
 
 namespace x86lab {
 
@@ -24,7 +30,7 @@ class InterruptController {
 };
 
 // Why run() returned.
-enum class StopReason : u8 { InstructionLimit, Halted, Shutdown, StopRequested };
+enum class StopReason : u8 { InstructionLimit, Halted, Shutdown, StopRequested, CycleLimit };
 
 // What kind of event is delivered through the IDT/IVT, which decides the error code's
 // EXT bit, the gate DPL check and which EIP is pushed.
@@ -43,14 +49,25 @@ class Cpu {
   // Executes up to `max_instructions` instructions (delivering interrupts between
   // them) or until the CPU halts, shuts down or stop() is called.
   StopReason run(u64 max_instructions);
+  // run() also returns (StopReason::CycleLimit) before a step when Counters::cycles
+  // has reached this cycle count: the platform sets it to its next device event.
+  void set_cycle_limit(u64 cycles) { cycle_limit_ = cycles; }
+  // Steps (instructions and deliveries) run() has taken since construction.
+  u64 steps() const { return steps_; }
   // Executes one instruction, or delivers one pending interrupt, or does nothing when halted.
   void step();
   void stop() { attention_ |= kStopRequested; }
   void set_interrupt_controller(InterruptController* pic) { pic_ = pic; }
+  // The x87 FERR#/IGNNE# pins (cpu/x87/error_pins.h); the platform wires FERR# to IRQ 13.
+  void set_x87_error_pins(X87ErrorPins* pins) { x87_error_pins_ = pins; }
+  X87ErrorPins* x87_error_pins() const { return x87_error_pins_; }
   // Re-evaluates whether an interrupt could be pending (devices call it when an IRQ line changes).
   void notify_interrupt() { attention_ |= kCheckInterrupt; }
 
   const CpuProfile& profile() const { return profile_; }
+  // Installs a cost model: per-mnemonic instruction costs and the event costs in
+  // Counters::costs. Without one, every instruction costs one cycle.
+  void set_cost_model(const CostModel& model);
   Counters& counters() { return counters_; }
   Mmu& mmu() { return mmu_; }
   PortBus& ports() { return ports_; }
@@ -98,12 +115,14 @@ class Cpu {
   T read(u8 segment, u32 offset, AccessKind kind = AccessKind::Data) {
     const u32 linear = checked_linear(state.segments[segment], offset, sizeof(T), false,
                                       segment == SS, protected_mode());
+    if (access_checks_) [[unlikely]] check_access(linear, sizeof(T), false);
     return mmu_.read<T>(linear, kind, user());
   }
   template <class T>
   void write(u8 segment, u32 offset, T value, AccessKind kind = AccessKind::Data) {
     const u32 linear = checked_linear(state.segments[segment], offset, sizeof(T), true,
                                       segment == SS, protected_mode());
+    if (access_checks_) [[unlikely]] check_access(linear, sizeof(T), true);
     mmu_.write<T>(linear, value, kind, user());
   }
   // Checks a write without performing it (for instructions that must fault before
@@ -118,6 +137,7 @@ class Cpu {
   T locked_rmw(u8 segment, u32 offset, AccessKind kind, Modify modify) {
     const u32 linear = checked_linear(state.segments[segment], offset, sizeof(T), true,
                                       segment == SS, protected_mode());
+    if (access_checks_) [[unlikely]] check_access(linear, sizeof(T), true);
     return mmu_.locked_rmw<T>(linear, kind, user(), modify);
   }
 
@@ -158,7 +178,8 @@ class Cpu {
 
   // ---- segment loads (every path that writes a descriptor cache goes here) ----
   SegmentationContext segmentation_context() {
-    return {mmu_, counters_, state.gdtr, state.ldtr, state.cpl, profile_.accessed_bit_always_written};
+    return {mmu_, counters_, state.gdtr, state.ldtr, state.cpl, profile_.accessed_bit_always_written,
+            state.segments.data()};
   }
   // MOV/POP/LxS to a data or stack segment register in the current mode.
   void load_segment(u8 segment, u16 selector);
@@ -170,6 +191,11 @@ class Cpu {
   void write_cr3(u32 value);
   void write_cr4(u32 value);
   void sync_paging();
+  // Emits a ControlRegister trace event while tracing: `which` is 0-4 for CRn, 8 GDTR
+  // (base), 9 IDTR (base), 10 LDTR and 11 TR (selectors).
+  void trace_control(u8 which, u32 old_value, u32 new_value) {
+    if (counters_.tracer) [[unlikely]] emit_control(which, old_value, new_value);
+  }
 
   // ---- events ----
   // Delivers an exception, interrupt or INT n through the IVT (real mode) or IDT.
@@ -183,9 +209,65 @@ class Cpu {
   // The EIP of the instruction being executed and its length.
   u32 instruction_eip() const { return instruction_eip_; }
 
+  // The NMI pin: the NMI is taken at the next instruction boundary outside an
+  // interrupt shadow, and further NMIs are blocked until an IRET (SDM "Nonmaskable
+  // Interrupt (NMI)"). Wakes a halted CPU.
+  void raise_nmi();
+
+  // The faults of the last exception delivery, first to last (at most 8): after a
+  // shutdown, the chain that ended in the triple fault.
+  struct FaultRecord {
+    u8 vector = 0;
+    std::optional<u32> error_code;
+    std::string_view cause;
+  };
+  std::span<const FaultRecord> fault_chain() const { return {fault_chain_.data(), fault_chain_size_}; }
+
+  // ---- tasks (cpu/task_switch.cpp) ----
+  // Why a task switch happens; the numbers are the TaskSwitch trace event's `detail`.
+  enum class TaskSwitchReason : u8 { Jmp = 0, Call = 1, Iret = 2, Interrupt = 3 };
+  // Switches to the task whose TSS descriptor (already checked for type, busy state
+  // and presence by the caller) is `tss`: saves the current task at `return_eip`,
+  // handles Busy bits (locked, AccessKind::TssBusyBit), NT and the back link, loads TR,
+  // CR3 (with paging), LDTR, EFLAGS, EIP, the registers and the segments, with #TS,
+  // #NP and #SS raised in the new task's context after the commit point
+  // (SDM "Task Switching", Table 7-1).
+  void switch_task(Selector selector, const DescriptorSlot& tss, TaskSwitchReason reason, u32 return_eip);
+  // #GP(0) in the new task when its EIP is outside its CS limit.
+  void check_task_entry_eip();
+  // SS:ESP for ring `new_cpl` from the TSS, checked (#TS, #SS with the selector), with
+  // room for `frame_items` words (16-bit) or dwords below ESP; sets CPL (SDM "Stack
+  // Switching").
+  void switch_to_inner_stack(SegmentationContext& context, u8 new_cpl, bool frame32, unsigned frame_items);
+
+  // ---- debug registers and alignment checks (cpu/debug_registers.cpp) ----
+  // MOV to DRn after the general-detect check: fixed bits applied, breakpoints re-armed.
+  void write_debug_register(unsigned n, u32 value);
+  // #DB fault with DR6.BD when DR7.GD is set (SDM "Debug Control Register (DR7)").
+  void check_debug_register_access();
+  // Re-evaluates whether data accesses need the #AC and data-breakpoint checks (after
+  // CR0.AM or DR7 change).
+  void update_access_checks();
+
  private:
-  enum : u32 { kStopRequested = 1u << 0, kCheckInterrupt = 1u << 1, kTrap = 1u << 2 };
+  enum : u32 { kStopRequested = 1u << 0, kCheckInterrupt = 1u << 1, kTrap = 1u << 2, kDebugTrap = 1u << 3, kNmi = 1u << 4 };
+  static constexpr u32 kDr6Bs = 1u << 14, kDr6Bt = 1u << 15;
+  static constexpr std::string_view kInstructionBreakpointCause = "instruction breakpoint";
   void execute_one();
+  // Between instructions (between_instructions.cpp): debug traps, NMI, INTR. True
+  // when an event was delivered (it takes the place of an instruction).
+  bool service_events();
+  // Delivers an event, escalating faults during its delivery to #DF and shutdown.
+  void deliver_event(u8 vector, std::optional<u32> error_code, EventSource source);
+  void deliver_through_task_gate(const Descriptor& gate, std::optional<u32> error_code, u32 return_eip);
+  void record_fault(u8 vector, std::optional<u32> error_code, std::string_view cause);
+  void shutdown();
+  void check_code_breakpoint();
+  void check_access(u32 linear, unsigned size, bool is_write);
+  void note_debug_traps(bool single_step);
+  void count_code_lines(u32 linear, unsigned length);
+  void emit_control(u8 which, u32 old_value, u32 new_value);
+  void trace_retired(const Instruction& insn, const std::array<u8, 15>& bytes, const std::array<u32, 10>& before);
   bool try_deliver_interrupt();
   void deliver_real_mode(u8 vector, u32 return_eip);
   void deliver_protected_mode(u8 vector, std::optional<u32> error_code, EventSource source, u32 return_eip);
@@ -195,10 +277,24 @@ class Cpu {
   Counters& counters_;
   const CpuProfile& profile_;
   InterruptController* pic_ = nullptr;
+  X87ErrorPins* x87_error_pins_ = nullptr;
   u32 attention_ = 0;
+  u64 cycle_limit_ = ~u64{0};
+  u64 steps_ = 0;
   u32 instruction_eip_ = 0;
-  int delivery_depth_ = 0;            // >0 while delivering an exception (for #DF)
-  u8 delivering_vector_ = 0;
+  std::string_view delivery_cause_;   // the failed check of the fault being delivered (for traces)
+  std::vector<u32> row_costs_;        // cost of each InstructionTable row, in 1/256 cycles
+  std::unordered_set<u32> code_lines_32_, code_lines_64_;  // code lines fetched (Counters::code_lines_*)
+  u32 last_code_line_ = 0xFFFFFFFFu;  // the 32-byte line of the previous instruction's last byte
+  u32 pending_debug_ = 0;             // DR6 bits of #DB traps waiting for the next instruction boundary
+  u32 instruction_debug_hits_ = 0;    // data breakpoints hit by the current instruction (B0-B3)
+  u8 code_breakpoints_ = 0;           // enabled execute breakpoints, bit n = DRn
+  u8 data_breakpoints_ = 0;           // enabled data (write, read/write) breakpoints
+  bool access_checks_ = false;        // data accesses need check_access (#AC or data breakpoints)
+  bool task_switch_committed_ = false;  // a fault now belongs to the new task: keep its state
+  bool push_rf_ = false;              // the event being delivered is a fault: push RF = 1
+  std::array<FaultRecord, 8> fault_chain_{};
+  u8 fault_chain_size_ = 0;
 };
 
 // Reads operand `n` of `insn` (register, memory, immediate; Ib sign-extends to T).

@@ -5,6 +5,7 @@
 #include <array>
 #include <string_view>
 
+#include "mmu/tlb_model.h"
 #include "trace/types.h"
 
 namespace x86lab {
@@ -23,6 +24,7 @@ struct CpuProfile {
   u32 features_ecx;                      // CPUID.1:ECX
   std::array<u32, 4> cache_descriptors;  // CPUID.2: EAX EBX ECX EDX
   bool accessed_bit_always_written;      // i386 behaviour: write the Accessed bit on every load
+  TlbGeometry tlb;                       // first-level TLB sizes, for the TLB statistics model only
 };
 
 // The built-in profiles; `p3` is the default. Returns nullptr for an unknown name.

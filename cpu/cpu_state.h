@@ -4,6 +4,7 @@
 #pragma once
 #include <array>
 
+#include "cpu/x87/fpu_state.h"
 #include "segmentation/descriptor.h"
 
 namespace x86lab {
@@ -24,6 +25,10 @@ struct CpuState {
   bool halted = false;
   bool shutdown = false;           // triple fault: the CPU stopped
   bool interrupt_shadow = false;   // the instruction after MOV SS/POP SS/STI blocks interrupts
+  bool mov_ss_shadow = false;      // ... and after MOV SS/POP SS also debug traps (delayed one instruction)
+  bool nmi_pending = false;        // the NMI pin was raised and the NMI not yet delivered
+  bool nmi_blocked = false;        // an NMI handler runs: further NMIs wait for an IRET
+  FpuState fpu;                    // the x87 FPU (cpu/x87/fpu_state.h), RESET values
 };
 
 namespace cr0 {

@@ -75,6 +75,7 @@ void decode(Fetch&& fetch, bool default32, Instruction& out) {
     out.rm = modrm & 7;
     if (slot.modrm_always_register) out.mod = 3;
     entry = out.mod == 3 ? &slot.registers[out.reg] : &slot.memory[out.reg];
+    if (out.mod == 3 && slot.registers_by_rm[out.reg]) entry = &(*slot.registers_by_rm[out.reg])[out.rm];  // x87: by ModRM.rm
     if (out.mod != 3) {
       if (out.address_size_32) {
         u8 base = out.rm;
@@ -116,6 +117,8 @@ void decode(Fetch&& fetch, bool default32, Instruction& out) {
   }
   const InstructionForm& form = *entry->form;
   out.form = &form;
+  out.row = entry->row;
+  out.opcode_index = opcode;
   out.operands = entry->operands;
   if (form.attributes & kDefault32) out.operand_size_32 = true;
 
@@ -154,6 +157,14 @@ void decode(Fetch&& fetch, bool default32, Instruction& out) {
   }
   out.length = static_cast<u8>(n);
   if (out.lock && (!(form.attributes & kLockable) || !out.is_memory())) throw ud("LOCK on a non-lockable form");
+  // ModRM.reg values that name no register raise #UD at decode: segment registers 6 and
+  // 7, CS as a MOV destination (SDM "MOV - Move"), CR1 and CR5-CR7 (SDM "MOV - Move
+  // to/from Control Registers").
+  for (unsigned i = 0; i < out.operands.size(); ++i) {
+    const OperandMethod method = out.operands[i].method;
+    if (method == OperandMethod::S && (out.reg > 5 || (i == 0 && out.reg == 1))) throw ud("no such segment register");
+    if (method == OperandMethod::C && (out.reg == 1 || out.reg > 4)) throw ud("no such control register");
+  }
   out.execute = out.operand_size_32 ? form.execute32 : form.execute16;
 }
 

@@ -6,6 +6,7 @@
 #include "cpu/executor_macros.h"
 #include "cpu/far_transfer.h"
 #include "cpu/instruction_table.h"
+#include "trace/tracer.h"
 
 namespace x86lab {
 
@@ -101,6 +102,11 @@ void bound(Cpu& c, const Instruction& i) {
 void hlt(Cpu& c, const Instruction&) {
   if (c.state.cpl != 0 && !c.real_mode()) throw gp(0, "HLT at CPL > 0");
   c.state.halted = true;
+  if (Tracer* tracer = c.counters().tracer) {
+    Event halt;
+    halt.kind = EventKind::Halt;
+    tracer->emit(halt);
+  }
 }
 
 constexpr InstructionForm kForms[] = {

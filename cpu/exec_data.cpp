@@ -41,9 +41,19 @@ void xchg(Cpu& c, const Instruction& i) {
   write_operand<T>(c, i, 1, mine);
 }
 
+// XADD: SRC <- DEST, then DEST <- SUM (SDM "XADD" operation), so XADD r, r with one
+// register leaves the sum. A memory destination is written first so a fault there
+// leaves the source register unchanged.
 template <class T>
 void xadd(Cpu& c, const Instruction& i) {
   const T source = read_operand<T>(c, i, 1);
+  if (!i.is_memory()) {
+    const T destination = read_operand<T>(c, i, 0);
+    const auto r = alu::add<T>(destination, source);
+    write_operand<T>(c, i, 1, destination);
+    write_operand<T>(c, i, 0, r.value);
+    return c.set_flags(r.flags, flag::kStatus);
+  }
   T old = 0;
   u32 flags = 0;
   modify_operand<T>(c, i, 0, [&](T destination) {
@@ -166,6 +176,18 @@ constexpr InstructionForm kForms[] = {
     {0x86, -1, "XCHG", "Eb,Gb", B(xchg), kLockable},
     {0x87, -1, "XCHG", "Ev,Gv", V(xchg), kLockable},
     {0x90, -1, "NOP", "", &nop, &nop},
+    // Multi-byte NOP 0F 1F /0 and the reserved-NOP hint space 0F 19-0F 1E and 0F 18 /4-/7
+    // (SDM "NOP - No Operation"; Appendix A, two-byte opcode map): the ModRM operand is
+    // decoded but never accessed. 0F 18 /0-/3 with a memory operand are SSE's PREFETCHh
+    // and stay #UD; their register forms are hint NOPs.
+    {0x118, 0, "NOP", "Ev", &nop, &nop, kRegisterOnly}, {0x118, 1, "NOP", "Ev", &nop, &nop, kRegisterOnly},
+    {0x118, 2, "NOP", "Ev", &nop, &nop, kRegisterOnly}, {0x118, 3, "NOP", "Ev", &nop, &nop, kRegisterOnly},
+    {0x118, 4, "NOP", "Ev", &nop, &nop}, {0x118, 5, "NOP", "Ev", &nop, &nop},
+    {0x118, 6, "NOP", "Ev", &nop, &nop}, {0x118, 7, "NOP", "Ev", &nop, &nop},
+    {0x119, -1, "NOP", "Ev", &nop, &nop}, {0x11A, -1, "NOP", "Ev", &nop, &nop},
+    {0x11B, -1, "NOP", "Ev", &nop, &nop}, {0x11C, -1, "NOP", "Ev", &nop, &nop},
+    {0x11D, -1, "NOP", "Ev", &nop, &nop}, {0x11E, -1, "NOP", "Ev", &nop, &nop},
+    {0x11F, -1, "NOP", "Ev", &nop, &nop},
     {0x91, -1, "XCHG", "Zv,eAX", V(xchg)}, {0x92, -1, "XCHG", "Zv,eAX", V(xchg)},
     {0x93, -1, "XCHG", "Zv,eAX", V(xchg)}, {0x94, -1, "XCHG", "Zv,eAX", V(xchg)},
     {0x95, -1, "XCHG", "Zv,eAX", V(xchg)}, {0x96, -1, "XCHG", "Zv,eAX", V(xchg)},

@@ -5,16 +5,17 @@
 #include "cpu/cpu.h"
 #include "cpu/executor_macros.h"
 #include "cpu/instruction_table.h"
+#include "segmentation/system_segments.h"
 
 namespace x86lab {
 namespace {
 
-// MOV Sreg,Ew: CS is not a valid destination (#UD); MOV SS blocks interrupts for one
-// instruction.
+// MOV Sreg,Ew: CS is not a valid destination (#UD); MOV SS blocks interrupts and
+// delays debug traps for one instruction (SDM "MOV").
 void mov_to_segment(Cpu& c, const Instruction& i) {
   if (i.reg == CS || i.reg > GS) throw ud("MOV to CS or a reserved segment register");
   c.load_segment(i.reg, read_operand<u16>(c, i, 1));
-  if (i.reg == SS) c.state.interrupt_shadow = true;
+  if (i.reg == SS) c.state.interrupt_shadow = c.state.mov_ss_shadow = true;
 }
 
 // MOV Ev,Sreg: a register destination with a 32-bit operand size is zero-extended
@@ -27,7 +28,8 @@ void mov_from_segment(Cpu& c, const Instruction& i) {
   else write_operand<T>(c, i, 0, selector);
 }
 
-// LDS/LES/LSS/LFS/LGS Gv,Mp: offset then selector from memory.
+// LDS/LES/LSS/LFS/LGS Gv,Mp: offset then selector from memory. LSS loads SS:ESP in
+// one instruction and so opens no interrupt shadow (only MOV SS and POP SS do).
 template <class T, u8 kSegment>
 void load_far_pointer(Cpu& c, const Instruction& i) {
   const u32 mask = i.address_size_32 ? 0xFFFFFFFFu : 0xFFFFu;
@@ -36,7 +38,6 @@ void load_far_pointer(Cpu& c, const Instruction& i) {
   const u16 selector = c.read<u16>(i.segment, (ea + sizeof(T)) & mask);
   c.load_segment(kSegment, selector);
   c.set_reg<T>(i.reg, offset);
-  if (kSegment == SS) c.state.interrupt_shadow = true;
 }
 
 void require_protected(const Cpu& c) {
@@ -47,24 +48,16 @@ void require_cpl0(const Cpu& c) {
   if (c.state.cpl != 0) throw gp(0, "privileged instruction at CPL > 0");
 }
 
-// LLDT: a null selector makes the LDT unusable; otherwise an LDT descriptor in the GDT.
+// LLDT: a null selector makes the LDT unusable; otherwise an LDT descriptor in the
+// GDT (segmentation/system_segments.cpp has the checks).
 void lldt(Cpu& c, const Instruction& i) {
   require_protected(c);
   require_cpl0(c);
-  const Selector selector{read_operand<u16>(c, i, 0)};
-  if (selector.null()) {
-    c.state.ldtr.selector = selector.value;
-    c.state.ldtr.cache.usable = false;
-    return;
-  }
-  if (selector.ti()) throw gp(selector.error_code(), "LLDT selector in the LDT");
+  const u16 selector = read_operand<u16>(c, i, 0);
   SegmentationContext context = c.segmentation_context();
-  DescriptorSlot slot = read_descriptor(context, selector);
-  if (slot.descriptor.s || slot.descriptor.type != static_cast<u8>(SystemType::Ldt))
-    throw gp(selector.error_code(), "LLDT target not an LDT descriptor");
-  if (!slot.descriptor.present) throw np(selector.error_code(), "LDT not present");
-  c.state.ldtr.selector = selector.value;
-  c.state.ldtr.cache.load(slot.descriptor);
+  const u16 old = c.state.ldtr.selector;
+  load_ldt(context, c.state.ldtr, selector);
+  c.trace_control(10, old, selector);
 }
 
 // LTR: an available TSS in the GDT; its Busy bit is set with an implied locked
@@ -72,20 +65,11 @@ void lldt(Cpu& c, const Instruction& i) {
 void ltr(Cpu& c, const Instruction& i) {
   require_protected(c);
   require_cpl0(c);
-  const Selector selector{read_operand<u16>(c, i, 0)};
-  if (selector.null()) throw gp(0, "LTR with a null selector");
-  if (selector.ti()) throw gp(selector.error_code(), "LTR selector in the LDT");
+  const u16 selector = read_operand<u16>(c, i, 0);
   SegmentationContext context = c.segmentation_context();
-  DescriptorSlot slot = read_descriptor(context, selector);
-  const auto type = static_cast<SystemType>(slot.descriptor.type);
-  if (slot.descriptor.s || (type != SystemType::Tss16Available && type != SystemType::Tss32Available))
-    throw gp(selector.error_code(), "LTR target not an available TSS");
-  if (!slot.descriptor.present) throw np(selector.error_code(), "TSS not present");
-  c.mmu().locked_rmw<u8>(slot.linear + 5, AccessKind::TssBusyBit, false, [](u8 access) { return access | 2; });
-  Descriptor busy = slot.descriptor;
-  busy.type |= 2;
-  c.state.tr.selector = selector.value;
-  c.state.tr.cache.load(busy);
+  const u16 old = c.state.tr.selector;
+  load_task_register(context, c.state.tr, selector);
+  c.trace_control(11, old, selector);
 }
 
 template <class T>

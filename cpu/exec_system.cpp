@@ -5,6 +5,7 @@
 #include "cpu/executor_macros.h"
 #include "cpu/instruction_table.h"
 #include "cpu/io_permission.h"
+#include "segmentation/system_segments.h"
 
 namespace x86lab {
 namespace {
@@ -40,7 +41,7 @@ void rdtsc(Cpu& c, const Instruction&) {
 }
 
 namespace msr {
-constexpr u32 kTsc = 0x10, kApicBase = 0x1B, kSysenterCs = 0x174, kSysenterEsp = 0x175, kSysenterEip = 0x176;
+constexpr u32 kTsc = 0x10, kApicBase = 0x1B, kBiosSignId = 0x8B, kPlatformId = 0x17, kSysenterCs = 0x174, kSysenterEsp = 0x175, kSysenterEip = 0x176;
 }
 
 void rdmsr(Cpu& c, const Instruction&) {
@@ -49,6 +50,8 @@ void rdmsr(Cpu& c, const Instruction&) {
   switch (c.state.gpr[ECX]) {
     case msr::kTsc: value = c.counters().cycles; break;
     case msr::kApicBase: value = 0xFEE00000u; break;  // APIC global enable clear: no APIC
+    case msr::kBiosSignId: value = 0; break;  // IA32_BIOS_SIGN_ID: no microcode update loaded (EDX = 0)
+    case msr::kPlatformId: value = 0; break;  // IA32_PLATFORM_ID: platform ID bits 52:50 = 0
     case msr::kSysenterCs: value = c.state.sysenter_cs; break;
     case msr::kSysenterEsp: value = c.state.sysenter_esp; break;
     case msr::kSysenterEip: value = c.state.sysenter_eip; break;
@@ -66,22 +69,14 @@ void wrmsr(Cpu& c, const Instruction&) {
     case msr::kSysenterCs: c.state.sysenter_cs = value & 0xFFFF; break;
     case msr::kSysenterEsp: c.state.sysenter_esp = value; break;
     case msr::kSysenterEip: c.state.sysenter_eip = value; break;
+    case msr::kBiosSignId: break;  // software writes 0 before CPUID to read the revision back
     default: throw gp(0, "WRMSR of an unknown MSR");
   }
 }
 
 // SYSENTER/SYSEXIT load flat CS and SS caches from IA32_SYSENTER_CS without reading
 // the GDT (SDM "SYSENTER": the descriptors are "fixed" values).
-void load_flat(SegmentRegister& reg, u16 selector, bool code, u8 dpl) {
-  Descriptor d;
-  d.base = 0;
-  d.limit_raw = 0xFFFFF;
-  d.g = d.db = d.s = d.present = true;
-  d.type = code ? 0xB : 0x3;
-  d.dpl = dpl;
-  reg.selector = selector;
-  reg.cache.load(d);
-}
+void load_flat(SegmentRegister& reg, u16 selector, bool code, u8 dpl) { load_flat_segment(reg, selector, code, dpl); }
 
 void sysenter(Cpu& c, const Instruction&) {
   if (c.real_mode() || (c.state.sysenter_cs & 0xFFFC) == 0) throw gp(0, "SYSENTER with IA32_SYSENTER_CS = 0 or in real mode");
@@ -141,7 +136,12 @@ void cmc(Cpu& c, const Instruction&) { c.state.eflags ^= flag::CF; }
 void ud2(Cpu&, const Instruction&) { throw ud("UD2"); }
 void invd(Cpu& c, const Instruction&) { require_cpl0(c); }    // no caches are modeled
 void wbinvd(Cpu& c, const Instruction&) { require_cpl0(c); }
-void invlpg(Cpu& c, const Instruction&) { require_cpl0(c); }  // no TLB is modeled yet: nothing to drop
+// INVLPG m: drops the TLB entry of the page holding m's linear address (segment base
+// plus effective address; no limit check, and no fault for an unmapped page).
+void invlpg(Cpu& c, const Instruction& i) {
+  require_cpl0(c);
+  c.mmu().invalidate_page(c.state.segments[i.segment].cache.base + c.effective_address(i));
+}
 
 // MOV to/from control registers: always 32-bit, ModRM.mod ignored (treated as register).
 void mov_from_cr(Cpu& c, const Instruction& i) {
@@ -176,17 +176,16 @@ unsigned debug_register(const Cpu& c, unsigned n) {
   }
   return n;
 }
+// DR7.GD makes any access a #DB fault first (cpu/debug_registers.cpp).
 void mov_from_dr(Cpu& c, const Instruction& i) {
+  c.check_debug_register_access();
   require_cpl0(c);
   c.state.gpr[i.rm] = c.state.dr[debug_register(c, i.reg)];
 }
 void mov_to_dr(Cpu& c, const Instruction& i) {
+  c.check_debug_register_access();
   require_cpl0(c);
-  const unsigned n = debug_register(c, i.reg);
-  u32 value = c.state.gpr[i.rm];
-  if (n == 6) value = (value & 0x0000E00Fu) | 0xFFFF0FF0u;
-  if (n == 7) value = (value & 0xFFFF2BFFu) | 0x400u;
-  c.state.dr[n] = value;
+  c.write_debug_register(debug_register(c, i.reg), c.state.gpr[i.rm]);
 }
 
 void clts(Cpu& c, const Instruction&) {
@@ -219,6 +218,7 @@ void load_table_register(Cpu& c, const Instruction& i) {
   const u16 limit = c.read<u16>(i.segment, ea);
   u32 base = c.read<u32>(i.segment, (ea + 2) & mask);
   if constexpr (sizeof(T) == 2) base &= 0x00FFFFFFu;
+  c.trace_control(kIdt ? 9 : 8, (kIdt ? c.state.idtr : c.state.gdtr).base, base);
   (kIdt ? c.state.idtr : c.state.gdtr) = {base, limit};
 }
 template <class T> void lgdt(Cpu& c, const Instruction& i) { load_table_register<T, false>(c, i); }

@@ -5,6 +5,7 @@
 
 #include "cpu/executor_macros.h"
 #include "cpu/instruction_table.h"
+#include "segmentation/system_segments.h"
 
 namespace x86lab {
 namespace {
@@ -30,19 +31,6 @@ void check_direct_code_target(const Cpu& c, Selector selector, const Descriptor&
   if (!d.present) throw np(selector.error_code(), "code segment not present");
 }
 
-// Invalidates DS, ES, FS, GS on a return to an outer ring when they hold a data or
-// non-conforming code segment more privileged than the new CPL (SDM "RET").
-void clear_inner_segments(Cpu& c) {
-  for (u8 seg : {ES, DS, FS, GS}) {
-    SegmentRegister& reg = c.state.segments[seg];
-    const DescriptorCache& cache = reg.cache;
-    const bool data_or_nonconforming = !cache.is_code() || !(cache.type & 4);
-    if (data_or_nonconforming && cache.dpl < c.state.cpl && cache.usable) {
-      reg.selector = 0;
-      reg.cache.usable = false;
-    }
-  }
-}
 
 // Loads CS:EIP and (for outer rings) SS:ESP for RETF and IRET in protected mode.
 // `frame` bytes above ESP hold EIP, CS (and for IRET EFLAGS); `extra` bytes more are
@@ -51,6 +39,7 @@ u8 return_protected(Cpu& c, bool operand32, u16 cs_value, u32 eip, u32 frame, u3
   const Selector selector{cs_value};
   if (selector.null()) throw gp(0, "null return CS");
   SegmentationContext context = c.segmentation_context();
+  context.cause = SegmentLoadCause::FarTransfer;
   DescriptorSlot slot = read_descriptor(context, selector);
   const Descriptor& d = slot.descriptor;
   if (!d.is_code()) throw gp(selector.error_code(), "return CS not a code segment");
@@ -88,6 +77,15 @@ u8 return_protected(Cpu& c, bool operand32, u16 cs_value, u32 eip, u32 frame, u3
 
 }  // namespace
 
+void clear_inner_segments(Cpu& c) {
+  for (u8 seg : {ES, DS, FS, GS}) {
+    SegmentRegister& reg = c.state.segments[seg];
+    const DescriptorCache& cache = reg.cache;
+    const bool data_or_nonconforming = !cache.is_code() || !(cache.type & 4);
+    if (data_or_nonconforming && cache.dpl < c.state.cpl && cache.usable) load_unusable_segment(reg, 0);
+  }
+}
+
 void far_jump_or_call(Cpu& c, u16 selector_value, u32 offset, bool is_call, bool operand32) {
   if (!operand32) offset &= 0xFFFF;
   const u16 old_cs = c.state.segments[CS].selector;
@@ -103,12 +101,22 @@ void far_jump_or_call(Cpu& c, u16 selector_value, u32 offset, bool is_call, bool
   const Selector selector{selector_value};
   if (selector.null()) throw gp(0, "null far target");
   SegmentationContext context = c.segmentation_context();
+  context.cause = SegmentLoadCause::FarTransfer;
   DescriptorSlot slot = read_descriptor(context, selector);
   const Descriptor& d = slot.descriptor;
-  if (!d.is_code()) {
-    // DEVIATION: call gates, task gates and TSS targets arrive with the protected-mode work.
-    throw gp(selector.error_code(), d.s ? "far target not a code segment" : "far transfer through a gate or TSS");
+  if (!d.s) {
+    switch (static_cast<SystemType>(d.type)) {
+      case SystemType::CallGate16:
+      case SystemType::CallGate32: return call_gate_transfer(c, selector, d, is_call);
+      case SystemType::TaskGate:
+      case SystemType::Tss16Available:
+      case SystemType::Tss16Busy:
+      case SystemType::Tss32Available:
+      case SystemType::Tss32Busy: return task_transfer(c, selector, slot, is_call);
+      default: throw gp(selector.error_code(), "far target is a system descriptor that is not a gate or TSS");
+    }
   }
+  if (!d.is_code()) throw gp(selector.error_code(), "far target not a code segment");
   check_direct_code_target(c, selector, d);
   if (offset > d.limit()) throw gp(0, "far target outside CS limit");
   if (is_call) {
@@ -178,20 +186,25 @@ void iret_real(Cpu& c) {
 // IRET in protected mode: same ring, outer ring or back to virtual-8086 mode.
 template <class T>
 void iret_protected(Cpu& c) {
-  if (c.flag_set(flag::NT)) throw gp(0, "IRET with NT (task return) is not implemented yet");
+  if (c.flag_set(flag::NT)) return task_return(c);
   const u32 eip = c.peek_stack<T>(0);
   const u16 cs = static_cast<u16>(c.peek_stack<T>(sizeof(T)));
   const u32 eflags = c.peek_stack<T>(2 * sizeof(T));
   if (sizeof(T) == 4 && (eflags & flag::VM) && c.state.cpl == 0) {
-    // Return to virtual-8086 mode: EIP CS EFLAGS ESP SS ES DS FS GS.
+    // RETURN-TO-VIRTUAL-8086-MODE: EIP CS EFLAGS ESP SS ES DS FS GS, all 36 bytes
+    // inside the stack limit (#SS(0)), every selector loaded as selector * 16.
     const u32 esp = c.peek_stack<u32>(12);
     u16 selectors[5];
     for (unsigned n = 0; n < 5; ++n) selectors[n] = static_cast<u16>(c.peek_stack<u32>(16 + 4 * n));
     c.write_eflags(eflags, flag::kImplemented);
     c.state.cpl = 3;
-    c.load_code_segment_real(cs);
+    ++c.counters().segment_loads[CS];
+    load_virtual_8086_segment(c.state.segments[CS], cs, true);
     constexpr u8 order[5] = {SS, ES, DS, FS, GS};
-    for (unsigned n = 0; n < 5; ++n) c.load_segment(order[n], selectors[n]);
+    for (unsigned n = 0; n < 5; ++n) {
+      ++c.counters().segment_loads[order[n]];
+      load_virtual_8086_segment(c.state.segments[order[n]], selectors[n], false);
+    }
     c.state.gpr[ESP] = esp;
     c.state.eip = eip & 0xFFFF;
     return;
@@ -206,9 +219,12 @@ void iret_protected(Cpu& c) {
   c.write_eflags(eflags, writable);
 }
 
+// Any IRET ends the blocking of further NMIs that began with an NMI's delivery
+// (SDM "Handling Multiple NMIs").
 template <class T>
 void iret(Cpu& c, const Instruction&) {
   c.protected_mode() ? iret_protected<T>(c) : iret_real<T>(c);
+  c.state.nmi_blocked = false;
   c.notify_interrupt();
 }
 

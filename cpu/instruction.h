@@ -40,6 +40,8 @@ enum class OperandMethod : u8 {
   Port,         // DX as an I/O port
   One,          // the constant 1 (shift by one)
   Segment,      // a fixed segment register (PUSH ES ...); register number in `fixed`
+  StackTop,       // x87 "ST": ST(0)
+  StackRegister,  // x87 "ST(i)": i is ModRM.rm
 };
 
 // Operand sizes: b byte, w word, d dword, v word/dword by operand size, z word/dword
@@ -74,6 +76,7 @@ struct InstructionForm {
   Executor execute16;         // operand size 16 (also byte forms)
   Executor execute32;         // operand size 32
   u16 attributes = 0;
+  i8 rm = -1;                 // x87 register forms named by the whole ModRM byte (D9 E0 FCHS): ModRM.rm
 };
 
 inline constexpr u8 kNoRegister = 0xFF;
@@ -81,6 +84,8 @@ inline constexpr u8 kNoRegister = 0xFF;
 struct Instruction {
   const InstructionForm* form = nullptr;
   Executor execute = nullptr;
+  u16 row = 0;             // the form's index in InstructionTable::rows() (cost model, statistics)
+  u16 opcode_index = 0;    // 00-FF one-byte map, 100-1FF the 0F map
   std::array<OperandSpec, 3> operands{};
   u8 length = 0;
   u8 opcode = 0;           // the last opcode byte (its low 3 bits name Z registers)

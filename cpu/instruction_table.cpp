@@ -18,6 +18,7 @@ OperandSpec parse_operand(std::string_view text) {
       {"CL", {M::Counter, S::b}},     {"DX", {M::Port, S::w}},          {"1", {M::One, S::b}},
       {"ES", {M::Segment, S::w, 0}},  {"CS", {M::Segment, S::w, 1}},    {"SS", {M::Segment, S::w, 2}},
       {"DS", {M::Segment, S::w, 3}},  {"FS", {M::Segment, S::w, 4}},    {"GS", {M::Segment, S::w, 5}},
+      {"ST", {M::StackTop}},          {"ST(i)", {M::StackRegister}},
   };
   for (const auto& f : kFixed)
     if (f.name == text) return f.spec;
@@ -61,7 +62,8 @@ namespace {
 
 bool method_uses_modrm(OperandMethod m) {
   using M = OperandMethod;
-  return m == M::E || m == M::G || m == M::M || m == M::R || m == M::S || m == M::C || m == M::D;
+  return m == M::E || m == M::G || m == M::M || m == M::R || m == M::S || m == M::C || m == M::D ||
+         m == M::StackRegister;
 }
 
 TableEntry make_entry(const InstructionForm& form) {
@@ -89,20 +91,38 @@ void claim(TableEntry& slot, const TableEntry& entry) {
 InstructionTable::InstructionTable() {
   const FormList families[] = {data_transfer_forms(), arithmetic_forms(), shift_forms(), bit_forms(),
                                decimal_forms(),       stack_forms(),      control_forms(), string_forms(),
-                               system_forms(),        segment_forms(),    far_transfer_forms()};
+                               system_forms(),        segment_forms(),    far_transfer_forms(),
+                               x87_forms()};
   for (FormList family : families) {
     for (const InstructionForm& form : family) {
+      TableEntry entry = make_entry(form);
+      entry.row = static_cast<u16>(rows_.size());
       rows_.push_back(&form);
-      const TableEntry entry = make_entry(form);
       OpcodeSlot& slot = slots_.at(form.opcode);
       bool modrm = form.extension >= 0;
       for (const auto& op : entry.operands) modrm = modrm || method_uses_modrm(op.method);
       slot.needs_modrm = slot.needs_modrm || modrm;
       for (const auto& op : entry.operands) slot.modrm_always_register |= op.method == OperandMethod::R;
+      if (form.rm >= 0) {
+        // An x87 register form named by the whole ModRM byte: a table by ModRM.rm for its ModRM.reg.
+        if (form.extension < 0 || !(form.attributes & kRegisterOnly) || form.rm > 7)
+          throw std::logic_error("a row keyed by ModRM.rm needs a ModRM.reg extension and kRegisterOnly: " +
+                                 std::string(form.mnemonic));
+        auto& by_rm = slot.registers_by_rm[form.extension];
+        if (!by_rm) {
+          if (slot.registers[form.extension].form) throw std::logic_error("rows by ModRM.reg and by ModRM.rm clash: " + std::string(form.mnemonic));
+          by_rm = &rm_tables_.emplace_back();
+        }
+        claim((*by_rm)[form.rm], entry);
+        continue;
+      }
       for (int reg = 0; reg < 8; ++reg) {
         if (form.extension >= 0 && reg != form.extension) continue;
         if (!(form.attributes & kRegisterOnly)) claim(slot.memory[reg], entry);
-        if (!(form.attributes & kMemoryOnly)) claim(slot.registers[reg], entry);
+        if (!(form.attributes & kMemoryOnly)) {
+          if (slot.registers_by_rm[reg]) throw std::logic_error("rows by ModRM.reg and by ModRM.rm clash: " + std::string(form.mnemonic));
+          claim(slot.registers[reg], entry);
+        }
       }
     }
   }

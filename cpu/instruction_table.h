@@ -3,6 +3,7 @@
 // ModRM names a register or memory.
 #pragma once
 #include <array>
+#include <deque>
 #include <vector>
 
 #include "cpu/instruction.h"
@@ -21,9 +22,11 @@ FormList string_forms();          // exec_string.cpp
 FormList system_forms();          // exec_system.cpp
 FormList segment_forms();         // exec_segment.cpp
 FormList far_transfer_forms();    // far_transfer.cpp
+FormList x87_forms();             // x87/x87_forms.cpp (D8-DF, 9B)
 
 struct TableEntry {
   const InstructionForm* form = nullptr;
+  u16 row = 0;  // index of the form in InstructionTable::rows()
   std::array<OperandSpec, 3> operands{};
   u8 immediate_kinds = 0;  // internal: which immediates follow ModRM
 };
@@ -35,6 +38,9 @@ struct OpcodeSlot {
   // Rows without an extension fill all eight.
   std::array<TableEntry, 8> memory{};
   std::array<TableEntry, 8> registers{};
+  // x87 escapes whose register forms the SDM names by ModRM.rm too (D9 E0-FF): for
+  // such a ModRM.reg, eight forms by ModRM.rm replace registers[reg].
+  std::array<std::array<TableEntry, 8>*, 8> registers_by_rm{};
 };
 
 class InstructionTable {
@@ -50,6 +56,7 @@ class InstructionTable {
   InstructionTable();
   std::array<OpcodeSlot, 512> slots_{};
   std::vector<const InstructionForm*> rows_;
+  std::deque<std::array<TableEntry, 8>> rm_tables_;  // storage behind registers_by_rm
 };
 
 }  // namespace x86lab

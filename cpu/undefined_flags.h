@@ -57,4 +57,19 @@ constexpr u32 undefined_flags(std::string_view mnemonic) {
   return 0;
 }
 
+// The undefined flags of a shift or rotate by its count masked to 5 bits, for an
+// operand of `width` bits (SDM "Flags Affected" of SAL/SAR/SHL/SHR, RCL/RCR/ROL/ROR,
+// SHLD, SHRD): a count of 0 affects no flag; a count of 1 defines OF; SHL/SAL/SHR by
+// the operand size or more also leave CF undefined (x86lab writes the last bit shifted
+// out, 0 beyond the operand); SHLD/SHRD by more than the operand size leave every
+// status flag undefined (and the result; x86lab's choice is in the SHLD row above).
+constexpr u32 undefined_shift_flags(std::string_view mnemonic, unsigned masked_count, unsigned width) {
+  if (masked_count == 0) return 0;
+  u32 undefined = undefined_flags(mnemonic);
+  if (masked_count == 1) undefined &= ~flag::OF;
+  if ((mnemonic == "SHL" || mnemonic == "SAL" || mnemonic == "SHR") && masked_count >= width) undefined |= flag::CF;
+  if ((mnemonic == "SHLD" || mnemonic == "SHRD") && masked_count > width) undefined = flag::kStatus;
+  return undefined;
+}
+
 }  // namespace x86lab

@@ -1,10 +1,16 @@
 // Linear-to-physical translation: 2-level paging with 4 KiB and 4 MiB (PSE) pages,
 // global pages, U/S and R/W checks with CR0.WP, Accessed/Dirty bits set by locked
-// read-modify-writes, and #PF with the SDM's error code (Intel SDM Vol. 3, "Paging").
-// With CR0.PG clear, linear addresses are physical.
+// read-modify-writes, #PF with the SDM's error code, and a TLB (Intel SDM Vol. 3,
+// "Paging": "32-Bit Paging", "Accessed and Dirty Flags", "Page-Fault Exceptions",
+// "Caching Translation Information"). With CR0.PG clear, linear addresses are physical.
 #pragma once
+#include <optional>
+
 #include "mmu/physical_bus.h"
+#include "mmu/tlb.h"
+#include "mmu/tlb_model.h"
 #include "trace/fault.h"
+#include "trace/tracer.h"
 
 namespace x86lab {
 
@@ -12,7 +18,7 @@ enum class AccessIntent : u8 { Read, Write, Execute };
 
 // The paging-related bits of CR0, CR3 and CR4, copied here by the CPU on every write.
 struct PagingControl {
-  bool pg = false;   // CR0.PG
+  bool pg = false;   // CR0.PG (with CR0.PE)
   bool wp = false;   // CR0.WP
   bool pse = false;  // CR4.PSE
   bool pge = false;  // CR4.PGE
@@ -21,64 +27,146 @@ struct PagingControl {
 
 class Mmu {
  public:
-  explicit Mmu(PhysicalBus& bus) : bus_(bus) {}
+  explicit Mmu(PhysicalBus& bus, const TlbGeometry& geometry = kP6TlbGeometry)
+      : bus_(bus), counters_(bus.counters()), model_(geometry, counters_) {}
 
   PhysicalBus& bus() { return bus_; }
   const PagingControl& control() const { return control_; }
-  void set_control(const PagingControl& control) { control_ = control; }
+  // Takes new paging bits. As on the P6 family, a change of CR0.PG, CR4.PSE or
+  // CR4.PGE flushes the whole TLB, global entries included; a new CR3 flushes the
+  // non-global entries (as MOV CR3 and a task switch do).
+  void set_control(const PagingControl& control);
+  // The statistics model's TLB sizes (the CPU profile's); resets the model.
+  void set_tlb_geometry(const TlbGeometry& geometry) { model_ = TlbModel(geometry, counters_); }
+
+  // ---- TLB invalidation (SDM "Invalidation of TLBs and Paging-Structure Caches") ----
+  void invalidate_page(u32 linear);  // INVLPG
+  void flush_non_global();           // MOV CR3, even with an unchanged value
+  void flush_all();
 
   // Translates one linear byte address for an access by `user` code (CPL 3).
-  // Raises #PF (error code P, W/R, U/S bits) and sets A (and D on writes) bits.
+  // Raises #PF (error code P, W/R, U/S) and sets Accessed (and Dirty on writes).
+  // A TLB hit needs the rights the access needs, and for a write a cached Dirty
+  // flag; anything else walks the tables again.
   u32 translate(u32 linear, AccessIntent intent, bool user) {
     if (!control_.pg) return linear;
-    return walk(linear, intent, user);
+    TlbEntry& entry = tlb_.slot(linear);
+    const u8 need = intent == AccessIntent::Write ? write_rights_[user] : (user ? tlb_right::User : 0);
+    if (tlb_.holds(entry, linear) && (entry.rights & need) == need) {
+      note_model(linear, intent, entry.rights);
+      return entry.frame | (linear & 0xFFF);
+    }
+    return translate_miss(linear, intent, user);
   }
 
   // Reads or writes T at a linear address. An access that crosses a 4 KiB page
   // boundary translates both pages before touching memory.
   template <class T>
   T read(u32 linear, AccessKind kind, bool user, AccessIntent intent = AccessIntent::Read) {
-    if (!crosses_page(linear, sizeof(T))) return bus_.read<T>(translate(linear, intent, user), kind);
+    if (!crosses_page(linear, sizeof(T))) {
+      const u32 physical = translate(linear, intent, user);
+      const T value = bus_.read<T>(physical, kind);
+      if (counters_.tracer) [[unlikely]] trace_access(linear, physical, sizeof(T), kind, 0, value, 0);
+      return value;
+    }
     const u32 first = translate(linear, intent, user);
     const u32 second = translate((linear | 0xFFF) + 1, intent, user);
-    u32 value = 0;
-    for (unsigned i = 0; i < sizeof(T); ++i) {
-      const u32 byte_linear = linear + i;
-      const u32 physical = ((byte_linear & ~0xFFFu) == (linear & ~0xFFFu)) ? first + i : second + (byte_linear & 0xFFF);
-      value |= u32{bus_.read<u8>(physical, kind)} << (8 * i);
-    }
+    u64 value = 0;
+    for (unsigned i = 0; i < sizeof(T); ++i)
+      value |= u64{bus_.read<u8>(split_address(linear, i, first, second), kind)} << (8 * i);
+    if (counters_.tracer) [[unlikely]] trace_access(linear, first, sizeof(T), kind, 0, value, 0);
     return static_cast<T>(value);
   }
 
   template <class T>
   void write(u32 linear, T value, AccessKind kind, bool user) {
-    if (!crosses_page(linear, sizeof(T))) return bus_.write<T>(translate(linear, AccessIntent::Write, user), value, kind);
+    if (!crosses_page(linear, sizeof(T))) {
+      const u32 physical = translate(linear, AccessIntent::Write, user);
+      bus_.write<T>(physical, value, kind);
+      if (counters_.tracer) [[unlikely]] trace_access(linear, physical, sizeof(T), kind, kEventWrite, value, 0);
+      return;
+    }
     const u32 first = translate(linear, AccessIntent::Write, user);
     const u32 second = translate((linear | 0xFFF) + 1, AccessIntent::Write, user);
-    for (unsigned i = 0; i < sizeof(T); ++i) {
-      const u32 byte_linear = linear + i;
-      const u32 physical = ((byte_linear & ~0xFFFu) == (linear & ~0xFFFu)) ? first + i : second + (byte_linear & 0xFFF);
-      bus_.write<u8>(physical, static_cast<u8>(u64{value} >> (8 * i)), kind);
-    }
+    for (unsigned i = 0; i < sizeof(T); ++i)
+      bus_.write<u8>(split_address(linear, i, first, second), static_cast<u8>(u64{value} >> (8 * i)), kind);
+    if (counters_.tracer) [[unlikely]] trace_access(linear, first, sizeof(T), kind, kEventWrite, value, 0);
   }
+
+  // An instruction byte: translated for execution and marking its physical page as
+  // holding code (PhysicalBus::fetch).
+  u8 fetch(u32 linear, bool user) { return bus_.fetch<u8>(translate(linear, AccessIntent::Execute, user)); }
 
   // A locked read-modify-write at a linear address (see PhysicalBus::locked_rmw).
   // A locked access that crosses a page is split (a split lock on hardware).
   template <class T, class Modify>
   T locked_rmw(u32 linear, AccessKind kind, bool user, Modify modify) {
-    if (!crosses_page(linear, sizeof(T)))
-      return bus_.locked_rmw<T>(translate(linear, AccessIntent::Write, user), kind, modify);
+    if (!crosses_page(linear, sizeof(T))) {
+      const u32 physical = translate(linear, AccessIntent::Write, user);
+      const T old = bus_.locked_rmw<T>(physical, kind, modify);
+      if (counters_.tracer) [[unlikely]]
+        trace_access(linear, physical, sizeof(T), kind, kEventWrite | kEventLocked, static_cast<T>(modify(old)), old);
+      return old;
+    }
+    ++counters_.locked_by_kind[static_cast<std::size_t>(kind)];
+    counters_.add_cost(counters_.costs.locked_access);
     const T old = read<T>(linear, kind, user, AccessIntent::Write);
     write<T>(linear, static_cast<T>(modify(old)), kind, user);
     return old;
   }
 
+  // ---- debugger access: no Accessed/Dirty bits, no TLB fill, no counters ----
+  // The physical address the CPU would use for `linear` now: the TLB's translation
+  // when it holds one, else the page tables' (by peek). Empty when not present.
+  std::optional<u32> debug_translate(u32 linear) const;
+  std::optional<u8> peek_linear(u32 linear) const;
+  bool poke_linear(u32 linear, u8 value);  // false when not mapped
+
  private:
+  struct Translation {
+    u32 frame;  // physical address of the 4 KiB frame
+    u8 rights;  // tlb_right bits
+  };
+
   static bool crosses_page(u32 linear, unsigned size) { return (linear & 0xFFF) + size > 0x1000; }
-  u32 walk(u32 linear, AccessIntent intent, bool user);
+  static u32 split_address(u32 linear, unsigned i, u32 first, u32 second) {
+    const u32 byte_linear = linear + i;
+    return (byte_linear & ~0xFFFu) == (linear & ~0xFFFu) ? first + i : second + (byte_linear & 0xFFF);
+  }
+  void note_model(u32 linear, AccessIntent intent, u8 rights) {
+    const bool large = rights & tlb_right::Large, global = rights & tlb_right::Global;
+    if (intent == AccessIntent::Execute)
+      model_.access_code(linear, large, global);
+    else
+      model_.access_data(linear, large, global);
+  }
+  u32 translate_miss(u32 linear, AccessIntent intent, bool user);
+  Translation walk(u32 linear, AccessIntent intent, bool user);
+  // A MemoryAccess trace event (only called while a tracer is attached). For a
+  // locked read-modify-write, `value` is the new value and `old` the old one.
+  void trace_access(u32 linear, u32 physical, unsigned size, AccessKind kind, u8 flags, u64 value, u64 old) {
+    Event event;
+    event.kind = EventKind::MemoryAccess;
+    event.a = linear;
+    event.b = physical;
+    event.size = static_cast<u8>(size);
+    event.detail = static_cast<u8>(kind);
+    event.flags = flags;
+    event.value = value;
+    event.c = static_cast<u32>(old);
+    counters_.tracer->emit(event);
+  }
+  // A PageWalk trace event (emitted only with a tracer attached).
+  void trace_walk(u32 linear, u32 physical, bool write, u32 pde, u32 pte);
 
   PhysicalBus& bus_;
+  Counters& counters_;
   PagingControl control_;
+  Tlb tlb_;
+  TlbModel model_;
+  // The rights a write hit needs, by `user`: Dirty always (a clean entry re-walks to
+  // set D), Writable for user writes and for supervisor writes under CR0.WP.
+  u8 write_rights_[2] = {tlb_right::Dirty, tlb_right::Dirty | tlb_right::Writable | tlb_right::User};
 };
 
 }  // namespace x86lab

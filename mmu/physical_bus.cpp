@@ -1,4 +1,5 @@
-// Physical memory map: RAM, ROM, MMIO and open bus (reads 0xFF, writes dropped).
+// Physical memory map: RAM, ROM, MMIO and open bus (reads 0xFF, writes dropped),
+// and the code-page marks that report writes into fetched instructions.
 #include "mmu/physical_bus.h"
 
 #include <stdexcept>
@@ -6,11 +7,13 @@
 namespace x86lab {
 
 PhysicalBus::PhysicalBus(u32 ram_bytes, Counters& counters)
-    : counters_(counters), ram_(ram_bytes), read_pages_(kPageCount), write_pages_(kPageCount) {
+    : counters_(counters), ram_(ram_bytes), read_pages_(kPageCount), write_pages_(kPageCount), page_flags_(kPageCount) {
   if (ram_bytes % kPageBytes != 0 || ram_bytes > 0xE0000000u)
     throw std::invalid_argument("RAM size must be a multiple of 4 KiB and at most 3.5 GiB");
-  for (u32 page = 0; page < ram_bytes / kPageBytes; ++page)
-    read_pages_[page] = write_pages_[page] = ram_.data() + page * kPageBytes;
+  for (u32 page = 0; page < ram_bytes / kPageBytes; ++page) {
+    read_pages_[page] = write_pages_[page] = ram_page(page);
+    page_flags_[page] = kRamPage;
+  }
 }
 
 void PhysicalBus::map_rom(u32 base, std::span<const u8> image) {
@@ -19,8 +22,11 @@ void PhysicalBus::map_rom(u32 base, std::span<const u8> image) {
   RomRegion region{base, std::make_unique<u8[]>(image.size()), static_cast<u32>(image.size())};
   std::memcpy(region.bytes.get(), image.data(), image.size());
   for (u32 offset = 0; offset < region.size; offset += kPageBytes) {
-    read_pages_[(base + offset) >> 12] = region.bytes.get() + offset;
-    write_pages_[(base + offset) >> 12] = nullptr;  // writes to ROM are dropped
+    const u32 page = (base + offset) >> 12;
+    if (page_flags_[page] & kCodePage) code_page_written(page);
+    read_pages_[page] = region.bytes.get() + offset;
+    write_pages_[page] = nullptr;  // writes to ROM are dropped
+    page_flags_[page] = 0;
   }
   roms_.push_back(std::move(region));
 }
@@ -29,8 +35,26 @@ void PhysicalBus::map_mmio(u32 base, u32 size, MmioDevice* device) {
   if (size % kPageBytes != 0 || base % kPageBytes != 0)
     throw std::invalid_argument("MMIO base and size must be multiples of 4 KiB");
   mmio_.push_back({base, size, device});
-  for (u32 offset = 0; offset < size; offset += kPageBytes)
-    read_pages_[(base + offset) >> 12] = write_pages_[(base + offset) >> 12] = nullptr;
+  for (u32 offset = 0; offset < size; offset += kPageBytes) {
+    const u32 page = (base + offset) >> 12;
+    if (page_flags_[page] & kCodePage) code_page_written(page);
+    read_pages_[page] = write_pages_[page] = nullptr;
+    page_flags_[page] = 0;
+  }
+}
+
+void PhysicalBus::mark_code_page(u32 page) {
+  page_flags_[page] |= kCodePage;
+  // Writes into the page now take the slow path, which reports them.
+  write_pages_[page] = nullptr;
+}
+
+void PhysicalBus::code_page_written(u32 page) {
+  page_flags_[page] &= ~kCodePage;
+  if (page_flags_[page] & kRamPage) write_pages_[page] = ram_page(page);
+  ++code_write_generation_;
+  ++counters_.code_page_invalidations;
+  if (code_listener_) code_listener_->code_page_written(page);
 }
 
 const PhysicalBus::MmioRegion* PhysicalBus::find_mmio(u32 address) const {
@@ -57,6 +81,7 @@ u8 PhysicalBus::read_byte(u32 address) {
 
 void PhysicalBus::write_byte(u32 address, u8 value) {
   address &= a20_mask_;
+  note_write(address >> 12);
   if (u8* page = write_pages_[address >> 12]) {
     page[address & (kPageBytes - 1)] = value;
     return;
@@ -69,18 +94,33 @@ void PhysicalBus::write_byte(u32 address, u8 value) {
   ++counters_.open_bus_writes;
 }
 
-u32 PhysicalBus::read_slow(u32 address, unsigned size) {
-  // Whole access inside one MMIO region: one device access of the full size.
-  if (const auto* region = find_mmio(address); region && address - region->base + size <= region->size)
-    return region->device->mmio_read(address - region->base, size);
-  u32 value = 0;
-  for (unsigned i = 0; i < size; ++i) value |= u32{read_byte(address + i)} << (8 * i);
+u64 PhysicalBus::read_slow(u32 address, unsigned size) {
+  // Whole access inside one MMIO region: one device access of up to 4 bytes.
+  if (const auto* region = find_mmio(address); region && address - region->base + size <= region->size) {
+    if (size <= 4) return region->device->mmio_read(address - region->base, size);
+    return region->device->mmio_read(address - region->base, 4) |
+           u64{region->device->mmio_read(address - region->base + 4, 4)} << 32;
+  }
+  u64 value = 0;
+  for (unsigned i = 0; i < size; ++i) value |= u64{read_byte(address + i)} << (8 * i);
   return value;
 }
 
-void PhysicalBus::write_slow(u32 address, unsigned size, u32 value) {
+void PhysicalBus::write_slow(u32 address, unsigned size, u64 value) {
   if (const auto* region = find_mmio(address); region && address - region->base + size <= region->size) {
-    region->device->mmio_write(address - region->base, size, value);
+    if (size <= 4) {
+      region->device->mmio_write(address - region->base, size, static_cast<u32>(value));
+    } else {
+      region->device->mmio_write(address - region->base, 4, static_cast<u32>(value));
+      region->device->mmio_write(address - region->base + 4, 4, static_cast<u32>(value >> 32));
+    }
+    return;
+  }
+  // A RAM page that holds code: report it once, then write through the restored pointer.
+  note_write(address >> 12);
+  const u32 in_page = address & (kPageBytes - 1);
+  if (u8* page = write_pages_[address >> 12]; page && in_page <= kPageBytes - size) {
+    std::memcpy(page + in_page, &value, size);  // little-endian host: the low `size` bytes
     return;
   }
   for (unsigned i = 0; i < size; ++i) write_byte(address + i, static_cast<u8>(value >> (8 * i)));
@@ -94,6 +134,7 @@ u8 PhysicalBus::peek(u32 address) const {
 
 void PhysicalBus::poke(u32 address, u8 value) {
   address &= a20_mask_;
+  if (page_flags_[address >> 12] & kCodePage) code_page_written(address >> 12);  // RAM or ROM
   if (u8* page = write_pages_[address >> 12]) {
     page[address & (kPageBytes - 1)] = value;
   } else if (u8* rom = rom_byte(address)) {

@@ -24,6 +24,22 @@ class MmioDevice {
   virtual void mmio_write(u32 offset, unsigned size, u32 value) = 0;
 };
 
+// Told when a physical page that held fetched instructions is written (by the CPU,
+// a device or the debugger), so that instructions decoded from it can be dropped
+// (Intel SDM Vol. 3, "Self-Modifying Code": the check is by physical address).
+class CodeWriteListener {
+ public:
+  virtual ~CodeWriteListener() = default;
+  // `page` is the physical page number (address >> 12). Called once per page until
+  // code is fetched from it again.
+  virtual void code_page_written(u32 page) = 0;
+};
+
+// What drives the A20 gate. On PIIX-class chipsets the gate is open when either
+// the keyboard controller's A20 output or port 92h bit 1 is set (the chipset ORs
+// them: "ALT_A20_GATE ... ORed with the A20GATE input").
+enum class A20Source : u8 { KeyboardController = 0, Port92 = 1 };
+
 class PhysicalBus {
  public:
   static constexpr u32 kPageBytes = 4096;
@@ -34,6 +50,10 @@ class PhysicalBus {
   PhysicalBus(u32 ram_bytes, Counters& counters);
 
   u32 ram_bytes() const { return static_cast<u32>(ram_.size()); }
+  // The RAM itself, for harnesses that reset a machine between runs (tests/fuzz):
+  // writes through it bypass counters, A20 and the self-modifying-code check.
+  std::span<u8> ram() { return ram_; }
+  Counters& counters() { return counters_; }
 
   // Maps a read-only copy of `image` (size a multiple of 4 KiB) at `base`.
   // Later mappings of the same pages replace earlier ones.
@@ -41,8 +61,19 @@ class PhysicalBus {
   // Maps `size` bytes (a multiple of 4 KiB) at `base` to `device`, replacing RAM there.
   void map_mmio(u32 base, u32 size, MmioDevice* device);
 
-  // A20 gate: when false, physical address bit 20 reads as 0 (1 MiB wraparound).
-  void set_a20(bool enabled) { a20_mask_ = enabled ? 0xFFFFFFFFu : ~(1u << 20); }
+  // A20 gate: when closed, physical address bit 20 reads as 0 (1 MiB wraparound).
+  // Each source drives its own input; the gate is open when any input is set. At
+  // power-on the keyboard controller's output is set (its port pins reset high).
+  void set_a20(A20Source source, bool enabled) {
+    const u8 bit = static_cast<u8>(1u << static_cast<unsigned>(source));
+    a20_inputs_ = enabled ? (a20_inputs_ | bit) : (a20_inputs_ & ~bit);
+    a20_mask_ = a20_inputs_ ? 0xFFFFFFFFu : ~(1u << 20);
+  }
+  // Sets every input at once (loaders and tests forcing the gate).
+  void set_a20(bool enabled) {
+    a20_inputs_ = enabled ? 0x3 : 0;
+    a20_mask_ = enabled ? 0xFFFFFFFFu : ~(1u << 20);
+  }
   bool a20() const { return a20_mask_ == 0xFFFFFFFFu; }
 
   template <class T>
@@ -58,6 +89,17 @@ class PhysicalBus {
     return static_cast<T>(read_slow(address, sizeof(T)));
   }
 
+  // Instruction bytes: a read that also marks the page as holding code, so that a
+  // later write into it reaches the CodeWriteListener.
+  template <class T>
+  T fetch(u32 address) {
+    const u32 page = (address & a20_mask_) >> 12;
+    if (!(page_flags_[page] & kCodePage)) mark_code_page(page);
+    return read<T>(address, AccessKind::CodeFetch);
+  }
+
+  // Writes to RAM pages that hold no fetched code go straight to host memory; all
+  // others (code pages, ROM, MMIO, open bus) take the slow path.
   template <class T>
   void write(u32 address, T value, AccessKind kind) {
     count(kind);
@@ -77,17 +119,28 @@ class PhysicalBus {
   template <class T, class Modify>
   T locked_rmw(u32 address, AccessKind kind, Modify modify) {
     ++counters_.locked_by_kind[static_cast<std::size_t>(kind)];
+    counters_.add_cost(counters_.costs.locked_access);  // the cost model's price of a locked cycle
     const T old = read<T>(address, kind);
     write<T>(address, static_cast<T>(modify(old)), kind);
     return old;
   }
 
   // Side-effect-free access for debuggers and loaders: no counters, no device
-  // side effects (MMIO reads return 0xFF), ROM bytes can be poked.
+  // side effects (MMIO reads return 0xFF), ROM bytes can be poked. A poke into a
+  // page holding code reaches the CodeWriteListener like any other write.
   u8 peek(u32 address) const;
   void poke(u32 address, u8 value);
   // Copies `bytes` to physical memory at `address` with poke semantics.
   void load(u32 address, std::span<const u8> bytes);
+
+  // ---- self-modifying code ----
+  void set_code_write_listener(CodeWriteListener* listener) { code_listener_ = listener; }
+  // True while instructions fetched from physical page `page` (address >> 12) may
+  // be cached: from the first fetch until the next write into the page.
+  bool is_code_page(u32 page) const { return page_flags_[page & (kPageCount - 1)] & kCodePage; }
+  // Incremented on every write into a code page; a decode cache may compare it
+  // instead of registering a listener.
+  u64 code_write_generation() const { return code_write_generation_; }
 
  private:
   struct MmioRegion {
@@ -99,22 +152,37 @@ class PhysicalBus {
     std::unique_ptr<u8[]> bytes;
     u32 size;
   };
+  // page_flags_ bits.
+  static constexpr u8 kRamPage = 1 << 0;   // backed by writable RAM (not replaced by ROM or MMIO)
+  static constexpr u8 kCodePage = 1 << 1;  // instructions were fetched from it since its last write
 
   void count(AccessKind kind) { ++counters_.accesses_by_kind[static_cast<std::size_t>(kind)]; }
-  u32 read_slow(u32 address, unsigned size);
-  void write_slow(u32 address, unsigned size, u32 value);
+  u64 read_slow(u32 address, unsigned size);
+  void write_slow(u32 address, unsigned size, u64 value);
   u8 read_byte(u32 address);
   void write_byte(u32 address, u8 value);
   const MmioRegion* find_mmio(u32 address) const;
   u8* rom_byte(u32 address) const;
+  u8* ram_page(u32 page) { return ram_.data() + std::size_t{page} * kPageBytes; }
+  void mark_code_page(u32 page);
+  // A write is about to change RAM page `page`: if it holds code, tell the listener
+  // and give the page its fast write path back. (Writes to ROM change nothing.)
+  void note_write(u32 page) {
+    if ((page_flags_[page] & (kCodePage | kRamPage)) == (kCodePage | kRamPage)) code_page_written(page);
+  }
+  void code_page_written(u32 page);
 
   Counters& counters_;
   u32 a20_mask_ = 0xFFFFFFFFu;
+  u8 a20_inputs_ = 1u << static_cast<unsigned>(A20Source::KeyboardController);
   std::vector<u8> ram_;
   std::vector<RomRegion> roms_;
   std::vector<MmioRegion> mmio_;
   std::vector<u8*> read_pages_;   // host pointer per page for plain RAM/ROM reads, or null
-  std::vector<u8*> write_pages_;  // host pointer per page for plain RAM writes, or null
+  std::vector<u8*> write_pages_;  // host pointer per page for plain RAM writes (not code pages), or null
+  std::vector<u8> page_flags_;    // kRamPage | kCodePage per page
+  CodeWriteListener* code_listener_ = nullptr;
+  u64 code_write_generation_ = 0;
 };
 
 }  // namespace x86lab

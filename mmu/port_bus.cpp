@@ -1,6 +1,8 @@
 // I/O port dispatch with open-bus reads (all ones) for unclaimed ports.
 #include "mmu/port_bus.h"
 
+#include "trace/tracer.h"
+
 namespace x86lab {
 
 PortBus::PortBus(Counters& counters) : counters_(counters), devices_(65536, nullptr) {}
@@ -9,15 +11,32 @@ void PortBus::attach(u16 first, u16 last, PortDevice* device) {
   for (u32 port = first; port <= last; ++port) devices_[port] = device;
 }
 
+namespace {
+void trace_io(Tracer& tracer, u16 port, unsigned size, u32 value, bool write, const PortDevice* device) {
+  Event event;
+  event.kind = EventKind::Io;
+  event.a = port;
+  event.size = static_cast<u8>(size);
+  event.value = value;
+  event.flags = write ? kEventWrite : 0;
+  if (device) event.text = device->device_name();
+  tracer.emit(event);
+}
+}  // namespace
+
 u32 PortBus::read(u16 port, unsigned size) {
   ++counters_.io_reads;
-  if (PortDevice* device = devices_[port]) return device->io_read(port, size);
-  return size == 4 ? 0xFFFFFFFFu : (1u << (8 * size)) - 1;
+  PortDevice* device = devices_[port];
+  const u32 value = device ? device->io_read(port, size) : size == 4 ? 0xFFFFFFFFu : (1u << (8 * size)) - 1;
+  if (counters_.tracer) trace_io(*counters_.tracer, port, size, value, false, device);
+  return value;
 }
 
 void PortBus::write(u16 port, unsigned size, u32 value) {
   ++counters_.io_writes;
-  if (PortDevice* device = devices_[port]) device->io_write(port, size, value);
+  PortDevice* device = devices_[port];
+  if (counters_.tracer) trace_io(*counters_.tracer, port, size, value, true, device);
+  if (device) device->io_write(port, size, value);
 }
 
 }  // namespace x86lab

@@ -1,6 +1,8 @@
 // Machine assembly and the top-level run loop.
 #include "platform/machine.h"
 
+#include <thread>
+
 #include "platform/input_error.h"
 #include "platform/rom_image.h"
 
@@ -18,28 +20,75 @@ Machine::Machine(const MachineConfig& config)
       ports(counters),
       mmu(bus),
       cpu(mmu, ports, counters, *config.profile),
+      clock(counters, config.cpu_hz),
       config_(config),
-      debug_ports_(config.debug_console, config.post, cpu) {
+      debug_ports_(config.debug_console, config.post, cpu),
+      port92_(bus, [this] { cpu.reset(); }) {
+  cpu.set_cost_model(config.cost_model);
   if (!config.bios.empty()) map_bios(bus, config.bios);
   ports.attach(0x80, 0x80, &debug_ports_);
   ports.attach(0xE9, 0xE9, &debug_ports_);
   ports.attach(0xF4, 0xF4, &debug_ports_);
+  ports.attach(0x92, 0x92, &port92_);
+  devices = std::make_unique<PcDevices>(clock, cpu, bus, ports,
+                                        PcDevicesConfig{config.rtc_start, config.com1_host, [this] { cpu.reset(); }});
+  // A device arming an event earlier than the CPU's current slice end shortens the slice.
+  clock.set_deadline_listener([this](u64 deadline) { cpu.set_cycle_limit(deadline); });
+  if (!config.kernel.kernel_path.empty()) {
+    if (!config.bios.empty()) throw InputError("--kernel and --bios cannot be used together");
+    boot_kernel(cpu, bus, config.kernel);
+  }
 }
 
+void Machine::attach_tracer(std::unique_ptr<Tracer> tracer) {
+  tracer_ = std::move(tracer);
+  counters.tracer = tracer_.get();
+}
+
+void Machine::finish_tracing() {
+  if (!tracer_) return;
+  tracer_->finish();
+  counters.tracer = nullptr;
+  tracer_.reset();
+}
+
+void Machine::pace(std::chrono::steady_clock::time_point start) const {
+  const auto virtual_time = std::chrono::nanoseconds(clock.ns_at(clock.now()));
+  const auto wall_time = std::chrono::steady_clock::now() - start;
+  if (virtual_time > wall_time) std::this_thread::sleep_for(virtual_time - wall_time);
+}
+
+// The run loop: device events due now, then the CPU until the next event (its cycle
+// limit), a halt, or a stop. HLT with IF = 1 moves the clock to the next event.
 RunResult Machine::run() {
+  const u64 first_step = cpu.steps();
+  const auto wall_start = std::chrono::steady_clock::now();
   for (;;) {
-    const StopReason reason = cpu.run(config_.max_instructions);
+    clock.run_due();
+    if (config_.realtime) pace(wall_start);
+    const u64 taken = cpu.steps() - first_step;
+    if (taken >= config_.max_instructions) return {RunResult::Reason::InstructionLimit, 1};
+    cpu.set_cycle_limit(clock.next_deadline());
+    const StopReason reason = cpu.run(config_.max_instructions - taken);
     if (auto status = debug_ports_.exit_status()) return {RunResult::Reason::ExitPort, *status};
+    if (stop_requested_) return {RunResult::Reason::Stopped, 1};
     switch (reason) {
       case StopReason::Shutdown: return {RunResult::Reason::Shutdown, 1};
-      case StopReason::Halted:
+      case StopReason::Halted: {
         // HLT with IF = 0 can only be left by NMI or reset, and no device raises NMI:
         // the run ends with status 0 (with or without --exit-on-halt, which forces it).
-        // HLT with IF = 1 and no interrupt source would wait forever: status 1.
         if (!cpu.flag_set(flag::IF) && (config_.exit_on_halt || !has_nmi_source_)) return {RunResult::Reason::Halted, 0};
-        return {RunResult::Reason::HaltedForever, 1};
+        // HLT with IF = 1 waits for the next device event; with none armed, or every
+        // IRQ masked at the master PIC, it would wait forever: status 1.
+        const u64 next = clock.next_deadline();
+        if (next == VirtualClock::kNever || devices->pic.master().imr() == 0xFF)
+          return {RunResult::Reason::HaltedForever, 1};
+        clock.advance_to(next);
+        break;
+      }
       case StopReason::InstructionLimit: return {RunResult::Reason::InstructionLimit, 1};
       case StopReason::StopRequested: break;
+      case StopReason::CycleLimit: break;
     }
   }
 }

@@ -1,13 +1,20 @@
 // A PC: owns the counters, the physical and I/O buses, the MMU, the CPU and the
 // devices, and runs them (DESIGN.md section 2, platform/).
 #pragma once
+#include <chrono>
 #include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "cpu/cpu.h"
+#include "platform/clock.h"
 #include "platform/debug_ports.h"
+#include "platform/loaders/kernel_loader.h"
+#include "platform/pc_devices.h"
+#include "platform/devices/port92.h"
+#include "trace/cost_model.h"
+#include "trace/tracer.h"
 
 namespace x86lab {
 
@@ -19,11 +26,17 @@ struct MachineConfig {
   u64 max_instructions = UINT64_MAX;         // stop after this many steps (instructions and deliveries)
   bool exit_on_halt = false;                 // HLT with IF = 0 ends the run with status 0
   const CpuProfile* profile = &default_profile();
+  CostModel cost_model = builtin_cost_model("p3");  // cycle costs (trace/profiles/*.cost or --profile FILE)
+  u64 cpu_hz = 500'000'000;                  // modeled CPU frequency: device time = cycles / cpu_hz
+  bool realtime = false;                     // pace the virtual clock to wall time (never reorders events)
+  i64 rtc_start = Mc146818::kDefaultStart;   // RTC calendar time at cycle 0, seconds since 1970 UTC
+  SerialHost* com1_host = nullptr;           // host side of COM1, or null
+  KernelBootRequest kernel;                  // --kernel/--initrd/--append; empty kernel_path: none
 };
 
 // How a run ended, and the process exit status it maps to (README "Exit status").
 struct RunResult {
-  enum class Reason { ExitPort, Halted, HaltedForever, InstructionLimit, Shutdown } reason;
+  enum class Reason { ExitPort, Halted, HaltedForever, InstructionLimit, Shutdown, Stopped } reason;
   int exit_status;
 };
 
@@ -33,6 +46,17 @@ class Machine {
 
   // Runs from the current state until one of RunResult's reasons.
   RunResult run();
+  // Ends run() at the next instruction boundary with RunResult::Reason::Stopped
+  // (the serial console's Ctrl-A x).
+  void request_stop() {
+    stop_requested_ = true;
+    cpu.stop();
+  }
+
+  // Attaches a tracer for the rest of the run (events go to its sinks); the machine
+  // owns it and finish_tracing() flushes and closes its sinks.
+  void attach_tracer(std::unique_ptr<Tracer> tracer);
+  void finish_tracing();
 
   const MachineConfig& config() const { return config_; }
   Counters counters;
@@ -40,11 +64,18 @@ class Machine {
   PortBus ports;
   Mmu mmu;
   Cpu cpu;
+  VirtualClock clock;
+  std::unique_ptr<PcDevices> devices;
 
  private:
   MachineConfig config_;
   DebugPorts debug_ports_;
+  Port92 port92_;  // A20 gate and fast reset
+  std::unique_ptr<Tracer> tracer_;
   bool has_nmi_source_ = false;  // no device of this machine raises NMI yet
+  bool stop_requested_ = false;
+  // Sleeps until wall time since `start` catches up with the virtual clock (--realtime).
+  void pace(std::chrono::steady_clock::time_point start) const;
 };
 
 }  // namespace x86lab

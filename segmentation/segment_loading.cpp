@@ -2,7 +2,39 @@
 // (Intel SDM Vol. 2, "MOV - Move", "POP", "LDS/LES/LFS/LGS/LSS"; Vol. 3, "Protection").
 #include "segmentation/segment_loading.h"
 
+#include "trace/tracer.h"
+
 namespace x86lab {
+
+namespace {
+
+// Counts a completed protected-mode segment load, charges its cost and, while a
+// tracer is attached, emits a SegmentLoad event. `fallback` names the register
+// when `reg` is not one of the register file's six (a copy being loaded).
+void account_load(SegmentationContext& context, const SegmentRegister& reg, u8 fallback, const DescriptorSlot* slot,
+                  bool accessed_written) {
+  ++context.counters.segment_loads_by_cause[static_cast<std::size_t>(context.cause)];
+  if (slot) context.counters.add_cost(context.counters.costs.segment_load);
+  Tracer* tracer = context.counters.tracer;
+  if (!tracer) return;
+  Event event;
+  event.kind = EventKind::SegmentLoad;
+  event.detail = fallback;
+  if (context.register_file && &reg >= context.register_file && &reg < context.register_file + 6)
+    event.detail = static_cast<u8>(&reg - context.register_file);
+  event.a = reg.selector;
+  event.b = reg.cache.base;
+  event.c = reg.cache.limit;
+  if (slot) {
+    event.value = slot->descriptor.raw();
+    event.flags = static_cast<u8>((accessed_written ? kEventAccessedWritten : 0) | (Selector{reg.selector}.ti() ? kEventFromLdt : 0));
+  } else {
+    event.flags = kEventNullSelector;
+  }
+  tracer->emit(event);
+}
+
+}  // namespace
 
 DescriptorSlot read_descriptor(SegmentationContext& context, Selector selector, u8 fault_vector) {
   u32 table_base = context.gdtr.base, table_limit = context.gdtr.limit;
@@ -30,24 +62,27 @@ bool set_accessed_bit(SegmentationContext& context, DescriptorSlot& slot) {
   return true;
 }
 
-void load_data_segment(SegmentationContext& context, SegmentRegister& reg, u16 selector_value) {
+void load_data_segment(SegmentationContext& context, SegmentRegister& reg, u16 selector_value, u8 fault_vector) {
   const Selector selector{selector_value};
   if (selector.null()) {
     reg.selector = selector_value;
     reg.cache.usable = false;
     reg.cache.present = false;
+    account_load(context, reg, DS, nullptr, false);
     return;
   }
-  DescriptorSlot slot = read_descriptor(context, selector);
+  DescriptorSlot slot = read_descriptor(context, selector, fault_vector);
   const Descriptor& d = slot.descriptor;
-  if (!d.s || (d.is_code() && !d.readable())) throw gp(selector.error_code(), "not a data or readable code segment");
+  if (!d.s || (d.is_code() && !d.readable()))
+    throw Fault{fault_vector, selector.error_code(), "not a data or readable code segment"};
   if (d.is_data() || !d.conforming()) {
-    if (selector.rpl() > d.dpl || context.cpl > d.dpl) throw gp(selector.error_code(), "data segment privilege");
+    if (selector.rpl() > d.dpl || context.cpl > d.dpl) throw Fault{fault_vector, selector.error_code(), "data segment privilege"};
   }
   if (!d.present) throw np(selector.error_code(), "segment not present");
-  set_accessed_bit(context, slot);
+  const bool written = set_accessed_bit(context, slot);
   reg.selector = selector_value;
   reg.cache.load(slot.descriptor);
+  account_load(context, reg, DS, &slot, written);
 }
 
 void load_stack_segment(SegmentationContext& context, SegmentRegister& reg, u16 selector_value, u8 fault_vector) {
@@ -58,17 +93,19 @@ void load_stack_segment(SegmentationContext& context, SegmentRegister& reg, u16 
   if (selector.rpl() != context.cpl) throw Fault{fault_vector, selector.error_code(), "stack RPL != CPL"};
   if (!d.writable()) throw Fault{fault_vector, selector.error_code(), "stack segment not writable data"};
   if (d.dpl != context.cpl) throw Fault{fault_vector, selector.error_code(), "stack DPL != CPL"};
-  if (!d.present) throw Fault{u8(fault_vector == 13 ? 12 : fault_vector), selector.error_code(), "stack segment not present"};
-  set_accessed_bit(context, slot);
+  if (!d.present) throw ss(selector.error_code(), "stack segment not present");  // #SS for instructions and TSS loads alike
+  const bool written = set_accessed_bit(context, slot);
   reg.selector = selector_value;
   reg.cache.load(slot.descriptor);
+  account_load(context, reg, SS, &slot, written);
 }
 
 void load_code_segment(SegmentationContext& context, SegmentRegister& cs, DescriptorSlot& slot, u16 selector,
                        u8 new_cpl) {
-  set_accessed_bit(context, slot);
+  const bool written = set_accessed_bit(context, slot);
   cs.selector = static_cast<u16>((selector & 0xFFFC) | new_cpl);
   cs.cache.load(slot.descriptor);
+  account_load(context, cs, CS, &slot, written);
 }
 
 }  // namespace x86lab

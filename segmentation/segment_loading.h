@@ -19,6 +19,8 @@ struct SegmentationContext {
   const SegmentRegister& ldtr;
   u8 cpl;
   bool accessed_bit_always_written;  // CPU profile: the i386 writes the Accessed bit on every load
+  const SegmentRegister* register_file = nullptr;  // the CPU's ES..GS, to name registers in traces
+  SegmentLoadCause cause = SegmentLoadCause::Instruction;  // for Counters::segment_loads_by_cause
 };
 
 // The selector's descriptor table entry: its linear address and parsed contents.
@@ -38,13 +40,14 @@ DescriptorSlot read_descriptor(SegmentationContext& context, Selector selector, 
 bool set_accessed_bit(SegmentationContext& context, DescriptorSlot& slot);
 
 // MOV/POP/LDS/LES/LFS/LGS to DS, ES, FS or GS in protected mode: null selectors
-// load an unusable cache; otherwise #GP(selector) for a bad type or privilege and
-// #NP(selector) when not present.
-void load_data_segment(SegmentationContext& context, SegmentRegister& reg, u16 selector);
+// load an unusable cache; otherwise `fault_vector`(selector) for a bad type or
+// privilege (#GP for instructions, #TS for a task switch) and #NP(selector) when not present.
+void load_data_segment(SegmentationContext& context, SegmentRegister& reg, u16 selector, u8 fault_vector = 13);
 
 // MOV/POP/LSS to SS in protected mode: #GP(0) for a null selector, #GP(selector)
 // unless RPL = DPL = CPL and the segment is writable data, #SS(selector) when not present.
-// `fault_vector` is 13 for instructions and 10 (#TS) for loads from a TSS.
+// `fault_vector` is 13 for instructions and 10 (#TS) for loads from a TSS; a
+// not-present stack raises #SS(selector) in both cases (SDM "CALL", "INT n", Table 7-1).
 void load_stack_segment(SegmentationContext& context, SegmentRegister& reg, u16 selector, u8 fault_vector = 13);
 
 // Loads CS from a code-segment descriptor already checked by the far-transfer code:

@@ -13,6 +13,12 @@ void Counters::print(std::ostream& out) const {
   static constexpr const char* kSegmentNames[] = {"es", "cs", "ss", "ds", "fs", "gs"};
   for (std::size_t r = 0; r < segment_loads.size(); ++r)
     if (segment_loads[r]) out << "segment-load." << kSegmentNames[r] << " " << segment_loads[r] << "\n";
+  static constexpr const char* kCauseNames[] = {"instruction", "far-transfer", "delivery", "task-switch", "fast"};
+  for (std::size_t c = 0; c < segment_loads_by_cause.size(); ++c)
+    if (segment_loads_by_cause[c]) out << "segment-load-cause." << kCauseNames[c] << " " << segment_loads_by_cause[c] << "\n";
+  if (code_bytes) out << "code-bytes " << code_bytes << "\n";
+  if (code_lines_32) out << "code-lines-32 " << code_lines_32 << "\n";
+  if (code_lines_64) out << "code-lines-64 " << code_lines_64 << "\n";
   for (std::size_t k = 0; k < kAccessKindCount; ++k) {
     if (accesses_by_kind[k]) out << "access." << kAccessKindNames[k] << " " << accesses_by_kind[k] << "\n";
     if (locked_by_kind[k]) out << "locked." << kAccessKindNames[k] << " " << locked_by_kind[k] << "\n";
@@ -22,6 +28,16 @@ void Counters::print(std::ostream& out) const {
   if (open_bus_writes) out << "open-bus-writes " << open_bus_writes << "\n";
   if (io_reads) out << "io-reads " << io_reads << "\n";
   if (io_writes) out << "io-writes " << io_writes << "\n";
+  if (page_walks) out << "page-walks " << page_walks << "\n";
+  if (tlb_flushes) out << "tlb-flushes " << tlb_flushes << "\n";
+  if (tlb_page_invalidations) out << "invlpg " << tlb_page_invalidations << "\n";
+  if (tlb_code_hits || tlb_code_misses)
+    out << "tlb-hits.code " << tlb_code_hits << "\n" << "tlb-misses.code " << tlb_code_misses << "\n";
+  if (tlb_data_hits || tlb_data_misses)
+    out << "tlb-hits.data " << tlb_data_hits << "\n" << "tlb-misses.data " << tlb_data_misses << "\n";
+  if (code_page_invalidations) out << "code-page-invalidations " << code_page_invalidations << "\n";
+  for (std::size_t op = 0; op < opcodes.size(); ++op)
+    if (opcodes[op]) out << (op < 256 ? "opcode." : "opcode.0f.") << std::hex << (op & 0xFF) << std::dec << " " << opcodes[op] << "\n";
 }
 
 }  // namespace x86lab

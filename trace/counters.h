@@ -9,18 +9,55 @@
 
 namespace x86lab {
 
+class Tracer;
+
+// Extra costs of events, in 1/256 cycles, copied from the active CostModel
+// (trace/cost_model.h) so every layer can charge them without knowing the model.
+struct CycleCosts {
+  u32 memory_operand = 0, segment_load = 0, locked_access = 0, far_transfer = 0, exception_delivery = 0,
+      interrupt_delivery = 0, iret = 0, task_switch = 0, page_walk = 0, new_code_line = 0;
+};
+
+// Why a segment register was loaded (Counters::segment_loads_by_cause).
+enum class SegmentLoadCause : u8 { Instruction, FarTransfer, Delivery, TaskSwitch, Fast };
+inline constexpr std::size_t kSegmentLoadCauseCount = 5;
+
 struct Counters {
   u64 instructions = 0;                            // retired instructions
-  u64 cycles = 0;                                  // modeled cycles
+  u64 cycles = 0;                                  // modeled cycles (RDTSC reads this)
+  u32 cycle_fraction = 0;                          // 1/256-cycle remainder below `cycles`
+  CycleCosts costs;                                // event costs of the active profile
+  Tracer* tracer = nullptr;                        // attached tracer, or null: events are produced only when set
+
+  // Charges `subcycles` (1/256 cycles) to the modeled clock.
+  void add_cost(u32 subcycles) {
+    cycle_fraction += subcycles;
+    cycles += cycle_fraction >> 8;
+    cycle_fraction &= 0xFF;
+  }
+
   std::array<u64, 256> exceptions_by_vector{};     // faults, traps, INT n and IRQs delivered, by vector
   std::array<u64, kAccessKindCount> accesses_by_kind{};  // bus accesses (any size) by kind
   std::array<u64, kAccessKindCount> locked_by_kind{};    // locked read-modify-writes by kind
   std::array<u64, 6> segment_loads{};              // by register ES CS SS DS FS GS
+  std::array<u64, kSegmentLoadCauseCount> segment_loads_by_cause{};  // by SegmentLoadCause
+  std::array<u64, 512> opcodes{};                  // retired instructions by opcode (0-FF, 100-1FF = 0F map)
+  u64 code_bytes = 0;                              // bytes of retired instructions
+  u64 code_lines_32 = 0;                           // distinct 32-byte physical code lines fetched (icache footprint)
+  u64 code_lines_64 = 0;                           // distinct 64-byte physical code lines fetched
   u64 undefined_opcodes = 0;                       // instructions that raised #UD because not implemented/invalid
   u64 open_bus_reads = 0;                          // physical reads that hit no device (read 0xFF)
   u64 open_bus_writes = 0;                         // physical writes that hit no device (dropped)
   u64 io_reads = 0;                                // IN/INS accesses
   u64 io_writes = 0;                               // OUT/OUTS accesses
+  // Paging (mmu/). Walks and flushes are what x86lab did; tlb_* come from the model of
+  // the profile's first-level TLB sizes (mmu/tlb_model.h) and never change results.
+  u64 page_walks = 0;                              // page-table walks (TLB fills and Dirty-bit re-walks)
+  u64 tlb_flushes = 0;                             // whole-TLB invalidations (MOV CR3, paging bits in CR0/CR4)
+  u64 tlb_page_invalidations = 0;                  // INVLPG
+  u64 tlb_code_hits = 0, tlb_code_misses = 0;      // instruction-TLB lookups of the model, per page run of fetches
+  u64 tlb_data_hits = 0, tlb_data_misses = 0;      // data-TLB lookups of the model, per translated access
+  u64 code_page_invalidations = 0;                 // writes into a physical page holding fetched instructions
 
   // Writes "name value" lines for every non-zero counter.
   void print(std::ostream& out) const;

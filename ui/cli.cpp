@@ -10,6 +10,8 @@
 #include "platform/input_error.h"
 #include "platform/machine.h"
 #include "platform/rom_image.h"
+#include "ui/platform_options.h"
+#include "ui/trace_command.h"
 
 namespace po = boost::program_options;
 
@@ -21,6 +23,7 @@ constexpr const char* kUsage =
     "\n"
     "commands:\n"
     "  run        run a machine (x86lab run --help for its options)\n"
+    "  trace      read binary traces: dump FILE | stats FILE | diff A B\n"
     "  help       show this text\n"
     "\n"
     "  --version  print the version\n";
@@ -39,8 +42,10 @@ po::options_description run_options() {
        "stop after N instructions (faults and interrupt deliveries count too); exit status 1")
       ("exit-on-halt", "HLT with interrupts disabled ends the run with exit status 0")
       ("profile", po::value<std::string>()->default_value("p3")->value_name("NAME"),
-       "CPU profile: p3, k7, p4, modern, i386-locking")
+       "CPU and cost profile: p3, k7, p4, modern, i386-locking, or a cost-model FILE (docs/cost-model.md)")
       ("stats", "print the counters on stderr at exit");
+  add_trace_options(options);
+  add_platform_options(options);
   return options;
 }
 
@@ -80,6 +85,7 @@ const char* describe(RunResult::Reason reason) {
     case RunResult::Reason::HaltedForever: return "halted with no interrupt that could wake the CPU";
     case RunResult::Reason::InstructionLimit: return "instruction limit reached";
     case RunResult::Reason::Shutdown: return "shutdown (triple fault)";
+    case RunResult::Reason::Stopped: return "stopped from the serial console";
   }
   return "?";
 }
@@ -99,23 +105,40 @@ int run_command(const std::vector<std::string>& args) {
     config.max_instructions = parse_number("max-instructions", vm["max-instructions"].as<std::string>());
   config.post = vm.count("post") > 0;
   config.exit_on_halt = vm.count("exit-on-halt") > 0;
-  const std::string profile_name = vm["profile"].as<std::string>();
-  config.profile = find_profile(profile_name);
-  if (!config.profile) throw InputError("unknown --profile '" + profile_name + "' (p3, k7, p4, modern, i386-locking)");
-  if (!vm.count("bios")) throw InputError("run needs --bios FILE (x86lab run --help lists the options)");
-  config.bios = read_rom_image(vm["bios"].as<std::string>());
+  apply_profile_option(vm, config);
+  if (!vm.count("bios") && !vm.count("kernel"))
+    throw InputError("run needs --bios FILE or --kernel FILE (x86lab run --help lists the options)");
+  if (vm.count("bios")) config.bios = read_rom_image(vm["bios"].as<std::string>());
+  PlatformSession platform;
+  platform.configure(vm, config);
   ConsoleFile console;
   open_console(vm["debugcon"].as<std::string>(), console);
   config.debug_console = console.file;
 
   auto machine = std::make_unique<Machine>(config);
+  platform.connect(*machine);
+  attach_trace_options(vm, *machine);
   const RunResult result = machine->run();
+  machine->finish_tracing();
   if (console.file) std::fflush(console.file);
+  platform.finish(*machine);
   if (result.reason != RunResult::Reason::ExitPort && result.reason != RunResult::Reason::Halted)
     std::cerr << "x86lab: " << describe(result.reason) << " at " << std::hex << machine->cpu.state.segments[CS].selector
               << ":" << machine->cpu.state.eip << std::dec << " after " << machine->counters.instructions
               << " instructions\n";
+  if (result.reason == RunResult::Reason::Shutdown) {
+    // The faults that ended in the triple fault, first to last (Cpu::fault_chain).
+    std::cerr << "x86lab: fault chain:";
+    for (const auto& fault : machine->cpu.fault_chain()) {
+      std::cerr << " vector " << unsigned{fault.vector};
+      if (fault.error_code) std::cerr << "(" << std::hex << *fault.error_code << std::dec << "h)";
+      if (!fault.cause.empty()) std::cerr << " [" << fault.cause << "]";
+      if (&fault != &machine->cpu.fault_chain().back()) std::cerr << " ->";
+    }
+    std::cerr << "\n";
+  }
   if (vm.count("stats")) machine->counters.print(std::cerr);
+  write_stats_json(vm, *machine);
   return result.exit_status;
 }
 
@@ -138,6 +161,7 @@ int run_cli(const std::vector<std::string>& args) {
       return 0;
     }
     if (command == "run") return run_command(rest);
+    if (command == "trace") return trace_command(rest);
     std::cerr << "x86lab: unknown command '" << command << "' (try x86lab help)\n";
     return 2;
   } catch (const InputError& error) {

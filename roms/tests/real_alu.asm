@@ -5,10 +5,7 @@
 
 section .text
 start:
-  xor ax, ax
-  mov ss, ax
-  mov sp, 0x7000
-  mov ds, ax
+  REAL_MODE_START
 
   ; ADD: 7Fh + 1 = 80h sets OF and SF, clears CF and ZF; AF from bit 3 carry.
   mov al, 0x7F

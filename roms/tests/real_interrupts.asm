@@ -10,10 +10,7 @@
 
 section .text
 start:
-  xor ax, ax
-  mov ss, ax
-  mov sp, 0x7000
-  mov ds, ax
+  REAL_MODE_START
   SET_VECTOR 0x40, int40
   SET_VECTOR 0, divide_error
   SET_VECTOR 6, invalid_opcode
@@ -75,37 +72,22 @@ int40:
   pop bp
   iret
 
-; Fault handlers record the pushed IP and advance it past the faulting instruction.
-divide_error:
+; Fault handlers record the pushed IP at %1 and advance it by %2 bytes (past the
+; faulting instruction; 0 for traps, whose pushed IP is already the next one).
+%macro RECORDING_HANDLER 3
+%1:
   push bp
   mov bp, sp
   mov ax, [bp + 2]
-  mov [0x610], ax
-  add word [bp + 2], 2
+  mov [%2], ax
+  add word [bp + 2], %3
   pop bp
   iret
-invalid_opcode:
-  push bp
-  mov bp, sp
-  mov ax, [bp + 2]
-  mov [0x620], ax
-  add word [bp + 2], 2
-  pop bp
-  iret
-overflow:
-  push bp
-  mov bp, sp
-  mov ax, [bp + 2]
-  mov [0x630], ax
-  pop bp
-  iret
-bound_range:
-  push bp
-  mov bp, sp
-  mov ax, [bp + 2]
-  mov [0x640], ax
-  add word [bp + 2], 4        ; BOUND AX,[disp16] is 4 bytes
-  pop bp
-  iret
+%endmacro
+
+RECORDING_HANDLER divide_error, 0x610, 2
+RECORDING_HANDLER invalid_opcode, 0x620, 2
+RECORDING_HANDLER overflow, 0x630, 0
+RECORDING_HANDLER bound_range, 0x640, 4       ; BOUND AX,[disp16] is 4 bytes
 
 ROM_END

@@ -5,11 +5,7 @@
 
 section .text
 start:
-  xor ax, ax
-  mov ss, ax
-  mov sp, 0x7000
-  mov ds, ax
-  mov es, ax
+  REAL_MODE_START
 
   ; PUSH SP pushes the value before the push (80286 and later).
   push sp

@@ -90,6 +90,18 @@ TEST(PhysicalBus, MmioRegionGetsWholeAccessesWithRegionOffsets) {
   EXPECT_EQ(device.reads, 1u);
 }
 
+TEST(PhysicalBus, QuadwordMmioAccessIsTwoDwordAccessesLowFirst) {
+  Counters counters;
+  PhysicalBus bus(1 << 20, counters);
+  Recorder device;
+  bus.map_mmio(0xB8000, 0x8000, &device);
+  bus.write<u64>(0xB8008, 0x1122334455667788ull, AccessKind::Data);
+  EXPECT_EQ(device.writes, 2u);
+  EXPECT_EQ(device.last_offset, 0xCu);
+  EXPECT_EQ(device.last_value, 0x11223344u);
+  EXPECT_EQ(bus.read<u64>(0xB8000, AccessKind::Data), 0x000000A4000000A0ull);
+}
+
 TEST(PhysicalBus, A20DisabledWrapsAtOneMegabyte) {
   Counters counters;
   PhysicalBus bus(2 << 20, counters);

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "../cpu/cpu_fixture.h"
+#include "protected_fixture.h"
 
 namespace x86lab {
 namespace {
@@ -84,6 +85,127 @@ TEST(ImplicitLock, LockPrefixMakesOneLockedReadModifyWrite) {
   f.cpu.step();
   EXPECT_EQ(f.bus.peek(0x500), 1);
   EXPECT_EQ(f.counters.locked_by_kind[static_cast<int>(AccessKind::LockPrefix)], 1u);
+}
+
+}  // namespace
+}  // namespace x86lab
+
+// ---- the rules in protected-mode transfers, each against the descriptor bytes ----
+namespace x86lab {
+namespace {
+
+using testing::ProtectedModeFixture;
+
+TEST(ImplicitLock, FarJumpSetsAccessedBitOfTheCodeDescriptor) {
+  ProtectedModeFixture f;
+  const u64 before = f.locked(AccessKind::DescriptorAccessedBit);
+  f.code(0x1000, {0xEA, 0x00, 0x11, 0x00, 0x00, 0x18, 0x00});  // jmp 0018h:00001100h
+  f.cpu.step();
+  EXPECT_EQ(f.access_byte(testing::kCode2), 0x9B);
+  EXPECT_EQ(f.locked(AccessKind::DescriptorAccessedBit) - before, 1u);
+  EXPECT_EQ(f.cpu.state.eip, 0x1100u);
+}
+
+TEST(ImplicitLock, StackSegmentLoadSetsAccessedBit) {
+  ProtectedModeFixture f;
+  f.cpu.state.gpr[EAX] = testing::kStack;
+  f.code(0x1000, {0x8E, 0xD0});  // mov ss, ax
+  f.cpu.step();
+  EXPECT_EQ(f.access_byte(testing::kStack), 0x93);
+}
+
+TEST(ImplicitLock, InterruptGateTargetLoadSetsAccessedBit) {
+  ProtectedModeFixture f;
+  f.put_idt(0x40, testing::gate(testing::kCode2, 0x1200, 0x8E));
+  f.code(0x1000, {0xCD, 0x40});  // int 40h
+  f.cpu.step();
+  EXPECT_EQ(f.cpu.state.eip, 0x1200u);
+  EXPECT_EQ(f.access_byte(testing::kCode2), 0x9B);
+}
+
+TEST(ImplicitLock, FailedSegmentLoadMakesNoLockedWrite) {
+  ProtectedModeFixture f;
+  f.put(0x30, testing::descriptor(0, 0xFFFFF, 0x12, 0xC));  // not present
+  f.put_idt(11, testing::gate(testing::kCode, 0x1400, 0x8E));
+  const u64 before = f.locked(AccessKind::DescriptorAccessedBit);
+  f.cpu.state.gpr[EAX] = 0x30;
+  f.code(0x1000, {0x8E, 0xD8});  // mov ds, ax -> #NP(30h)
+  f.cpu.step();
+  EXPECT_EQ(f.cpu.state.eip, 0x1400u);
+  EXPECT_EQ(f.access_byte(0x30), 0x12);
+  EXPECT_EQ(f.locked(AccessKind::DescriptorAccessedBit), before);
+}
+
+TEST(ImplicitLock, LtrOnBusyTssMakesNoLockedWrite) {
+  ProtectedModeFixture f;
+  f.put_idt(13, testing::gate(testing::kCode, 0x1400, 0x8E));
+  const u64 before = f.locked(AccessKind::TssBusyBit);
+  f.cpu.state.gpr[EAX] = testing::kTssASelector;  // already busy: LTR raises #GP(20h)
+  f.code(0x1000, {0x0F, 0x00, 0xD8});
+  f.cpu.step();
+  EXPECT_EQ(f.cpu.state.eip, 0x1400u);
+  EXPECT_EQ(f.peek32(0x8000 - 16), testing::kTssASelector);  // error code
+  EXPECT_EQ(f.locked(AccessKind::TssBusyBit), before);
+}
+
+TEST(ImplicitLock, TaskSwitchByJmpClearsOldBusyBitAndSetsNewBusyBit) {
+  ProtectedModeFixture f;
+  const u64 before = f.locked(AccessKind::TssBusyBit);
+  f.code(0x1000, {0xEA, 0x00, 0x00, 0x00, 0x00, 0x28, 0x00});  // jmp 0028h:0 (TSS B)
+  f.cpu.step();
+  EXPECT_EQ(f.access_byte(testing::kTssASelector), 0x89);
+  EXPECT_EQ(f.access_byte(testing::kTssBSelector), 0x8B);
+  EXPECT_EQ(f.locked(AccessKind::TssBusyBit) - before, 2u);
+  EXPECT_EQ(f.cpu.state.tr.selector, testing::kTssBSelector);
+  EXPECT_EQ(f.cpu.state.eip, 0x1300u);
+  EXPECT_EQ(f.cpu.state.gpr[EAX], 0x1234u);
+  EXPECT_EQ(f.peek32(testing::kTssA + 0x20), 0x1007u);  // saved EIP: after the JMP
+}
+
+TEST(ImplicitLock, TaskSwitchByCallLeavesOldBusyBitSet) {
+  ProtectedModeFixture f;
+  const u64 before = f.locked(AccessKind::TssBusyBit);
+  f.code(0x1000, {0x9A, 0x00, 0x00, 0x00, 0x00, 0x28, 0x00});  // call 0028h:0
+  f.cpu.step();
+  EXPECT_EQ(f.access_byte(testing::kTssASelector), 0x8B);
+  EXPECT_EQ(f.access_byte(testing::kTssBSelector), 0x8B);
+  EXPECT_EQ(f.locked(AccessKind::TssBusyBit) - before, 1u);
+  EXPECT_EQ(f.bus.peek(testing::kTssB) | (f.bus.peek(testing::kTssB + 1) << 8), testing::kTssASelector);  // back link
+  EXPECT_TRUE(f.cpu.flag_set(flag::NT));
+}
+
+TEST(ImplicitLock, IretTaskReturnClearsBusyBitOfTheTaskLeft) {
+  ProtectedModeFixture f;
+  f.code(0x1000, {0x9A, 0x00, 0x00, 0x00, 0x00, 0x28, 0x00});  // call 0028h:0
+  f.code(0x1300, {0xCF});                                      // iretd (NT = 1)
+  f.cpu.step();
+  const u64 before = f.locked(AccessKind::TssBusyBit);
+  f.cpu.step();
+  EXPECT_EQ(f.cpu.state.tr.selector, testing::kTssASelector);
+  EXPECT_EQ(f.cpu.state.eip, 0x1007u);
+  EXPECT_EQ(f.access_byte(testing::kTssBSelector), 0x89);
+  EXPECT_EQ(f.access_byte(testing::kTssASelector), 0x8B);
+  EXPECT_EQ(f.locked(AccessKind::TssBusyBit) - before, 1u);
+  EXPECT_FALSE(f.cpu.flag_set(flag::NT));
+}
+
+TEST(ImplicitLock, TaskGateInTheGdtSetsBusyBitOfItsTss) {
+  ProtectedModeFixture f;
+  f.code(0x1000, {0xEA, 0x00, 0x00, 0x00, 0x00, 0x38, 0x00});  // jmp 0038h:0 (task gate -> TSS B)
+  f.cpu.step();
+  EXPECT_EQ(f.cpu.state.tr.selector, testing::kTssBSelector);
+  EXPECT_EQ(f.access_byte(testing::kTssBSelector), 0x8B);
+  EXPECT_EQ(f.access_byte(testing::kTaskGate), 0x85);  // the gate itself is not written
+}
+
+TEST(ImplicitLock, TaskSwitchSetsAccessedBitsOfTheNewTasksSegments) {
+  ProtectedModeFixture f;
+  f.put(0x30, testing::descriptor(0, 0xFFFFF, 0x92, 0xC));
+  f.poke32(testing::kTssB + 0x50, 0x30);  // SS = 30h, Accessed clear
+  f.code(0x1000, {0xEA, 0x00, 0x00, 0x00, 0x00, 0x28, 0x00});
+  f.cpu.step();
+  EXPECT_EQ(f.cpu.state.segments[SS].selector, 0x30);
+  EXPECT_EQ(f.access_byte(0x30), 0x93);
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 // The command line's bad-input contract: one line naming the file or option, exit
 // status 2 (README "Exit status"); and the demo ROM's run.
 #include <gtest/gtest.h>
+
+#include "run_x86lab.h"
 #include <sys/wait.h>
 
 #include <array>
@@ -10,28 +12,11 @@
 
 namespace {
 
-struct Outcome {
-  int status;
-  std::string output;  // stdout and stderr together
-};
+using x86lab::testing::Outcome;
 
-Outcome run(const std::string& arguments) {
-  const std::string command = std::string(X86LAB_BINARY) + " " + arguments + " 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  Outcome outcome{-1, {}};
-  if (!pipe) return outcome;
-  std::array<char, 512> buffer;
-  while (fgets(buffer.data(), buffer.size(), pipe)) outcome.output += buffer.data();
-  const int raw = pclose(pipe);
-  outcome.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  return outcome;
-}
+Outcome run(const std::string& arguments) { return x86lab::testing::run_x86lab(arguments); }
 
-int lines(const std::string& text) {
-  int n = 0;
-  for (char c : text) n += c == '\n';
-  return n;
-}
+int lines(const std::string& text) { return x86lab::testing::line_count(text); }
 
 TEST(Cli, MissingRomIsOneLineAndStatus2) {
   const Outcome o = run("run --bios missing.bin");

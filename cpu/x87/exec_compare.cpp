@@ -1,0 +1,140 @@
+// x87 comparison and classification: FCOM, FCOMP, FCOMPP, FUCOM, FUCOMP, FUCOMPP,
+// FICOM, FICOMP, FCOMI, FCOMIP, FUCOMI, FUCOMIP, FTST, FXAM (Intel SDM Vol. 1,
+// "Comparison and Classification Instructions"; Vol. 2, each instruction's page).
+#include "cpu/x87/exec_families.h"
+
+namespace x86lab::x87 {
+namespace {
+
+// Condition codes of FCOM-style results: C3 C2 C0 = 000 greater, 001 less, 100
+// equal, 111 unordered; C1 = 0.
+void set_condition_codes(Fpu& f, Relation r) {
+  u16 codes = 0;
+  switch (r) {
+    case Relation::Greater: break;
+    case Relation::Less: codes = fsw::C0; break;
+    case Relation::Equal: codes = fsw::C3; break;
+    case Relation::Unordered: codes = fsw::C3 | fsw::C2 | fsw::C0; break;
+  }
+  f.set_condition(fsw::kConditionCodes, codes);
+}
+
+// FCOMI-style results in EFLAGS: ZF PF CF = 000 greater, 001 less, 100 equal, 111
+// unordered; OF, SF and AF are cleared. QUIRK: C1 keeps its value (FCOM clears it).
+void set_eflags(Fpu& f, Relation r) {
+  u32 bits = 0;
+  switch (r) {
+    case Relation::Greater: break;
+    case Relation::Less: bits = flag::CF; break;
+    case Relation::Equal: bits = flag::ZF; break;
+    case Relation::Unordered: bits = flag::ZF | flag::PF | flag::CF; break;
+  }
+  f.cpu().set_flags(bits, flag::ZF | flag::PF | flag::CF | flag::OF | flag::SF | flag::AF);
+}
+
+// Compares ST(0) with `source`, writes the result with `set`, pops `kPops` times.
+// QUIRK: a stack underflow or invalid operand reports "unordered" whether #I is
+// masked or not (measured on Intel hardware); an unmasked #I or #D keeps the stack
+// from popping.
+template <bool kQuiet, unsigned kPops, class Set>
+void compare_with(Fpu& f, bool source_empty, const Operand& source, Set set) {
+  u8 exceptions;
+  if (f.empty(0) || source_empty) {
+    f.stack_underflow();
+    set(f, Relation::Unordered);
+    exceptions = exception::IE;
+  } else {
+    const Comparison c = compare(f.operand(0), source, kQuiet);
+    f.raise(c.exceptions);
+    set(f, c.relation);
+    exceptions = c.exceptions;
+  }
+  if (f.stops(exceptions)) return;
+  for (unsigned n = 0; n < kPops; ++n) f.pop();
+}
+
+struct Single {
+  static Operand read(Fpu& f) { return unpack_single(f.read<u32>()); }
+};
+struct Double {
+  static Operand read(Fpu& f) { return unpack_double(f.read<u64>()); }
+};
+struct Word {
+  static Operand read(Fpu& f) { return unpack_integer(static_cast<i16>(f.read<u16>())); }
+};
+struct Short {
+  static Operand read(Fpu& f) { return unpack_integer(static_cast<i32>(f.read<u32>())); }
+};
+
+template <class Source, unsigned kPops>
+void fcom_memory(Fpu& f) {
+  const Operand source = Source::read(f);
+  compare_with<false, kPops>(f, false, source, set_condition_codes);
+}
+
+// FCOM/FUCOM ST(i) (kIndex = -1) or ST(1) for FCOMPP/FUCOMPP.
+template <bool kQuiet, unsigned kPops, int kIndex = -1>
+void fcom_register(Fpu& f) {
+  const unsigned i = kIndex < 0 ? f.insn().rm : static_cast<unsigned>(kIndex);
+  compare_with<kQuiet, kPops>(f, f.empty(i), f.operand(i), set_condition_codes);
+}
+
+template <bool kQuiet, unsigned kPops>
+void fcomi(Fpu& f) {
+  const unsigned i = f.insn().rm;
+  compare_with<kQuiet, kPops>(f, f.empty(i), f.operand(i), set_eflags);
+}
+
+void ftst(Fpu& f) { compare_with<false, 0>(f, false, Operand{}, set_condition_codes); }
+
+// FXAM: C1 = sign; C3 C2 C0 = the class (000 unsupported, 001 NaN, 010 normal, 011
+// infinity, 100 zero, 101 empty, 110 denormal). No exception, even for an empty ST(0).
+void fxam(Fpu& f) {
+  u16 codes = f.st(0).sign() ? fsw::C1 : 0;
+  if (f.empty(0)) {
+    codes |= fsw::C3 | fsw::C0;
+  } else {
+    switch (classify(f.st(0))) {
+      case Category::Unsupported: break;
+      case Category::QuietNaN:
+      case Category::SignalingNaN: codes |= fsw::C0; break;
+      case Category::Normal: codes |= fsw::C2; break;
+      case Category::Infinity: codes |= fsw::C2 | fsw::C0; break;
+      case Category::Zero: codes |= fsw::C3; break;
+      case Category::Denormal: codes |= fsw::C3 | fsw::C2; break;
+    }
+  }
+  f.set_condition(fsw::kConditionCodes, codes);
+}
+
+constexpr InstructionForm kForms[] = {
+    {0xD8, 2, "FCOM", "Md", X87(fcom_memory<Single, 0>), kMemoryOnly},
+    {0xD8, 3, "FCOMP", "Md", X87(fcom_memory<Single, 1>), kMemoryOnly},
+    {0xDC, 2, "FCOM", "Mq", X87(fcom_memory<Double, 0>), kMemoryOnly},
+    {0xDC, 3, "FCOMP", "Mq", X87(fcom_memory<Double, 1>), kMemoryOnly},
+    {0xDA, 2, "FICOM", "Md", X87(fcom_memory<Short, 0>), kMemoryOnly},
+    {0xDA, 3, "FICOMP", "Md", X87(fcom_memory<Short, 1>), kMemoryOnly},
+    {0xDE, 2, "FICOM", "Mw", X87(fcom_memory<Word, 0>), kMemoryOnly},
+    {0xDE, 3, "FICOMP", "Mw", X87(fcom_memory<Word, 1>), kMemoryOnly},
+    {0xD8, 2, "FCOM", "ST(i)", X87(fcom_register<false, 0>), kRegisterOnly},
+    {0xD8, 3, "FCOMP", "ST(i)", X87(fcom_register<false, 1>), kRegisterOnly},
+    {0xDC, 2, "FCOM", "ST(i)", X87(fcom_register<false, 0>), kRegisterOnly},   // undocumented alias
+    {0xDC, 3, "FCOMP", "ST(i)", X87(fcom_register<false, 1>), kRegisterOnly},  // undocumented alias
+    {0xDE, 2, "FCOMP", "ST(i)", X87(fcom_register<false, 1>), kRegisterOnly},  // undocumented alias
+    {0xDE, 3, "FCOMPP", "", X87(fcom_register<false, 2, 1>), kRegisterOnly, 1},
+    {0xDD, 4, "FUCOM", "ST(i)", X87(fcom_register<true, 0>), kRegisterOnly},
+    {0xDD, 5, "FUCOMP", "ST(i)", X87(fcom_register<true, 1>), kRegisterOnly},
+    {0xDA, 5, "FUCOMPP", "", X87(fcom_register<true, 2, 1>), kRegisterOnly, 1},
+    {0xDB, 6, "FCOMI", "ST,ST(i)", X87(fcomi<false, 0>), kRegisterOnly},
+    {0xDF, 6, "FCOMIP", "ST,ST(i)", X87(fcomi<false, 1>), kRegisterOnly},
+    {0xDB, 5, "FUCOMI", "ST,ST(i)", X87(fcomi<true, 0>), kRegisterOnly},
+    {0xDF, 5, "FUCOMIP", "ST,ST(i)", X87(fcomi<true, 1>), kRegisterOnly},
+    {0xD9, 4, "FTST", "", X87(ftst), kRegisterOnly, 4},
+    {0xD9, 4, "FXAM", "", X87(fxam), kRegisterOnly, 5},
+};
+
+}  // namespace
+
+FormList compare_forms() { return kForms; }
+
+}  // namespace x86lab::x87

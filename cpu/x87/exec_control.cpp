@@ -1,0 +1,132 @@
+// x87 control instructions: FNINIT, FNCLEX, FLDCW, FNSTCW, FNSTSW, FNSTENV, FLDENV,
+// FNSAVE, FRSTOR, FFREE, FFREEP, FINCSTP, FDECSTP, FNOP, the 8087/287 leftovers
+// FENI, FDISI, FSETPM, and WAIT/FWAIT (Intel SDM Vol. 1, "x87 FPU Control
+// Instructions", "Waiting vs. Non-waiting Instructions"; Vol. 2, each page).
+// FINIT, FCLEX, FSTCW, FSTSW, FSTENV and FSAVE are FWAIT followed by these.
+#include <array>
+
+#include "cpu/x87/environment.h"
+#include "cpu/x87/exec_families.h"
+
+namespace x86lab::x87 {
+namespace {
+
+void fninit(Fpu& f) { initialize(f.s); }
+void fnclex(Fpu& f) { f.s.status &= static_cast<u16>(~(fsw::kExceptions | fsw::SF | fsw::ES | fsw::B)); }
+void fldcw(Fpu& f) { f.s.control = static_cast<u16>((f.read<u16>() & fcw::kWritable) | 0x0040u); }
+void fnstcw(Fpu& f) { f.write<u16>(f.s.control); }
+void fnstsw(Fpu& f) { f.write<u16>(f.s.status); }
+void fnstsw_ax(Fpu& f) { f.cpu().set_reg<u16>(EAX, f.s.status); }
+
+ImageLayout layout_of(Fpu& f, bool operand_size_32) {
+  return image_layout(operand_size_32, f.cpu().real_mode() || f.cpu().virtual_8086());
+}
+
+void write_image(Fpu& f, const u8* bytes, unsigned size) {
+  f.check_write(size);
+  for (unsigned k = 0; k < size; ++k) f.write<u8>(bytes[k], k);
+}
+void read_image(Fpu& f, u8* bytes, unsigned size) {
+  for (unsigned k = 0; k < size; ++k) bytes[k] = f.read<u8>(k);
+}
+
+// FNSTENV stores the environment, then masks every exception (which also clears
+// ES and FERR#).
+template <bool kSize32>
+void fnstenv(Fpu& f) {
+  const ImageLayout layout = layout_of(f, kSize32);
+  std::array<u8, 28> image{};
+  store_environment(f.s, layout, image.data());
+  write_image(f, image.data(), environment_size(layout));
+  f.s.control |= fcw::kMasks;
+}
+
+template <bool kSize32>
+void fldenv(Fpu& f) {
+  const ImageLayout layout = layout_of(f, kSize32);
+  std::array<u8, 28> image{};
+  read_image(f, image.data(), environment_size(layout));
+  load_environment(f.s, layout, image.data());
+}
+
+// FNSAVE stores the whole state, then initializes the FPU as FNINIT does.
+template <bool kSize32>
+void fnsave(Fpu& f) {
+  const ImageLayout layout = layout_of(f, kSize32);
+  std::array<u8, 108> image{};
+  store_state(f.s, layout, image.data());
+  write_image(f, image.data(), state_size(layout));
+  initialize(f.s);
+}
+
+template <bool kSize32>
+void frstor(Fpu& f) {
+  const ImageLayout layout = layout_of(f, kSize32);
+  std::array<u8, 108> image{};
+  read_image(f, image.data(), state_size(layout));
+  load_state(f.s, layout, image.data());
+}
+
+// FFREE tags ST(i) empty and clears C1.
+void ffree(Fpu& f) {
+  f.free(f.insn().rm);
+  f.set_c1(false);
+}
+// QUIRK: FFREEP (DF C0+i) is undocumented by Intel but decodes on every P6: FFREE, then pop.
+void ffreep(Fpu& f) {
+  ffree(f);
+  f.pop();
+}
+void fincstp(Fpu& f) {
+  f.s.set_top(f.s.top() + 1);
+  f.set_c1(false);
+}
+void fdecstp(Fpu& f) {
+  f.s.set_top(f.s.top() - 1);
+  f.set_c1(false);
+}
+// FNOP, and FENI/FDISI (8087) and FSETPM (287), which the 387 and later ignore.
+void nothing(Fpu&) {}
+
+// WAIT/FWAIT is no escape opcode: #NM only when CR0.MP and CR0.TS are both set (CR0.EM
+// does not matter), then the pending-exception check.
+void fwait(Cpu& c, const Instruction&) {
+  if ((c.state.cr0 & cr0::MP) && (c.state.cr0 & cr0::TS)) {
+    throw Fault{static_cast<u8>(Vector::NM), std::nullopt, "WAIT with CR0.MP and CR0.TS set"};
+  }
+  x87_check_pending(c);
+}
+
+// Rows whose executor depends on the operand size (16-bit and 32-bit images).
+#define BY_SIZE(body, waits)                                                \
+  &x87<body<false>, Waits::waits, Pointers::Keep>, &x87<body<true>, Waits::waits, Pointers::Keep>
+
+constexpr InstructionForm kForms[] = {
+    {0xDB, 4, "FNINIT", "", X87_NO_WAIT(fninit), kRegisterOnly, 3},
+    {0xDB, 4, "FNCLEX", "", X87_NO_WAIT(fnclex), kRegisterOnly, 2},
+    {0xDB, 4, "FENI", "", X87_NO_WAIT(nothing), kRegisterOnly, 0},
+    {0xDB, 4, "FDISI", "", X87_NO_WAIT(nothing), kRegisterOnly, 1},
+    {0xDB, 4, "FSETPM", "", X87_NO_WAIT(nothing), kRegisterOnly, 4},
+    {0xD9, 5, "FLDCW", "Mw", X87_CONTROL(fldcw), kMemoryOnly},
+    {0xD9, 7, "FNSTCW", "Mw", X87_NO_WAIT(fnstcw), kMemoryOnly},
+    {0xDD, 7, "FNSTSW", "Mw", X87_NO_WAIT(fnstsw), kMemoryOnly},
+    {0xDF, 4, "FNSTSW", "AX", X87_NO_WAIT(fnstsw_ax), kRegisterOnly, 0},
+    {0xD9, 6, "FNSTENV", "M", BY_SIZE(fnstenv, No), kMemoryOnly},
+    {0xD9, 4, "FLDENV", "M", BY_SIZE(fldenv, Yes), kMemoryOnly},
+    {0xDD, 6, "FNSAVE", "M", BY_SIZE(fnsave, No), kMemoryOnly},
+    {0xDD, 4, "FRSTOR", "M", BY_SIZE(frstor, Yes), kMemoryOnly},
+    {0xDD, 0, "FFREE", "ST(i)", X87_CONTROL(ffree), kRegisterOnly},
+    {0xDF, 0, "FFREEP", "ST(i)", X87_CONTROL(ffreep), kRegisterOnly},
+    {0xD9, 6, "FDECSTP", "", X87_CONTROL(fdecstp), kRegisterOnly, 6},
+    {0xD9, 6, "FINCSTP", "", X87_CONTROL(fincstp), kRegisterOnly, 7},
+    {0xD9, 2, "FNOP", "", X87_CONTROL(nothing), kRegisterOnly, 0},
+    {0x9B, -1, "FWAIT", "", &fwait, &fwait},
+};
+
+#undef BY_SIZE
+
+}  // namespace
+
+FormList control_forms() { return kForms; }
+
+}  // namespace x86lab::x87

@@ -1,0 +1,266 @@
+// x87 data transfer: FLD, FST, FSTP, FILD, FIST, FISTP, FBLD, FBSTP, FXCH, FCMOVcc
+// and the constants FLD1, FLDL2T, FLDL2E, FLDPI, FLDLG2, FLDLN2, FLDZ (Intel SDM
+// Vol. 1, "Data Transfer Instructions", "Load Constant Instructions"; Vol. 2, each
+// instruction's page). Memory operands are read first and written before any FPU
+// state changes, so a fault leaves the FPU as it was.
+#include "cpu/x87/exec_families.h"
+
+namespace x86lab::x87 {
+namespace {
+
+// Pushes a value converted from memory: #D for a single/double denormal, #IA for an
+// SNaN (delivered quieted when masked). Only an unmasked #IA keeps the value out.
+void push_converted(Fpu& f, const Operand& op) {
+  if (!f.empty(7)) {
+    if (f.stack_overflow()) f.push(kIndefinite);
+    return;
+  }
+  const u8 flags = op.category == Category::SignalingNaN ? exception::IE
+                   : op.category == Category::Denormal   ? exception::DE
+                                                         : 0;
+  f.raise(flags);
+  f.set_c1(false);
+  // QUIRK: an unmasked #D still loads the value (measured on Intel hardware).
+  if ((flags & exception::IE) && !f.masked(exception::IE)) return;
+  const Float80 v = to_float80(op);
+  f.push(op.category == Category::SignalingNaN ? quieted(v) : v);
+}
+
+// Pushes a value that needs no conversion check (m80, integers, BCD, ST(i)).
+void push_exact(Fpu& f, Float80 v) {
+  if (!f.empty(7)) {
+    if (f.stack_overflow()) f.push(kIndefinite);
+    return;
+  }
+  f.set_c1(false);
+  f.push(v);
+}
+
+void fld_m32(Fpu& f) { push_converted(f, unpack_single(f.read<u32>())); }
+void fld_m64(Fpu& f) { push_converted(f, unpack_double(f.read<u64>())); }
+void fld_m80(Fpu& f) { push_exact(f, f.read_float80()); }
+void fild_m16(Fpu& f) { push_exact(f, to_float80(unpack_integer(static_cast<i16>(f.read<u16>())))); }
+void fild_m32(Fpu& f) { push_exact(f, to_float80(unpack_integer(static_cast<i32>(f.read<u32>())))); }
+void fild_m64(Fpu& f) { push_exact(f, to_float80(unpack_integer(static_cast<i64>(f.read<u64>())))); }
+void fbld(Fpu& f) {
+  PackedBcd bcd;
+  for (u32 k = 0; k < 10; ++k) bcd[k] = f.read<u8>(k);
+  push_exact(f, from_bcd(bcd));
+}
+
+// FLD ST(i): the value is read before the push renumbers the stack.
+void fld_st(Fpu& f) {
+  const unsigned i = f.insn().rm;
+  if (f.empty(i)) {  // underflow is reported before overflow
+    if (f.stack_underflow()) f.push(kIndefinite);
+    return;
+  }
+  push_exact(f, f.st(i));
+}
+
+// A store of ST(0) to memory: `convert` gives the stored bits and the exceptions;
+// `indefinite` is what a masked stack underflow stores. Unmasked #I, #O and #U store
+// nothing and do not pop.
+template <class T, bool kPop, class Convert>
+void store_memory(Fpu& f, T indefinite, Convert convert) {
+  if (f.empty(0)) {
+    if (f.masked(exception::IE)) {
+      f.write<T>(indefinite);
+      if (kPop) f.pop();
+    }
+    f.stack_underflow();
+    return;
+  }
+  const auto c = convert(f.st(0));
+  const u8 unmasked = c.exceptions & ~f.s.control;
+  if (unmasked & (exception::IE | exception::OE | exception::UE)) {
+    // No store, no pop. QUIRK: only the exception that stopped it is flagged, not #P,
+    // and C1 is cleared (measured on Intel hardware).
+    f.raise(c.exceptions & (exception::IE | exception::OE | exception::UE));
+    f.set_c1(false);
+    return;
+  }
+  f.write<T>(c.value);
+  f.raise(c.exceptions);
+  f.set_c1(c.rounded_up);
+  if (kPop) f.pop();
+}
+
+template <bool kPop>
+void fst_m32(Fpu& f) {
+  const RoundingMode mode = f.environment().mode;
+  store_memory<u32, kPop>(f, 0xFFC00000u, [&](Float80 v) { return to_single(v, mode); });
+}
+template <bool kPop>
+void fst_m64(Fpu& f) {
+  const RoundingMode mode = f.environment().mode;
+  store_memory<u64, kPop>(f, 0xFFF8000000000000ull, [&](Float80 v) { return to_double(v, mode); });
+}
+template <class T, bool kPop>
+void fist(Fpu& f) {
+  constexpr int kBits = static_cast<int>(sizeof(T) * 8);
+  const RoundingControl rc = f.environment().mode.rc;
+  const T indefinite = static_cast<T>(u64{1} << (kBits - 1));
+  store_memory<T, kPop>(f, indefinite, [&](Float80 v) {
+    const Converted<i64> c = to_integer(v, rc, kBits);
+    return Converted<T>{static_cast<T>(c.value), c.exceptions, c.rounded_up};
+  });
+}
+
+// FSTP m80fp: no conversion, no numeric exception.
+void fstp_m80(Fpu& f) {
+  if (f.empty(0)) {
+    if (f.masked(exception::IE)) {
+      f.write_float80(kIndefinite);
+      f.pop();
+    }
+    f.stack_underflow();
+    return;
+  }
+  f.write_float80(f.st(0));
+  f.set_c1(false);
+  f.pop();
+}
+
+void fbstp(Fpu& f) {
+  Converted<PackedBcd> c;
+  const bool underflow = f.empty(0);
+  if (underflow) c = {{0, 0, 0, 0, 0, 0, 0, 0xC0, 0xFF, 0xFF}, exception::IE};
+  else c = to_bcd(f.st(0), f.environment().mode.rc);
+  const bool store = f.masked(exception::IE) || !(c.exceptions & exception::IE);
+  if (store) {
+    f.check_write(10);
+    for (u32 k = 0; k < 10; ++k) f.write<u8>(c.value[k], k);
+  }
+  if (underflow) {
+    f.stack_underflow();
+  } else {
+    f.raise(c.exceptions);
+    f.set_c1(c.rounded_up);
+  }
+  if (store) f.pop();
+}
+
+// FST/FSTP ST(i): a register copy without numeric exceptions.
+template <bool kPop>
+void fst_st(Fpu& f) {
+  const unsigned i = f.insn().rm;
+  if (f.empty(0)) {
+    if (!f.stack_underflow()) return;
+    f.set_st(i, kIndefinite);
+  } else {
+    f.set_c1(false);
+    f.set_st(i, f.st(0));
+  }
+  if (kPop) f.pop();
+}
+
+// QUIRK: the undocumented D9 D8+i (FSTPNCE in Intel XED, "FSTP1" elsewhere) stores like
+// FSTP ST(i), but an empty ST(0) raises no stack fault: the registers are left alone
+// and the stack pops. Measured on Intel hardware by tests/cpu/x87_differential_test.cpp.
+void fstpnce(Fpu& f) {
+  if (!f.empty(0)) f.set_st(f.insn().rm, f.st(0));
+  f.set_c1(false);
+  f.pop();
+}
+
+// FXCH: an empty operand is a stack underflow; masked, it becomes the indefinite
+// before the exchange.
+void fxch(Fpu& f) {
+  const unsigned i = f.insn().rm;
+  Float80 a = f.st(0), b = f.st(i);
+  if (f.empty(0) || f.empty(i)) {
+    if (!f.stack_underflow()) return;
+    if (f.empty(0)) a = kIndefinite;
+    if (f.empty(i)) b = kIndefinite;
+  } else {
+    f.set_c1(false);
+  }
+  f.set_st(0, b);
+  f.set_st(i, a);
+}
+
+// FCMOVcc ST(0), ST(i): the condition is the Jcc code of the EFLAGS test.
+template <unsigned kCondition>
+void fcmov(Fpu& f) {
+  const unsigned i = f.insn().rm;
+  if (f.empty(0) || f.empty(i)) {
+    if (f.stack_underflow()) f.set_st(0, kIndefinite);
+    return;
+  }
+  if (f.cpu().condition(kCondition)) f.set_st(0, f.st(i));  // C1 keeps its value
+}
+
+// The constants, each held to 128 bits (the last bit sticky: none is exact) and rounded
+// by RC when loaded (387 and later).
+//                                sign exponent significand           next 64 bits
+constexpr Exact kOne{false, 0, 0x8000000000000000ull, 0};
+constexpr Exact kLog2Ten{false, 1, 0xD49A784BCD1B8AFEull, 0x492BF6FF4DAFDB4Dull};
+constexpr Exact kLog2E{false, 0, 0xB8AA3B295C17F0BBull, 0xBE87FED0691D3E89ull};
+constexpr Exact kPi{false, 1, 0xC90FDAA22168C234ull, 0xC4C6628B80DC1CD1ull};
+constexpr Exact kLog10Two{false, -2, 0x9A209A84FBCFF798ull, 0x8F8959AC0B7C9179ull};
+constexpr Exact kLnTwo{false, -1, 0xB17217F7D1CF79ABull, 0xC9E3B39803F2F6AFull};
+
+template <const Exact& kValue>
+void load_constant(Fpu& f) {
+  if (!f.empty(7)) {
+    if (f.stack_overflow()) f.push(kIndefinite);
+    return;
+  }
+  RoundingMode mode = f.environment().mode;
+  const Rounded r = round(kValue, kExtended, mode);
+  f.set_c1(false);
+  f.push(pack_extended(r));
+}
+void fldz(Fpu& f) { push_exact(f, zero(false)); }
+
+constexpr InstructionForm kForms[] = {
+    {0xD9, 0, "FLD", "Md", X87(fld_m32), kMemoryOnly},
+    {0xDD, 0, "FLD", "Mq", X87(fld_m64), kMemoryOnly},
+    {0xDB, 5, "FLD", "M", X87(fld_m80), kMemoryOnly},
+    {0xD9, 0, "FLD", "ST(i)", X87(fld_st), kRegisterOnly},
+    {0xDF, 0, "FILD", "Mw", X87(fild_m16), kMemoryOnly},
+    {0xDB, 0, "FILD", "Md", X87(fild_m32), kMemoryOnly},
+    {0xDF, 5, "FILD", "Mq", X87(fild_m64), kMemoryOnly},
+    {0xDF, 4, "FBLD", "M", X87(fbld), kMemoryOnly},
+    {0xD9, 2, "FST", "Md", X87(fst_m32<false>), kMemoryOnly},
+    {0xDD, 2, "FST", "Mq", X87(fst_m64<false>), kMemoryOnly},
+    {0xD9, 3, "FSTP", "Md", X87(fst_m32<true>), kMemoryOnly},
+    {0xDD, 3, "FSTP", "Mq", X87(fst_m64<true>), kMemoryOnly},
+    {0xDB, 7, "FSTP", "M", X87(fstp_m80), kMemoryOnly},
+    {0xDD, 2, "FST", "ST(i)", X87(fst_st<false>), kRegisterOnly},
+    {0xDD, 3, "FSTP", "ST(i)", X87(fst_st<true>), kRegisterOnly},
+    {0xD9, 3, "FSTPNCE", "ST(i)", X87(fstpnce), kRegisterOnly},     // undocumented alias
+    {0xDF, 2, "FSTP", "ST(i)", X87(fst_st<true>), kRegisterOnly},  // undocumented alias
+    {0xDF, 3, "FSTP", "ST(i)", X87(fst_st<true>), kRegisterOnly},  // undocumented alias
+    {0xDF, 2, "FIST", "Mw", X87(fist<u16, false>), kMemoryOnly},
+    {0xDB, 2, "FIST", "Md", X87(fist<u32, false>), kMemoryOnly},
+    {0xDF, 3, "FISTP", "Mw", X87(fist<u16, true>), kMemoryOnly},
+    {0xDB, 3, "FISTP", "Md", X87(fist<u32, true>), kMemoryOnly},
+    {0xDF, 7, "FISTP", "Mq", X87(fist<u64, true>), kMemoryOnly},
+    {0xDF, 6, "FBSTP", "M", X87(fbstp), kMemoryOnly},
+    {0xD9, 1, "FXCH", "ST(i)", X87(fxch), kRegisterOnly},
+    {0xDD, 1, "FXCH", "ST(i)", X87(fxch), kRegisterOnly},  // undocumented alias
+    {0xDF, 1, "FXCH", "ST(i)", X87(fxch), kRegisterOnly},  // undocumented alias
+    {0xDA, 0, "FCMOVB", "ST,ST(i)", X87(fcmov<0x2>), kRegisterOnly},
+    {0xDA, 1, "FCMOVE", "ST,ST(i)", X87(fcmov<0x4>), kRegisterOnly},
+    {0xDA, 2, "FCMOVBE", "ST,ST(i)", X87(fcmov<0x6>), kRegisterOnly},
+    {0xDA, 3, "FCMOVU", "ST,ST(i)", X87(fcmov<0xA>), kRegisterOnly},
+    {0xDB, 0, "FCMOVNB", "ST,ST(i)", X87(fcmov<0x3>), kRegisterOnly},
+    {0xDB, 1, "FCMOVNE", "ST,ST(i)", X87(fcmov<0x5>), kRegisterOnly},
+    {0xDB, 2, "FCMOVNBE", "ST,ST(i)", X87(fcmov<0x7>), kRegisterOnly},
+    {0xDB, 3, "FCMOVNU", "ST,ST(i)", X87(fcmov<0xB>), kRegisterOnly},
+    {0xD9, 5, "FLD1", "", X87(load_constant<kOne>), kRegisterOnly, 0},
+    {0xD9, 5, "FLDL2T", "", X87(load_constant<kLog2Ten>), kRegisterOnly, 1},
+    {0xD9, 5, "FLDL2E", "", X87(load_constant<kLog2E>), kRegisterOnly, 2},
+    {0xD9, 5, "FLDPI", "", X87(load_constant<kPi>), kRegisterOnly, 3},
+    {0xD9, 5, "FLDLG2", "", X87(load_constant<kLog10Two>), kRegisterOnly, 4},
+    {0xD9, 5, "FLDLN2", "", X87(load_constant<kLnTwo>), kRegisterOnly, 5},
+    {0xD9, 5, "FLDZ", "", X87(fldz), kRegisterOnly, 6},
+};
+
+}  // namespace
+
+FormList transfer_forms() { return kForms; }
+
+}  // namespace x86lab::x87

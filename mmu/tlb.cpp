@@ -1,0 +1,52 @@
+// TLB invalidation (Intel SDM Vol. 3, "Invalidation of TLBs and Paging-Structure
+// Caches"): INVLPG, MOV CR3 (global entries kept) and paging-bit changes.
+#include "mmu/tlb.h"
+
+namespace x86lab {
+
+void Tlb::invalidate_page(u32 linear) {
+  TlbEntry& entry = slot(linear);
+  if (holds(entry, linear)) entry.tag = 0;
+  // A 4 MiB page is one translation on hardware: INVLPG of any address in it drops
+  // all of it, so every 4 KiB part cached here goes too.
+  const u32 region = linear >> 22;
+  if (!large_regions_.test(region)) return;
+  for (TlbEntry& e : entries_)
+    if ((e.tag & kEpochMask) == epoch_ && (e.rights & tlb_right::Large) && (e.tag >> 22) == region) e.tag = 0;
+  large_regions_.reset(region);
+}
+
+void Tlb::flush_non_global() { next_epoch(true); }
+
+void Tlb::flush_all() {
+  next_epoch(false);
+  large_regions_.reset();
+}
+
+void Tlb::next_epoch(bool keep_global) {
+  const u32 old = epoch_;
+  auto kept = [&](const TlbEntry& e) {
+    return keep_global && (e.rights & tlb_right::Global) && (e.tag & kEpochMask) == old;
+  };
+  if (++epoch_ > kEpochMask) {
+    // The epoch wrapped: tags of long-gone epochs would match again, so clear them.
+    epoch_ = 1;
+    for (TlbEntry& e : entries_) e.tag = kept(e) ? (e.tag & ~kEpochMask) | epoch_ : 0;
+  }
+  for (std::size_t k = 0; k < global_slots_.size();) {
+    const u32 index = global_slots_[k];
+    TlbEntry& e = entries_[index];
+    if (kept(e)) {
+      e.tag = (e.tag & ~kEpochMask) | epoch_;
+      ++k;
+    } else if (keep_global && (e.rights & tlb_right::Global) && (e.tag & kEpochMask) == epoch_) {
+      ++k;  // already re-tagged by the wrap above
+    } else {
+      in_global_list_[index] = false;
+      global_slots_[k] = global_slots_.back();
+      global_slots_.pop_back();
+    }
+  }
+}
+
+}  // namespace x86lab

@@ -1,0 +1,73 @@
+// The functional TLB: translations cached per 4 KiB linear page, with the rights
+// and the Dirty flag they were filled with (Intel SDM Vol. 3, "Paging", "Translation
+// Lookaside Buffers (TLBs)" and "Invalidation of TLBs and Paging-Structure Caches").
+// Its size is not architectural: an entry may be replaced at any time (the SDM
+// allows it), so results depend only on when software invalidates.
+#pragma once
+#include <array>
+#include <bitset>
+#include <vector>
+
+#include "trace/types.h"
+
+namespace x86lab {
+
+// TlbEntry::rights bits: what every paging-structure entry of the translation allowed.
+namespace tlb_right {
+inline constexpr u8 User = 1 << 0;      // U/S = 1 at both levels
+inline constexpr u8 Writable = 1 << 1;  // R/W = 1 at both levels
+inline constexpr u8 Dirty = 1 << 2;     // the entry mapping the page had D = 1 when cached
+inline constexpr u8 Global = 1 << 3;    // G = 1 with CR4.PGE: kept across MOV CR3
+inline constexpr u8 Large = 1 << 4;     // part of a 4 MiB page
+}  // namespace tlb_right
+
+struct TlbEntry {
+  u32 tag = 0;    // linear page address | epoch (bits 11-0); never matches while 0
+  u32 frame = 0;  // physical address of the 4 KiB frame
+  u8 rights = 0;  // tlb_right bits
+};
+
+class Tlb {
+ public:
+  static constexpr u32 kEntries = 1024;  // direct-mapped by linear address bits 21-12
+
+  Tlb() { global_slots_.reserve(kEntries); }
+
+  // The entry that may hold `linear`'s translation, and whether it does.
+  TlbEntry& slot(u32 linear) { return entries_[(linear >> 12) & (kEntries - 1)]; }
+  const TlbEntry& slot(u32 linear) const { return entries_[(linear >> 12) & (kEntries - 1)]; }
+  bool holds(const TlbEntry& entry, u32 linear) const { return entry.tag == ((linear & ~0xFFFu) | epoch_); }
+
+  // Caches a translation of `linear` to `frame` (4 KiB aligned).
+  void fill(u32 linear, u32 frame, u8 rights) {
+    const u32 index = (linear >> 12) & (kEntries - 1);
+    entries_[index] = {(linear & ~0xFFFu) | epoch_, frame, rights};
+    if ((rights & tlb_right::Global) && !in_global_list_[index]) {
+      in_global_list_[index] = true;
+      global_slots_.push_back(index);
+    }
+    if (rights & tlb_right::Large) large_regions_.set(linear >> 22);
+  }
+
+  // INVLPG: drops the translation of the page holding `linear`; for a 4 MiB page,
+  // every cached part of it.
+  void invalidate_page(u32 linear);
+  // MOV CR3: drops every translation except global ones.
+  void flush_non_global();
+  // Paging-bit changes in CR0/CR4: drops everything.
+  void flush_all();
+
+ private:
+  static constexpr u32 kEpochMask = 0xFFF;
+
+  // A new epoch makes every entry stale at once; global entries are re-tagged.
+  void next_epoch(bool keep_global);
+
+  std::array<TlbEntry, kEntries> entries_{};
+  u32 epoch_ = 1;
+  std::vector<u32> global_slots_;  // indexes that may hold global entries
+  std::array<bool, kEntries> in_global_list_{};
+  std::bitset<1024> large_regions_;  // 4 MiB regions with cached parts of large pages
+};
+
+}  // namespace x86lab

@@ -1,0 +1,92 @@
+// A statistics-only model of a processor's first-level TLBs (Intel SDM Vol. 3,
+// "Translation Lookaside Buffers (TLBs)"): set-associative arrays of the profile's
+// sizes with LRU replacement, invalidated by the same events as the functional TLB.
+// It only counts hits and misses; translation never consults it.
+#pragma once
+#include <vector>
+
+#include "trace/counters.h"
+#include "trace/types.h"
+
+namespace x86lab {
+
+// One TLB array: `entries` translations in sets of `ways` (ways == entries: fully
+// associative). An array with 0 entries does not exist.
+struct TlbArrayGeometry {
+  u16 entries = 0;
+  u16 ways = 0;
+};
+
+// The first-level TLBs of a processor. When a *_large array has no entries, 4 MiB
+// pages share the *_small array (a TLB for mixed page sizes).
+struct TlbGeometry {
+  TlbArrayGeometry code_small, code_large, data_small, data_large;
+};
+
+// The first-level TLBs of the P6 family (CPUID leaf 2 descriptors 01h-04h).
+inline constexpr TlbGeometry kP6TlbGeometry = {{32, 4}, {2, 2}, {64, 4}, {8, 4}};
+
+class TlbModelArray {
+ public:
+  explicit TlbModelArray(TlbArrayGeometry geometry);
+  bool exists() const { return !keys_.empty(); }
+  // Looks `key` up and makes it most recently used; on a miss it replaces the least
+  // recently used way of its set. Returns whether it hit.
+  bool access(u32 key, bool global);
+  void invalidate(u32 key);
+  void flush(bool keep_global);
+
+ private:
+  void clear(std::size_t way) {
+    keys_[way] = 0;
+    stamps_[way] = 0;
+  }
+
+  u32 sets_ = 0, ways_ = 0;
+  std::vector<u32> keys_;    // key + 1; 0 = empty
+  std::vector<u64> stamps_;  // last use, for LRU
+  std::vector<bool> global_;
+  u64 clock_ = 0;
+  u32 last_key_ = 0;  // key + 1 of the most recent hit or fill (always the MRU way)
+};
+
+class TlbModel {
+ public:
+  TlbModel(const TlbGeometry& geometry, Counters& counters);
+
+  // One translated access of the page holding `linear`; `large` for a 4 MiB page.
+  void access_data(u32 linear, bool large, bool global) {
+    if (access(data_small_, data_large_, linear, large, global))
+      ++counters_->tlb_data_hits;
+    else
+      miss(linear, false);
+  }
+  // Instruction fetch: looked up once per run of fetches from one page (a fetch unit
+  // keeps the current page's translation), so per page change, not per byte.
+  void access_code(u32 linear, bool large, bool global) {
+    if ((linear >> 12) == last_code_page_) return;
+    last_code_page_ = linear >> 12;
+    if (access(code_small_, code_large_, linear, large, global))
+      ++counters_->tlb_code_hits;
+    else
+      miss(linear, true);
+  }
+  void invalidate_page(u32 linear);
+  void flush(bool keep_global);
+
+ private:
+  static constexpr u32 kNoPage = 0xFFFFFFFFu;
+  // Counts a miss and emits a TlbMiss trace event (detail 1 for code, 0 for data).
+  void miss(u32 linear, bool code);
+  static u32 large_key(u32 linear) { return (1u << 30) | (linear >> 22); }
+  static bool access(TlbModelArray& small, TlbModelArray& large_array, u32 linear, bool large, bool global) {
+    if (!large) return small.access(linear >> 12, global);
+    return (large_array.exists() ? large_array : small).access(large_key(linear), global);
+  }
+
+  Counters* counters_;
+  TlbModelArray code_small_, code_large_, data_small_, data_large_;
+  u32 last_code_page_ = kNoPage;
+};
+
+}  // namespace x86lab

@@ -1,0 +1,171 @@
+// 8042 controller commands, keyboard commands and the output buffer queue. Bytes are
+// answered at once (IBF never stays set).
+#include "platform/devices/i8042.h"
+
+namespace x86lab {
+
+namespace {
+// Status register bits.
+constexpr u8 kOutputFull = 0x01, kSystemFlag = 0x04, kCommandLast = 0x08, kNotInhibited = 0x10,
+             kAuxOutput = 0x20, kTimeout = 0x40;
+// Command byte bits.
+constexpr u8 kKeyboardIrq = 0x01, kAuxIrq = 0x02, kSystem = 0x04, kKeyboardDisabled = 0x10, kAuxDisabled = 0x20,
+             kTranslate = 0x40;
+}  // namespace
+
+I8042::I8042(Wiring wiring) : wiring_(std::move(wiring)) {}
+
+u8 I8042::status() const {
+  return static_cast<u8>((output_full_ ? kOutputFull : 0) | ((command_byte_ & kSystem) ? kSystemFlag : 0) |
+                         (last_was_command_ ? kCommandLast : 0) | kNotInhibited |
+                         (output_full_ && output_aux_ ? kAuxOutput : 0) | (timeout_ ? kTimeout : 0));
+}
+
+void I8042::enqueue(u8 byte, bool aux) {
+  queue_.emplace_back(byte, aux);
+  refill();
+}
+
+void I8042::refill() {
+  if (!output_full_ && !queue_.empty()) {
+    output_buffer_ = queue_.front().first;
+    output_aux_ = queue_.front().second;
+    output_full_ = true;
+    queue_.pop_front();
+  }
+  update_irqs();
+}
+
+void I8042::update_irqs() {
+  if (!wiring_.irq) return;
+  wiring_.irq(1, output_full_ && !output_aux_ && (command_byte_ & kKeyboardIrq));
+  wiring_.irq(12, output_full_ && output_aux_ && (command_byte_ & kAuxIrq));
+}
+
+u32 I8042::io_read(u16 port, unsigned) {
+  if (port == 0x64) return status();
+  if (port != 0x60) return 0xFF;
+  const u8 value = output_buffer_;  // an empty buffer reads its last byte again
+  output_full_ = false;
+  timeout_ = false;
+  refill();
+  return value;
+}
+
+void I8042::io_write(u16 port, unsigned, u32 value) {
+  const u8 byte = static_cast<u8>(value);
+  if (port == 0x64) {
+    last_was_command_ = true;
+    controller_command(byte);
+  } else if (port == 0x60) {
+    last_was_command_ = false;
+    if (pending_command_) controller_data(byte);
+    else keyboard_command(byte);
+  }
+}
+
+void I8042::write_output_port(u8 value) {
+  output_port_ = value;
+  if (wiring_.a20) wiring_.a20(value & 0x02);
+  if (!(value & 0x01) && wiring_.reset) wiring_.reset();
+}
+
+void I8042::controller_command(u8 command) {
+  pending_command_ = 0;
+  if (command >= 0x20 && command <= 0x3F) {  // read controller RAM (20h: command byte)
+    enqueue(command == 0x20 ? command_byte_ : ram_[command & 0x1F], false);
+    return;
+  }
+  if (command >= 0x60 && command <= 0x7F) {  // write controller RAM: data follows
+    pending_command_ = command;
+    return;
+  }
+  if (command >= 0xF0) {
+    // Pulse output port bits 0-3 that are 0 in the command; bit 0 is the CPU reset.
+    if (!(command & 0x01) && wiring_.reset) wiring_.reset();
+    return;
+  }
+  switch (command) {
+    case 0xA7: command_byte_ |= kAuxDisabled; break;
+    case 0xA8: command_byte_ &= static_cast<u8>(~kAuxDisabled); break;
+    case 0xA9: enqueue(0x00, false); break;  // auxiliary interface test: no error
+    case 0xAA:                               // controller self test
+      command_byte_ |= kSystem;
+      enqueue(0x55, false);
+      break;
+    case 0xAB: enqueue(0x00, false); break;  // keyboard interface test: no error
+    case 0xAD: command_byte_ |= kKeyboardDisabled; break;
+    case 0xAE: command_byte_ &= static_cast<u8>(~kKeyboardDisabled); break;
+    case 0xC0: enqueue(0xBF, false); break;  // input port: keyboard not locked
+    case 0xD0: enqueue(output_port_, false); break;
+    case 0xD1: case 0xD2: case 0xD3: case 0xD4: pending_command_ = command; break;
+    case 0xDD: write_output_port(output_port_ & static_cast<u8>(~0x02)); break;  // A20 off
+    case 0xDF: write_output_port(output_port_ | 0x02); break;                     // A20 on
+    case 0xE0: enqueue(0x00, false); break;  // test inputs
+    default: break;
+  }
+  update_irqs();
+}
+
+void I8042::controller_data(u8 value) {
+  const u8 command = pending_command_;
+  pending_command_ = 0;
+  switch (command) {
+    case 0xD1: write_output_port(value); break;
+    case 0xD2: enqueue(value, false); break;  // as if the keyboard sent it
+    case 0xD3: enqueue(value, true); break;   // as if the auxiliary device sent it
+    case 0xD4:
+      // No auxiliary device is attached: the transmission times out.
+      timeout_ = true;
+      enqueue(0xFE, true);
+      break;
+    default:
+      if (command == 0x60) command_byte_ = value;
+      else ram_[command & 0x1F] = value;
+      update_irqs();
+      break;
+  }
+}
+
+void I8042::keyboard_command(u8 value) {
+  auto answer = [&](std::initializer_list<u8> bytes) {
+    for (u8 b : bytes) {
+      // QUIRK: with translation on, the controller turns the keyboard's ID byte 83h
+      // into its scan code set 1 equivalent 41h.
+      const u8 sent = (b == 0x83 && (command_byte_ & kTranslate)) ? 0x41 : b;
+      keyboard_last_ = sent;
+      enqueue(sent, false);
+    }
+  };
+  command_byte_ &= static_cast<u8>(~kKeyboardDisabled);  // sending to the keyboard enables its interface
+  if (keyboard_pending_) {
+    const u8 command = keyboard_pending_;
+    keyboard_pending_ = 0;
+    if (command == 0xF0 && value == 0) answer({0xFA, scancode_set_});
+    else {
+      if (command == 0xF0 && value <= 3) scancode_set_ = value;
+      answer({0xFA});
+    }
+    return;
+  }
+  switch (value) {
+    case 0xFF:  // reset: acknowledge, then the basic assurance test passes
+      keyboard_scanning_ = true;
+      scancode_set_ = 2;
+      answer({0xFA, 0xAA});
+      break;
+    case 0xFE: enqueue(keyboard_last_, false); break;
+    case 0xF2: answer({0xFA, 0xAB, 0x83}); break;  // identify: an MF2 keyboard
+    case 0xF4: keyboard_scanning_ = true; answer({0xFA}); break;
+    case 0xF5: keyboard_scanning_ = false; answer({0xFA}); break;
+    case 0xF6: scancode_set_ = 2; answer({0xFA}); break;
+    case 0xEE: answer({0xEE}); break;  // echo
+    case 0xED: case 0xF3: case 0xF0: keyboard_pending_ = value; answer({0xFA}); break;
+    default:
+      if (value >= 0xF7 && value <= 0xFD) answer({0xFA});  // set 3 key-type commands
+      else answer({0xFE});                                  // unknown: resend
+      break;
+  }
+}
+
+}  // namespace x86lab

@@ -1,0 +1,60 @@
+// The 8042 keyboard controller of a PC/AT at ports 60h (data) and 64h (status and
+// command) with an attached keyboard and no mouse: the controller command byte, the
+// self tests, the output port with the A20 gate and the CPU reset line, and the
+// keyboard's reset and identify answers (IBM PC/AT Technical Reference, "Keyboard
+// Controller"; IBM PS/2 Hardware Interface Technical Reference, "Keyboard/Auxiliary
+// Device Controller"). IRQ 1 for keyboard bytes, IRQ 12 for auxiliary bytes.
+#pragma once
+#include <deque>
+#include <functional>
+
+#include "mmu/port_bus.h"
+
+namespace x86lab {
+
+class I8042 : public PortDevice {
+ public:
+  struct Wiring {
+    std::function<void(unsigned irq, bool level)> irq;  // IRQ 1 and IRQ 12 levels
+    std::function<void(bool)> a20;                       // output port bit 1
+    std::function<void()> reset;                         // output port bit 0 driven low
+  };
+  explicit I8042(Wiring wiring);
+
+  u32 io_read(u16 port, unsigned size) override;
+  void io_write(u16 port, unsigned size, u32 value) override;
+  std::string_view device_name() const override { return "i8042"; }
+
+  // A byte from the keyboard (a scan code of the active set).
+  void keyboard_byte(u8 byte) { enqueue(byte, false); }
+
+  u8 command_byte() const { return command_byte_; }
+  u8 output_port() const { return output_port_; }
+  u8 status() const;
+
+ private:
+  void enqueue(u8 byte, bool aux);
+  void refill();
+  void update_irqs();
+  void controller_command(u8 command);
+  void controller_data(u8 value);
+  void keyboard_command(u8 value);
+  void write_output_port(u8 value);
+
+  Wiring wiring_;
+  std::deque<std::pair<u8, bool>> queue_;  // bytes waiting for the output buffer (byte, from aux)
+  u8 output_buffer_ = 0;
+  bool output_full_ = false, output_aux_ = false;
+  bool timeout_ = false;
+  bool last_was_command_ = false;  // status bit 3 (A2)
+  u8 command_byte_ = 0x65;  // as a BIOS leaves it: translate, aux disabled, system flag, IRQ 1 on
+  u8 output_port_ = 0xCF;   // reset line high (inactive), A20 enabled
+  u8 pending_command_ = 0;  // controller command waiting for its data byte
+  u8 keyboard_pending_ = 0; // keyboard command waiting for its argument
+  u8 keyboard_last_ = 0xFA; // for the resend command
+  bool keyboard_scanning_ = true;
+  u8 scancode_set_ = 2;
+  u8 ram_[32] = {};         // controller RAM bytes 1-31 (byte 0 is the command byte)
+};
+
+}  // namespace x86lab

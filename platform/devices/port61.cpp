@@ -1,0 +1,17 @@
+// Port 61h reads and writes. DEVIATION: the refresh toggle (bit 4) runs from the
+// virtual clock at the refresh period a PC BIOS programs, not from counter 1's OUT.
+#include "platform/devices/port61.h"
+
+namespace x86lab {
+
+u32 SystemControlPortB::io_read(u16, unsigned) {
+  const bool refresh = (clock_.ns_at(clock_.now()) / kRefreshToggleNs) & 1;
+  return static_cast<u8>((written_ & 0x0F) | (refresh ? 0x10 : 0) | (pit_.out(2) ? 0x20 : 0));
+}
+
+void SystemControlPortB::io_write(u16, unsigned, u32 value) {
+  written_ = static_cast<u8>(value & 0x0F);
+  pit_.set_gate(2, value & 0x01);
+}
+
+}  // namespace x86lab

@@ -1,0 +1,85 @@
+// The 16550A UART of a PC serial port (COM1 at 3F8h on IRQ 4, COM2 at 2F8h on IRQ 3):
+// receive and transmit FIFOs, the interrupt identification priorities, line and
+// modem status, loopback, and the OUT2 gate of the PC's IRQ line (National
+// Semiconductor PC16550D data sheet: "Registers", "FIFO Interrupt Mode Operation").
+#pragma once
+#include <deque>
+#include <functional>
+#include <optional>
+
+#include "mmu/port_bus.h"
+#include "platform/clock.h"
+
+namespace x86lab {
+
+// The host side of a serial line: where transmitted bytes go and received bytes
+// come from.
+class SerialHost {
+ public:
+  virtual ~SerialHost() = default;
+  virtual void transmit(u8 byte) = 0;
+  // The next byte typed or scripted on the host, if one is available now.
+  virtual std::optional<u8> receive() = 0;
+  // False once the input has ended (no more polling).
+  virtual bool input_open() const = 0;
+};
+
+class Uart16550 : public PortDevice {
+ public:
+  static constexpr u64 kInputClockHz = 1'843'200;  // baud = 115200 / divisor
+  static constexpr unsigned kFifoBytes = 16;
+  // How often an idle host input is polled, in nanoseconds of virtual time.
+  static constexpr u64 kIdlePollNs = 1'000'000;
+
+  // `base`: the first of the 8 ports; `irq` receives the PC IRQ line level.
+  Uart16550(VirtualClock& clock, u16 base, std::function<void(bool)> irq);
+
+  // Connects the host side (may be null: output dropped, no input).
+  void attach_host(SerialHost* host);
+
+  // A byte arriving on the receive line. In FIFO mode a full FIFO overruns (the
+  // byte is lost and LSR.OE set), as does a full holding register without FIFO.
+  void receive(u8 byte);
+  // Whether a byte would be accepted without an overrun.
+  bool receiver_has_room() const;
+
+  u32 io_read(u16 port, unsigned size) override;
+  void io_write(u16 port, unsigned size, u32 value) override;
+  std::string_view device_name() const override { return "uart"; }
+
+  u16 base() const { return base_; }
+  bool irq_level() const { return irq_level_; }
+  // One character's time on the line at the programmed baud rate and format, in ns.
+  u64 character_ns() const;
+
+ private:
+  u8 interrupt_identification() const;
+  bool fifo_enabled() const { return fcr_ & 0x01; }
+  bool loopback() const { return mcr_ & 0x10; }
+  unsigned trigger_level() const;
+  void update_modem_status();
+  void update_irq();
+  void transmit(u8 byte);
+  u8 read_rbr();
+  void schedule_timeout();
+  void timeout_event();
+  void arm_input_poll();
+  void schedule_input_poll(u64 delay_ns);
+  void input_poll_event();
+
+  VirtualClock& clock_;
+  u16 base_;
+  std::function<void(bool)> irq_;
+  SerialHost* host_ = nullptr;
+  std::deque<u8> rx_;
+  u8 ier_ = 0, lcr_ = 0, mcr_ = 0, fcr_ = 0, scr_ = 0;
+  u8 line_errors_ = 0;  // LSR OE/PE/FE/BI, cleared by reading LSR
+  u8 msr_ = 0;          // MSR: current lines in bits 7-4, deltas in bits 3-0
+  u16 divisor_ = 12;    // 9600 baud
+  bool thre_pending_ = false;
+  bool timeout_pending_ = false;
+  bool irq_level_ = false;
+  VirtualClock::EventId timeout_event_, input_event_;
+};
+
+}  // namespace x86lab

@@ -1,0 +1,36 @@
+// Device construction and I/O port / IRQ wiring of the PC/AT platform.
+#include "platform/pc_devices.h"
+
+namespace x86lab {
+
+PcDevices::PcDevices(VirtualClock& clock, Cpu& cpu, PhysicalBus& bus, PortBus& ports, const PcDevicesConfig& config)
+    : pic(&cpu),
+      pit(clock, [this](bool level) { pic.set_irq(0, level); }),
+      port61(clock, pit),
+      rtc(clock, config.rtc_start, [this](bool level) { pic.set_irq(8, level); }),
+      com1(clock, 0x3F8, [this](bool level) { pic.set_irq(4, level); }),
+      com2(clock, 0x2F8, [this](bool level) { pic.set_irq(3, level); }),
+      keyboard_controller({[this](unsigned irq, bool level) { pic.set_irq(irq, level); },
+                           [&bus](bool enabled) { bus.set_a20(A20Source::KeyboardController, enabled); }, config.reset_cpu}),
+      vga(bus) {
+  ports.attach(0x20, 0x21, &pic);
+  ports.attach(0xA0, 0xA1, &pic);
+  ports.attach(0x4D0, 0x4D1, &pic);
+  ports.attach(0x40, 0x43, &pit);
+  ports.attach(0x61, 0x61, &port61);
+  ports.attach(0x70, 0x71, &rtc);
+  ports.attach(0x3F8, 0x3FF, &com1);
+  ports.attach(0x2F8, 0x2FF, &com2);
+  ports.attach(0x60, 0x60, &keyboard_controller);
+  ports.attach(0x64, 0x64, &keyboard_controller);
+  ports.attach(0x3B4, 0x3B5, &vga);
+  ports.attach(0x3BA, 0x3BA, &vga);
+  ports.attach(0x3C0, 0x3CF, &vga);
+  ports.attach(0x3D4, 0x3D5, &vga);
+  ports.attach(0x3DA, 0x3DA, &vga);
+  rtc.set_configuration(bus.ram_bytes(), cpu.profile().features_edx & cpuid_edx::FPU);
+  com1.attach_host(config.com1_host);
+  cpu.set_interrupt_controller(&pic);
+}
+
+}  // namespace x86lab

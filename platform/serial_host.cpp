@@ -1,0 +1,83 @@
+// Host stream I/O for the serial console (POSIX poll/read, termios raw mode).
+#include "platform/serial_host.h"
+
+#include <poll.h>
+#include <termios.h>
+#include <unistd.h>
+
+namespace x86lab {
+
+struct StreamSerialHost::SavedTerminal {
+  termios attributes;
+};
+
+StreamSerialHost::StreamSerialHost(std::FILE* output, int input_fd, std::function<void()> quit)
+    : output_(output), input_fd_(input_fd), quit_(std::move(quit)) {
+  if (output_) flush_each_byte_ = isatty(fileno(output_));
+}
+
+StreamSerialHost::~StreamSerialHost() {
+  if (output_) std::fflush(output_);
+  if (saved_) {
+    tcsetattr(terminal_fd_, TCSANOW, &saved_->attributes);
+    delete saved_;
+  }
+}
+
+void StreamSerialHost::make_terminal_raw() {
+  if (input_fd_ < 0 || !isatty(input_fd_)) return;
+  termios attributes;
+  if (tcgetattr(input_fd_, &attributes) != 0) return;
+  saved_ = new SavedTerminal{attributes};
+  terminal_fd_ = input_fd_;
+  cfmakeraw(&attributes);
+  attributes.c_oflag |= OPOST | ONLCR;  // keep "\n" -> "\r\n" for the host's other output
+  tcsetattr(input_fd_, TCSANOW, &attributes);
+  raw_ = true;
+}
+
+void StreamSerialHost::transmit(u8 byte) {
+  if (!output_) return;
+  std::fputc(byte, output_);
+  if (flush_each_byte_ || byte == '\n') std::fflush(output_);
+}
+
+void StreamSerialHost::fill() {
+  if (input_fd_ < 0) return;
+  pollfd descriptor{input_fd_, POLLIN, 0};
+  if (poll(&descriptor, 1, 0) <= 0) return;
+  u8 chunk[256];
+  const ssize_t n = read(input_fd_, chunk, sizeof chunk);
+  if (n <= 0) {
+    input_fd_ = -1;  // end of input (or an error): stop polling
+    return;
+  }
+  buffer_.erase(buffer_.begin(), buffer_.begin() + static_cast<std::ptrdiff_t>(next_));
+  next_ = 0;
+  buffer_.insert(buffer_.end(), chunk, chunk + n);
+}
+
+std::optional<u8> StreamSerialHost::receive() {
+  for (;;) {
+    if (next_ >= buffer_.size()) fill();
+    if (next_ >= buffer_.size()) return std::nullopt;
+    const u8 byte = buffer_[next_++];
+    if (!raw_) return byte;
+    if (escape_) {
+      escape_ = false;
+      if (byte == 'x' || byte == 'X') {
+        if (quit_) quit_();
+        return std::nullopt;
+      }
+      if (byte == 0x01) return byte;
+      continue;
+    }
+    if (byte == 0x01) {
+      escape_ = true;
+      continue;
+    }
+    return byte;
+  }
+}
+
+}  // namespace x86lab

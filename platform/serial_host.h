@@ -1,0 +1,46 @@
+// The host side of COM1 for `--serial stdio|file:PATH|none` and `--serial-input FILE`:
+// transmitted bytes go to a stream, received bytes come from a file descriptor read
+// without blocking. A terminal on standard input is put in raw mode (restored at
+// exit); there Ctrl-A x stops the machine and Ctrl-A Ctrl-A sends a Ctrl-A.
+#pragma once
+#include <cstdio>
+#include <functional>
+#include <vector>
+
+#include "platform/devices/uart.h"
+
+namespace x86lab {
+
+class StreamSerialHost : public SerialHost {
+ public:
+  // `output` may be null (output dropped); `input_fd` may be -1 (no input). `quit`
+  // is called for Ctrl-A x on a raw terminal.
+  StreamSerialHost(std::FILE* output, int input_fd, std::function<void()> quit = {});
+  ~StreamSerialHost() override;
+  StreamSerialHost(const StreamSerialHost&) = delete;
+  StreamSerialHost& operator=(const StreamSerialHost&) = delete;
+
+  // Raw mode for a terminal input (no echo, no line editing, no signals).
+  void make_terminal_raw();
+
+  void transmit(u8 byte) override;
+  std::optional<u8> receive() override;
+  bool input_open() const override { return input_fd_ >= 0; }
+
+ private:
+  void fill();
+
+  std::FILE* output_;
+  int input_fd_;
+  int terminal_fd_ = -1;  // the terminal in raw mode, restored at exit
+  std::function<void()> quit_;
+  std::vector<u8> buffer_;
+  std::size_t next_ = 0;
+  bool raw_ = false;
+  bool escape_ = false;  // Ctrl-A seen
+  bool flush_each_byte_ = false;
+  struct SavedTerminal;
+  SavedTerminal* saved_ = nullptr;
+};
+
+}  // namespace x86lab

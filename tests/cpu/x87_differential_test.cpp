@@ -1,0 +1,290 @@
+// Differential test of x86lab's x87 against the host CPU's x87 (tests/cpu/x87_host.h):
+// every load/store/convert, arithmetic, compare and control instruction of the P6 in
+// every rounding mode and precision, from random FPU states with masked and unmasked
+// exceptions. The whole FPU state (control, status and tag words, all eight
+// registers), the memory operand, EFLAGS and AX must agree bit for bit; only the FPU
+// pointers are not compared. The transcendental instructions are checked to 1 ulp in
+// x87_transcendental_test.cpp.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <string>
+
+#include "x87_host.h"
+
+namespace x86lab::x87_testing {
+namespace {
+
+enum class Source : u8 {
+  None, Float32, Float64, Float80, Int16, Int32, Int64, Bcd, ControlWord,
+  Environment14, Environment28, State94, State108, Store,
+};
+
+struct Form {
+  const char* name;
+  std::vector<u8> bytes;
+  Source source = Source::None;
+  unsigned stored_environment = 0;  // FNSTENV/FNSAVE: the environment bytes stored
+};
+
+// ModRM for [EBX] (mod 0, rm 3) with ModRM.reg = `reg`.
+u8 memory_modrm(unsigned reg) { return static_cast<u8>(reg << 3 | 3); }
+u8 register_modrm(unsigned reg, unsigned i) { return static_cast<u8>(0xC0 | reg << 3 | i); }
+
+void add_memory(std::vector<Form>& forms, const char* name, u8 opcode, unsigned reg, Source source,
+                unsigned stored = 0, bool operand16 = false) {
+  Form f{name, {}, source, stored};
+  if (operand16) f.bytes.push_back(0x66);
+  f.bytes.push_back(opcode);
+  f.bytes.push_back(memory_modrm(reg));
+  forms.push_back(f);
+}
+void add_registers(std::vector<Form>& forms, const char* name, u8 opcode, unsigned reg) {
+  for (unsigned i = 0; i < 8; ++i) forms.push_back({name, {opcode, register_modrm(reg, i)}});
+}
+void add_fixed(std::vector<Form>& forms, const char* name, u8 opcode, u8 modrm) {
+  forms.push_back({name, {opcode, modrm}});
+}
+
+std::vector<Form> load_store_forms() {
+  std::vector<Form> f;
+  add_memory(f, "FLD m32fp", 0xD9, 0, Source::Float32);
+  add_memory(f, "FST m32fp", 0xD9, 2, Source::Store);
+  add_memory(f, "FSTP m32fp", 0xD9, 3, Source::Store);
+  add_memory(f, "FLD m64fp", 0xDD, 0, Source::Float64);
+  add_memory(f, "FST m64fp", 0xDD, 2, Source::Store);
+  add_memory(f, "FSTP m64fp", 0xDD, 3, Source::Store);
+  add_memory(f, "FLD m80fp", 0xDB, 5, Source::Float80);
+  add_memory(f, "FSTP m80fp", 0xDB, 7, Source::Store);
+  add_memory(f, "FILD m16int", 0xDF, 0, Source::Int16);
+  add_memory(f, "FILD m32int", 0xDB, 0, Source::Int32);
+  add_memory(f, "FILD m64int", 0xDF, 5, Source::Int64);
+  add_memory(f, "FIST m16int", 0xDF, 2, Source::Store);
+  add_memory(f, "FISTP m16int", 0xDF, 3, Source::Store);
+  add_memory(f, "FIST m32int", 0xDB, 2, Source::Store);
+  add_memory(f, "FISTP m32int", 0xDB, 3, Source::Store);
+  add_memory(f, "FISTP m64int", 0xDF, 7, Source::Store);
+  add_memory(f, "FBLD", 0xDF, 4, Source::Bcd);
+  add_memory(f, "FBSTP", 0xDF, 6, Source::Store);
+  add_registers(f, "FLD ST(i)", 0xD9, 0);
+  add_registers(f, "FXCH", 0xD9, 1);
+  add_registers(f, "FSTPNCE (D9 D8+i)", 0xD9, 3);
+  add_registers(f, "FXCH (DD C8+i)", 0xDD, 1);
+  add_registers(f, "FST ST(i)", 0xDD, 2);
+  add_registers(f, "FSTP ST(i)", 0xDD, 3);
+  add_registers(f, "FXCH (DF C8+i)", 0xDF, 1);
+  add_registers(f, "FSTP (DF D0+i)", 0xDF, 2);
+  add_registers(f, "FSTP (DF D8+i)", 0xDF, 3);
+  const char* fcmov[] = {"FCMOVB", "FCMOVE", "FCMOVBE", "FCMOVU", "FCMOVNB", "FCMOVNE", "FCMOVNBE", "FCMOVNU"};
+  for (unsigned k = 0; k < 8; ++k) add_registers(f, fcmov[k], k < 4 ? 0xDA : 0xDB, k % 4);
+  const char* constants[] = {"FLD1", "FLDL2T", "FLDL2E", "FLDPI", "FLDLG2", "FLDLN2", "FLDZ"};
+  for (unsigned k = 0; k < 7; ++k) add_fixed(f, constants[k], 0xD9, static_cast<u8>(0xE8 + k));
+  return f;
+}
+
+std::vector<Form> arithmetic_forms() {
+  std::vector<Form> f;
+  const char* names[] = {"FADD", "FMUL", nullptr, nullptr, "FSUB", "FSUBR", "FDIV", "FDIVR"};
+  const char* integer_names[] = {"FIADD", "FIMUL", nullptr, nullptr, "FISUB", "FISUBR", "FIDIV", "FIDIVR"};
+  for (unsigned reg = 0; reg < 8; ++reg) {
+    if (!names[reg]) continue;
+    add_memory(f, names[reg], 0xD8, reg, Source::Float32);
+    add_memory(f, names[reg], 0xDC, reg, Source::Float64);
+    add_memory(f, integer_names[reg], 0xDA, reg, Source::Int32);
+    add_memory(f, integer_names[reg], 0xDE, reg, Source::Int16);
+    add_registers(f, names[reg], 0xD8, reg);
+    add_registers(f, names[reg], 0xDC, reg);
+    add_registers(f, names[reg], 0xDE, reg);  // the P forms
+  }
+  add_fixed(f, "FCHS", 0xD9, 0xE0);
+  add_fixed(f, "FABS", 0xD9, 0xE1);
+  add_fixed(f, "FXTRACT", 0xD9, 0xF4);
+  add_fixed(f, "FPREM1", 0xD9, 0xF5);
+  add_fixed(f, "FPREM", 0xD9, 0xF8);
+  add_fixed(f, "FSQRT", 0xD9, 0xFA);
+  add_fixed(f, "FRNDINT", 0xD9, 0xFC);
+  add_fixed(f, "FSCALE", 0xD9, 0xFD);
+  return f;
+}
+
+std::vector<Form> compare_forms() {
+  std::vector<Form> f;
+  add_memory(f, "FCOM m32fp", 0xD8, 2, Source::Float32);
+  add_memory(f, "FCOMP m32fp", 0xD8, 3, Source::Float32);
+  add_memory(f, "FCOM m64fp", 0xDC, 2, Source::Float64);
+  add_memory(f, "FCOMP m64fp", 0xDC, 3, Source::Float64);
+  add_memory(f, "FICOM m32int", 0xDA, 2, Source::Int32);
+  add_memory(f, "FICOMP m32int", 0xDA, 3, Source::Int32);
+  add_memory(f, "FICOM m16int", 0xDE, 2, Source::Int16);
+  add_memory(f, "FICOMP m16int", 0xDE, 3, Source::Int16);
+  add_registers(f, "FCOM ST(i)", 0xD8, 2);
+  add_registers(f, "FCOMP ST(i)", 0xD8, 3);
+  add_registers(f, "FCOM (DC D0+i)", 0xDC, 2);
+  add_registers(f, "FCOMP (DC D8+i)", 0xDC, 3);
+  add_registers(f, "FCOMP (DE D0+i)", 0xDE, 2);
+  add_fixed(f, "FCOMPP", 0xDE, 0xD9);
+  add_registers(f, "FUCOM", 0xDD, 4);
+  add_registers(f, "FUCOMP", 0xDD, 5);
+  add_fixed(f, "FUCOMPP", 0xDA, 0xE9);
+  add_registers(f, "FUCOMI", 0xDB, 5);
+  add_registers(f, "FCOMI", 0xDB, 6);
+  add_registers(f, "FUCOMIP", 0xDF, 5);
+  add_registers(f, "FCOMIP", 0xDF, 6);
+  add_fixed(f, "FTST", 0xD9, 0xE4);
+  add_fixed(f, "FXAM", 0xD9, 0xE5);
+  return f;
+}
+
+std::vector<Form> control_forms() {
+  std::vector<Form> f;
+  add_fixed(f, "FNINIT", 0xDB, 0xE3);
+  add_fixed(f, "FNCLEX", 0xDB, 0xE2);
+  add_fixed(f, "FENI", 0xDB, 0xE0);
+  add_fixed(f, "FDISI", 0xDB, 0xE1);
+  add_fixed(f, "FSETPM", 0xDB, 0xE4);
+  add_fixed(f, "FNOP", 0xD9, 0xD0);
+  add_fixed(f, "FDECSTP", 0xD9, 0xF6);
+  add_fixed(f, "FINCSTP", 0xD9, 0xF7);
+  add_fixed(f, "FNSTSW AX", 0xDF, 0xE0);
+  add_registers(f, "FFREE", 0xDD, 0);
+  add_registers(f, "FFREEP", 0xDF, 0);
+  add_memory(f, "FLDCW", 0xD9, 5, Source::ControlWord);
+  add_memory(f, "FNSTCW", 0xD9, 7, Source::Store);
+  add_memory(f, "FNSTSW m2byte", 0xDD, 7, Source::Store);
+  add_memory(f, "FNSTENV (32-bit)", 0xD9, 6, Source::Store, 28);
+  add_memory(f, "FNSTENV (16-bit)", 0xD9, 6, Source::Store, 14, true);
+  add_memory(f, "FLDENV (32-bit)", 0xD9, 4, Source::Environment28);
+  add_memory(f, "FLDENV (16-bit)", 0xD9, 4, Source::Environment14, 0, true);
+  add_memory(f, "FNSAVE (32-bit)", 0xDD, 6, Source::Store, 28);
+  add_memory(f, "FNSAVE (16-bit)", 0xDD, 6, Source::Store, 14, true);
+  add_memory(f, "FRSTOR (32-bit)", 0xDD, 4, Source::State108);
+  add_memory(f, "FRSTOR (16-bit)", 0xDD, 4, Source::State94, 0, true);
+  return f;
+}
+
+template <class T>
+void put(Memory& m, T value) {
+  std::memcpy(m.data(), &value, sizeof value);
+}
+
+// A random environment or state image as FLDENV/FRSTOR would read it.
+void random_image(Random& r, Memory& m, x87::ImageLayout layout, bool with_registers) {
+  FpuState s;
+  for (auto& reg : s.registers) reg = random_extended(r);
+  s.control = static_cast<u16>(r.next());
+  s.status = static_cast<u16>(r.next());
+  s.tag = static_cast<u16>(r.next());
+  s.fip = static_cast<u32>(r.next());
+  s.fdp = static_cast<u32>(r.next());
+  s.fcs = static_cast<u16>(r.next());
+  s.fds = static_cast<u16>(r.next());
+  s.fop = static_cast<u16>(r.next() & 0x7FF);
+  std::array<u8, 108> image{};
+  if (with_registers) x87::store_state(s, layout, image.data());
+  else x87::store_environment(s, layout, image.data());
+  std::memcpy(m.data(), image.data(), image.size());
+}
+
+void fill_source(Random& r, Memory& m, Source source) {
+  for (auto& b : m) b = static_cast<u8>(r.next());
+  switch (source) {
+    case Source::Float32: put(m, random_single(r)); break;
+    case Source::Float64: put(m, random_double(r)); break;
+    case Source::Float80: {
+      const x87::Float80 v = random_extended(r);
+      put(m, v.significand);
+      std::memcpy(m.data() + 8, &v.sign_exponent, 2);
+      break;
+    }
+    case Source::Int16: put(m, static_cast<i16>(random_integer(r, 16))); break;
+    case Source::Int32: put(m, static_cast<i32>(random_integer(r, 32))); break;
+    case Source::Int64: put(m, random_integer(r, 64)); break;
+    case Source::Bcd: put(m, random_bcd(r)); break;
+    case Source::ControlWord: break;  // random bytes
+    case Source::Environment14: random_image(r, m, x87::ImageLayout::Protected16, false); break;
+    case Source::Environment28: random_image(r, m, x87::ImageLayout::Protected32, false); break;
+    case Source::State94: random_image(r, m, x87::ImageLayout::Protected16, true); break;
+    case Source::State108: random_image(r, m, x87::ImageLayout::Protected32, true); break;
+    case Source::None:
+    case Source::Store: break;
+  }
+}
+
+struct Tally {
+  unsigned long cases = 0;
+  unsigned long mismatches = 0;
+  std::map<std::string, unsigned long> by_form;  // mismatches by form name
+};
+
+// Runs `per_mode` cases of every form in each of the 4 rounding modes x 3 precisions.
+Tally run_forms(const std::vector<Form>& forms, unsigned per_mode, u64 seed) {
+  HostX87 host;
+  SimulatedX87 simulated;
+  Random r(seed);
+  Tally t;
+  static constexpr u16 kPrecisions[] = {0, 2, 3};
+  for (const Form& form : forms) {
+    for (u16 rc = 0; rc < 4; ++rc) {
+      for (u16 pc : kPrecisions) {
+        for (unsigned n = 0; n < per_mode; ++n) {
+          u16 masks = r.percent(50) ? 0x3F : static_cast<u16>(r.next() & 0x3F);
+          const u16 control = static_cast<u16>(0x0040 | masks | (pc << 8) | (rc << 10) | (r.percent(50) ? 0x1000 : 0));
+          Case c;
+          c.bytes = form.bytes;
+          c.state = random_state(r, control);
+          fill_source(r, c.memory, form.source);
+          c.eflags = static_cast<u32>(r.next());
+          const Observation expected = host.run(c);
+          const Observation actual = simulated.run(c);
+          ++t.cases;
+          const std::string diff = differences(expected, actual, form.stored_environment);
+          if (!diff.empty()) {
+            ++t.mismatches;
+            if (++t.by_form[form.name] <= 2) ADD_FAILURE() << form.name << ": " << describe(c) << diff;
+          }
+        }
+      }
+    }
+  }
+  return t;
+}
+
+void report(const char* what, const Tally& t) {
+  std::printf("x87 differential, %s: %lu cases, %lu mismatches\n", what, t.cases, t.mismatches);
+  for (const auto& [name, count] : t.by_form) std::printf("  %s: %lu mismatches\n", name.c_str(), count);
+  ::testing::Test::RecordProperty("cases", static_cast<int>(t.cases));
+  ::testing::Test::RecordProperty("mismatches", static_cast<int>(t.mismatches));
+}
+
+TEST(X87Differential, LoadStoreAndConvertMatchTheHostInEveryRoundingAndPrecisionMode) {
+  if (!host_is_intel()) GTEST_SKIP() << "the host is not an Intel processor";
+  const Tally t = run_forms(load_store_forms(), 20, 1);
+  report("load/store/convert", t);
+  EXPECT_EQ(t.mismatches, 0u);
+}
+
+TEST(X87Differential, ArithmeticMatchesTheHostInEveryRoundingAndPrecisionMode) {
+  if (!host_is_intel()) GTEST_SKIP() << "the host is not an Intel processor";
+  const Tally t = run_forms(arithmetic_forms(), 20, 2);
+  report("arithmetic", t);
+  EXPECT_EQ(t.mismatches, 0u);
+}
+
+TEST(X87Differential, ComparisonsMatchTheHostInEveryRoundingAndPrecisionMode) {
+  if (!host_is_intel()) GTEST_SKIP() << "the host is not an Intel processor";
+  const Tally t = run_forms(compare_forms(), 20, 3);
+  report("compare", t);
+  EXPECT_EQ(t.mismatches, 0u);
+}
+
+TEST(X87Differential, ControlInstructionsMatchTheHostInEveryRoundingAndPrecisionMode) {
+  if (!host_is_intel()) GTEST_SKIP() << "the host is not an Intel processor";
+  const Tally t = run_forms(control_forms(), 40, 4);
+  report("control", t);
+  EXPECT_EQ(t.mismatches, 0u);
+}
+
+}  // namespace
+}  // namespace x86lab::x87_testing

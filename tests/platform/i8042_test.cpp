@@ -1,0 +1,132 @@
+// 8042 keyboard controller and keyboard against the IBM PC/AT and PS/2 technical
+// references: self test answer 55h, command byte access, keyboard reset FA AA,
+// identify AB 83 (41h when translated), output port A20 and reset lines, the
+// auxiliary loopback and IRQ 1 / IRQ 12.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "platform/devices/i8042.h"
+
+namespace x86lab {
+namespace {
+
+struct I8042Fixture : ::testing::Test {
+  bool irq1 = false, irq12 = false, a20 = true;
+  unsigned resets = 0;
+  I8042 kbc{{[this](unsigned irq, bool level) { (irq == 1 ? irq1 : irq12) = level; },
+             [this](bool enabled) { a20 = enabled; }, [this] { ++resets; }}};
+
+  void command(u8 value) { kbc.io_write(0x64, 1, value); }
+  void data(u8 value) { kbc.io_write(0x60, 1, value); }
+  u8 status() { return static_cast<u8>(kbc.io_read(0x64, 1)); }
+  std::vector<u8> drain() {
+    std::vector<u8> bytes;
+    while (status() & 0x01) bytes.push_back(static_cast<u8>(kbc.io_read(0x60, 1)));
+    return bytes;
+  }
+};
+
+TEST_F(I8042Fixture, SelfTestAnswers55) {
+  command(0xAA);
+  EXPECT_EQ(status() & 0x01, 0x01);
+  EXPECT_EQ(drain(), std::vector<u8>{0x55});
+  EXPECT_EQ(status() & 0x04, 0x04);  // system flag
+}
+
+TEST_F(I8042Fixture, InterfaceTestsAnswerZero) {
+  command(0xAB);
+  EXPECT_EQ(drain(), std::vector<u8>{0x00});
+}
+
+TEST_F(I8042Fixture, CommandByteIsReadAndWritten) {
+  command(0x60);
+  data(0x47);
+  command(0x20);
+  EXPECT_EQ(drain(), std::vector<u8>{0x47});
+}
+
+TEST_F(I8042Fixture, KeyboardResetAcknowledgesThenPassesItsSelfTest) {
+  data(0xFF);
+  EXPECT_EQ(drain(), (std::vector<u8>{0xFA, 0xAA}));
+}
+
+TEST_F(I8042Fixture, IdentifyIsTranslatedWithXlat) {
+  data(0xF2);
+  EXPECT_EQ(drain(), (std::vector<u8>{0xFA, 0xAB, 0x41}));
+  command(0x60);
+  data(0x05);  // translation off
+  data(0xF2);
+  EXPECT_EQ(drain(), (std::vector<u8>{0xFA, 0xAB, 0x83}));
+}
+
+TEST_F(I8042Fixture, LedCommandTakesAnArgument) {
+  data(0xED);
+  data(0x07);
+  EXPECT_EQ(drain(), (std::vector<u8>{0xFA, 0xFA}));
+}
+
+TEST_F(I8042Fixture, UnknownKeyboardCommandAsksForResend) {
+  data(0x42);
+  EXPECT_EQ(drain(), std::vector<u8>{0xFE});
+}
+
+TEST_F(I8042Fixture, OutputPortBit1IsTheA20Gate) {
+  command(0xD1);
+  data(0xDD);
+  EXPECT_FALSE(a20);
+  command(0xD0);
+  EXPECT_EQ(drain(), std::vector<u8>{0xDD});
+  command(0xD1);
+  data(0xDF);
+  EXPECT_TRUE(a20);
+}
+
+TEST_F(I8042Fixture, PulsingOutputBit0ResetsTheCpu) {
+  command(0xFE);
+  EXPECT_EQ(resets, 1u);
+  command(0xFF);  // pulses nothing
+  EXPECT_EQ(resets, 1u);
+  command(0xD1);
+  data(0xCE);  // reset line driven low
+  EXPECT_EQ(resets, 2u);
+}
+
+TEST_F(I8042Fixture, KeyboardBytesRaiseIrq1WhenEnabledInTheCommandByte) {
+  data(0xEE);
+  EXPECT_TRUE(irq1);
+  EXPECT_EQ(drain(), std::vector<u8>{0xEE});
+  EXPECT_FALSE(irq1);
+  command(0x60);
+  data(0x64);  // IRQ 1 off
+  data(0xEE);
+  EXPECT_FALSE(irq1);
+}
+
+TEST_F(I8042Fixture, AuxiliaryLoopbackRaisesIrq12AndSetsStatusBit5) {
+  command(0x60);
+  data(0x47);  // both interrupts on
+  command(0xD3);
+  data(0x5A);
+  EXPECT_TRUE(irq12);
+  EXPECT_EQ(status() & 0x21, 0x21);
+  EXPECT_EQ(drain(), std::vector<u8>{0x5A});
+  EXPECT_FALSE(irq12);
+}
+
+TEST_F(I8042Fixture, AuxiliaryDeviceCommandsTimeOutWithoutAMouse) {
+  command(0xD4);
+  data(0xFF);
+  EXPECT_EQ(status() & 0x61, 0x61);  // output full, from aux, timeout
+  EXPECT_EQ(drain(), std::vector<u8>{0xFE});
+}
+
+TEST_F(I8042Fixture, StatusBit3RemembersCommandOrDataWrite) {
+  command(0xAD);
+  EXPECT_EQ(status() & 0x08, 0x08);
+  data(0xF4);
+  EXPECT_EQ(status() & 0x08, 0x00);
+}
+
+}  // namespace
+}  // namespace x86lab

@@ -1,0 +1,111 @@
+// Tracing through the command line: a golden text trace, determinism of binary
+// traces, `x86lab trace diff`, and bad trace options.
+#include <gtest/gtest.h>
+
+#include "../ui/run_x86lab.h"
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace {
+
+using x86lab::testing::Outcome;
+
+Outcome run(const std::string& arguments) { return x86lab::testing::run_x86lab(arguments); }
+
+std::string read_file(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  std::stringstream text;
+  text << file.rdbuf();
+  return text.str();
+}
+
+const std::string kDemo = std::string(X86LAB_ROM_DIR) + "/demo.bin";
+
+// The golden file was checked by hand against the SDM: LGDT loads base 1000h; CR0.PE
+// set; each first load of CS, SS and DS writes the Accessed bit (type 9Ah->9Bh,
+// 92h->93h) and caches base 0, limit FFFFFFFFh; the reload after the GDT edit caches
+// base 100000h and writes nothing (A already set); LGDT costs 50 cycles on p3.
+TEST(TraceCli, DemoSegmentTraceMatchesTheGoldenFile) {
+  const std::string out = ::testing::TempDir() + "demo_segments.txt";
+  const Outcome o = run("run --bios " + kDemo + " --debugcon none --trace text:" + out + " --trace-filter seg,exc,cr,halt");
+  ASSERT_EQ(o.status, 0) << o.output;
+  EXPECT_EQ(read_file(out), read_file(std::string(X86LAB_SOURCE_DIR) + "/tests/trace/golden/demo_segments.txt"));
+}
+
+TEST(TraceCli, TwoRunsGiveByteIdenticalBinaryTraces) {
+  const std::string a = ::testing::TempDir() + "det_a.bin", b = ::testing::TempDir() + "det_b.bin";
+  ASSERT_EQ(run("run --bios " + kDemo + " --debugcon none --trace bin:" + a).status, 0);
+  ASSERT_EQ(run("run --bios " + kDemo + " --debugcon none --trace bin:" + b).status, 0);
+  const std::string first = read_file(a);
+  EXPECT_GT(first.size(), 1000u);
+  EXPECT_EQ(first, read_file(b));
+  const Outcome diff = run("trace diff " + a + " " + b);
+  EXPECT_EQ(diff.status, 0) << diff.output;
+}
+
+TEST(TraceCli, DiffFindsADifferentProfile) {
+  const std::string a = ::testing::TempDir() + "p3.bin", b = ::testing::TempDir() + "p4.bin";
+  ASSERT_EQ(run("run --bios " + kDemo + " --debugcon none --trace bin:" + a).status, 0);
+  ASSERT_EQ(run("run --bios " + kDemo + " --debugcon none --profile p4 --trace bin:" + b).status, 0);
+  const Outcome diff = run("trace diff " + a + " " + b);
+  EXPECT_EQ(diff.status, 1);
+  EXPECT_NE(diff.output.find("first difference at event"), std::string::npos) << diff.output;
+}
+
+TEST(TraceCli, BadTraceSpecIsOneLineAndStatus2) {
+  const Outcome o = run("run --bios " + kDemo + " --trace xml:/tmp/x");
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output, "x86lab: --trace kind must be text, bin or perfetto, not 'xml'\n");
+}
+
+TEST(TraceCli, UnwritableTracePathIsOneLineAndStatus2) {
+  const Outcome o = run("run --bios " + kDemo + " --trace text:/nonexistent/dir/t.txt");
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output, "x86lab: cannot create trace file '/nonexistent/dir/t.txt': No such file or directory\n");
+}
+
+TEST(TraceCli, FilterWithoutTraceIsRejected) {
+  const Outcome o = run("run --bios " + kDemo + " --trace-filter seg");
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output, "x86lab: --trace-filter needs --trace\n");
+}
+
+TEST(TraceCli, CostFileWithUnknownKeyNamesTheLine) {
+  const std::string path = ::testing::TempDir() + "bad.cost";
+  std::ofstream(path) << "name = p3  source: test\nbogus = 1  source: none\n";
+  const Outcome o = run("run --bios " + kDemo + " --profile " + path);
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output, "x86lab: " + path + ":2: unknown key 'bogus'\n");
+}
+
+TEST(TraceCli, PerfettoOutputIsJsonWithTraceEvents) {
+  const std::string out = ::testing::TempDir() + "demo.json";
+  ASSERT_EQ(run("run --bios " + kDemo + " --debugcon none --trace perfetto:" + out).status, 0);
+  const std::string json = read_file(out);
+  EXPECT_EQ(json.rfind("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[", 0), 0u);
+  EXPECT_NE(json.find("\"ph\":\"C\""), std::string::npos);
+  EXPECT_EQ(json.substr(json.size() - 4), "\n]}\n");
+}
+
+TEST(TraceCli, StatsJsonHasTheLockedAccessCounts) {
+  const std::string out = ::testing::TempDir() + "stats.json";
+  ASSERT_EQ(run("run --bios " + kDemo + " --debugcon none --stats-json " + out).status, 0);
+  const std::string json = read_file(out);
+  EXPECT_NE(json.find("\"accessed-bit\": 3"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"profile\": \"p3\""), std::string::npos);
+}
+
+TEST(TraceCli, TraceCommandWithoutArgumentsIsStatus2) {
+  EXPECT_EQ(run("trace").status, 2);
+  EXPECT_EQ(run("trace dump").status, 2);
+  const Outcome o = run("trace dump /nonexistent.bin");
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output, "x86lab: cannot open trace '/nonexistent.bin': No such file or directory\n");
+}
+
+}  // namespace

@@ -1,0 +1,232 @@
+// Trace events, sinks, the binary format, the trace tools and the cost model.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "trace/binary_format.h"
+#include "trace/cost_model.h"
+#include "trace/sink.h"
+#include "trace/trace_tools.h"
+#include "trace/tracer.h"
+
+namespace x86lab {
+namespace {
+
+Event segment_load_event() {
+  Event e;
+  e.kind = EventKind::SegmentLoad;
+  e.detail = 3;  // DS
+  e.a = 0x10;
+  e.value = 0x00CF93000000FFFFull;
+  e.b = 0;
+  e.c = 0xFFFFFFFFu;
+  e.flags = kEventAccessedWritten;
+  return e;
+}
+
+Event locked_access_event() {
+  Event e;
+  e.kind = EventKind::MemoryAccess;
+  e.detail = static_cast<u8>(AccessKind::DescriptorAccessedBit);
+  e.flags = kEventLocked | kEventWrite;
+  e.a = e.b = 0x1015;
+  e.size = 1;
+  e.c = 0x92;
+  e.value = 0x93;
+  return e;
+}
+
+std::string write_binary(const std::vector<Event>& events, const std::string& name) {
+  const std::string path = ::testing::TempDir() + name;
+  std::FILE* file = std::fopen(path.c_str(), "wb");
+  BinaryTraceWriter writer(file);
+  for (const Event& e : events) writer.write(e);
+  writer.finish();
+  std::fclose(file);
+  return path;
+}
+
+TEST(TraceText, LockedAccessLineShowsKindLockAndOldAndNewValue) {
+  EXPECT_EQ(format_event(locked_access_event()),
+            "#0 c=0 mem rmw accessed-bit LOCK lin=00001015 phys=00001015 size=1 value=92->93");
+}
+
+TEST(TraceText, SegmentLoadLineShowsTableIndexDescriptorAndAccessedWrite) {
+  EXPECT_EQ(format_event(segment_load_event()),
+            "#0 c=0 seg ds sel=0010 gdt[2] desc=00cf93000000ffff base=00000000 limit=ffffffff accessed-bit-written");
+}
+
+TEST(TraceBinary, RoundTripKeepsEveryField) {
+  Event insn;
+  insn.kind = EventKind::Instruction;
+  insn.a = 0x8;
+  insn.b = 0xF017F;
+  insn.c = 0xF017F;
+  insn.size = 3;
+  insn.bytes = {0x8E, 0xD8, 0x90};
+  insn.text = "MOV";
+  insn.instruction = 7;
+  insn.cycle = 40;
+  Event second = insn;
+  second.instruction = 8;
+  second.cycle = 41;
+  Event mem = locked_access_event();
+  mem.instruction = 8;
+  mem.cycle = 41;
+  const std::string path = write_binary({insn, mem, second}, "roundtrip.bin");
+  BinaryTraceReader reader;
+  std::string error;
+  ASSERT_TRUE(reader.open(path, error)) << error;
+  Event e;
+  ASSERT_TRUE(reader.next(e));
+  EXPECT_EQ(e.kind, EventKind::Instruction);
+  EXPECT_EQ(e.b, 0xF017Fu);
+  EXPECT_EQ(e.text, "MOV");
+  EXPECT_EQ(e.bytes[1], 0xD8);
+  EXPECT_EQ(e.instruction, 7u);
+  ASSERT_TRUE(reader.next(e));
+  EXPECT_EQ(e.c, 0x92u);
+  EXPECT_EQ(e.value, 0x93u);
+  EXPECT_EQ(e.cycle, 41u);
+  ASSERT_TRUE(reader.next(e));
+  EXPECT_EQ(e.text, "MOV") << "second use of a string refers to the table";
+  EXPECT_FALSE(reader.next(e));
+  EXPECT_TRUE(reader.error().empty());
+}
+
+TEST(TraceBinary, ReaderRejectsAFileWithoutTheMagic) {
+  const std::string path = ::testing::TempDir() + "not_a_trace.bin";
+  std::ofstream(path) << "hello, this is not a trace";
+  BinaryTraceReader reader;
+  std::string error;
+  EXPECT_FALSE(reader.open(path, error));
+  EXPECT_NE(error.find("not an x86lab binary trace"), std::string::npos);
+}
+
+TEST(TraceTools, DiffReportsTheFirstDivergenceAndKindCounts) {
+  const std::string a = write_binary({segment_load_event(), locked_access_event()}, "a.bin");
+  Event changed = locked_access_event();
+  changed.value = 0x92;
+  const std::string b = write_binary({segment_load_event(), changed, changed}, "b.bin");
+  std::ostringstream out, err;
+  EXPECT_EQ(trace_diff(a, b, out, err), 1);
+  EXPECT_NE(out.str().find("first difference at event 1"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("mem 1 2 -1"), std::string::npos) << out.str();
+  std::ostringstream same_out;
+  EXPECT_EQ(trace_diff(a, a, same_out, err), 0);
+  EXPECT_NE(same_out.str().find("identical (2 events)"), std::string::npos);
+}
+
+TEST(TraceTools, StatsCountsLockedAccessesByKind) {
+  const std::string path = write_binary({segment_load_event(), locked_access_event()}, "stats.bin");
+  std::ostringstream out, err;
+  EXPECT_EQ(trace_stats(path, out, err), 0);
+  EXPECT_NE(out.str().find("locked.accessed-bit 1"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("kind.seg 1"), std::string::npos);
+}
+
+TEST(TraceTools, MissingFileIsOneLineAndStatus2) {
+  std::ostringstream out, err;
+  EXPECT_EQ(trace_dump("/nonexistent/trace.bin", out, err), 2);
+  EXPECT_EQ(err.str(), "x86lab: cannot open trace '/nonexistent/trace.bin': No such file or directory\n");
+}
+
+struct CollectingSink : TraceSink {
+  std::vector<Event>* events;
+  explicit CollectingSink(std::vector<Event>* e) : events(e) {}
+  void write(const Event& event) override { events->push_back(event); }
+  void finish() override {}
+};
+
+TEST(Tracer, FilterKeepsOnlyTheNamedKindsAndCpl) {
+  std::vector<Event> events;
+  Tracer tracer(parse_trace_filter("seg,cpl=3"), {});
+  tracer.add_sink(std::make_unique<CollectingSink>(&events));
+  tracer.begin_instruction(0, 0, 0x1B, 0x1000, 3);
+  tracer.emit(segment_load_event());
+  tracer.emit(locked_access_event());
+  tracer.begin_instruction(1, 1, 0x08, 0x2000, 0);
+  tracer.emit(segment_load_event());
+  ASSERT_EQ(events.size(), 1u);
+  EXPECT_EQ(events[0].instruction, 0u);
+}
+
+TEST(Tracer, StartTriggerOnAVectorBeginsAtThatDelivery) {
+  std::vector<Event> events;
+  TraceTriggers triggers;
+  parse_trace_trigger("vector=13", true, triggers);
+  Tracer tracer({}, triggers);
+  tracer.add_sink(std::make_unique<CollectingSink>(&events));
+  tracer.emit(segment_load_event());
+  Event gp;
+  gp.kind = EventKind::Exception;
+  gp.detail = 13;
+  tracer.emit(gp);
+  tracer.emit(segment_load_event());
+  ASSERT_EQ(events.size(), 2u);
+  EXPECT_EQ(events[0].kind, EventKind::Exception);
+}
+
+TEST(Tracer, StopTriggerEndsTracingForGood) {
+  std::vector<Event> events;
+  TraceTriggers triggers;
+  parse_trace_trigger("eip=2000", false, triggers);
+  Tracer tracer({}, triggers);
+  tracer.add_sink(std::make_unique<CollectingSink>(&events));
+  tracer.begin_instruction(0, 0, 8, 0x1000, 0);
+  tracer.emit(segment_load_event());
+  tracer.begin_instruction(1, 1, 8, 0x2000, 0);
+  tracer.emit(segment_load_event());
+  tracer.begin_instruction(2, 2, 8, 0x1000, 0);
+  tracer.emit(segment_load_event());
+  EXPECT_EQ(events.size(), 1u);
+}
+
+TEST(TraceFilter, UnknownItemIsRejectedByName) {
+  try {
+    parse_trace_filter("seg,bogus");
+    FAIL();
+  } catch (const std::invalid_argument& error) {
+    EXPECT_EQ(std::string(error.what()), "--trace-filter: unknown item 'bogus'");
+  }
+}
+
+TEST(CostModel, P3ProfileGivesTheSeedsLldtAndLgdtCyclesExactly) {
+  const CostModel p3 = builtin_cost_model("p3");
+  EXPECT_EQ(p3.instruction_cost("LLDT"), 51 * kSubcyclesPerCycle);
+  EXPECT_EQ(p3.instruction_cost("LGDT"), 50 * kSubcyclesPerCycle);
+  EXPECT_EQ(p3.instruction_cost("NOP"), p3.instruction_default);
+}
+
+TEST(CostModel, EveryBuiltinProfileParses) {
+  for (const std::string& name : builtin_cost_model_names()) EXPECT_EQ(builtin_cost_model(name).name, name);
+  EXPECT_GE(builtin_cost_model_names().size(), 4u);
+}
+
+TEST(CostModel, UnknownKeyIsAnErrorNamingTheLine) {
+  try {
+    parse_cost_model("name = x  source: test\nwarp-speed = 9  source: fiction\n", "x.cost");
+    FAIL();
+  } catch (const std::invalid_argument& error) {
+    EXPECT_EQ(std::string(error.what()), "x.cost:2: unknown key 'warp-speed'");
+  }
+}
+
+TEST(CostModel, NumberWithoutSourceIsAnErrorNamingTheLine) {
+  try {
+    parse_cost_model("name = x  source: test\n\ninstruction.LLDT = 51\n", "x.cost");
+    FAIL();
+  } catch (const std::invalid_argument& error) {
+    EXPECT_EQ(std::string(error.what()), "x.cost:3: the number for 'instruction.LLDT' has no source");
+  }
+}
+
+TEST(CostModel, FractionalCyclesAreKeptInSubcycles) {
+  const CostModel model = parse_cost_model("name = x  source: t\ninstruction.MOV = 0.625  source: t\n", "x.cost");
+  EXPECT_EQ(model.instruction_cost("MOV"), 160u);  // 0.625 * 256
+}
+
+}  // namespace
+}  // namespace x86lab

@@ -1,0 +1,114 @@
+// Binary trace tools: dump, stats and diff.
+#include "trace/trace_tools.h"
+
+#include <array>
+#include <map>
+#include <ostream>
+
+#include "trace/binary_format.h"
+#include "trace/sink.h"
+
+namespace x86lab {
+namespace {
+
+bool open_or_report(BinaryTraceReader& reader, const std::string& path, std::ostream& err) {
+  std::string error;
+  if (reader.open(path, error)) return true;
+  err << "x86lab: " << error << "\n";
+  return false;
+}
+
+bool same(const Event& x, const Event& y) {
+  return x.kind == y.kind && x.detail == y.detail && x.flags == y.flags && x.size == y.size && x.a == y.a &&
+         x.b == y.b && x.c == y.c && x.value == y.value && x.instruction == y.instruction && x.cycle == y.cycle &&
+         x.bytes == y.bytes && x.text == y.text;
+}
+
+}  // namespace
+
+int trace_dump(const std::string& path, std::ostream& out, std::ostream& err) {
+  BinaryTraceReader reader;
+  if (!open_or_report(reader, path, err)) return 2;
+  Event event;
+  while (reader.next(event)) out << format_event(event) << "\n";
+  if (!reader.error().empty()) {
+    err << "x86lab: " << reader.error() << "\n";
+    return 2;
+  }
+  return 0;
+}
+
+int trace_stats(const std::string& path, std::ostream& out, std::ostream& err) {
+  BinaryTraceReader reader;
+  if (!open_or_report(reader, path, err)) return 2;
+  std::array<u64, kEventKindCount> by_kind{};
+  std::array<u64, kAccessKindCount> accesses{}, locked{};
+  std::map<unsigned, u64> vectors;
+  u64 total = 0, last_instruction = 0, last_cycle = 0;
+  Event e;
+  while (reader.next(e)) {
+    ++total;
+    ++by_kind[static_cast<std::size_t>(e.kind)];
+    if (e.kind == EventKind::MemoryAccess && e.detail < kAccessKindCount) {
+      ++accesses[e.detail];
+      if (e.flags & kEventLocked) ++locked[e.detail];
+    }
+    if (e.kind == EventKind::Exception) ++vectors[e.detail];
+    last_instruction = e.instruction;
+    last_cycle = e.cycle;
+  }
+  if (!reader.error().empty()) {
+    err << "x86lab: " << reader.error() << "\n";
+    return 2;
+  }
+  out << "events " << total << "\n";
+  out << "last-instruction " << last_instruction << "\n";
+  out << "last-cycle " << last_cycle << "\n";
+  for (std::size_t k = 0; k < kEventKindCount; ++k)
+    if (by_kind[k]) out << "kind." << kEventKindNames[k] << " " << by_kind[k] << "\n";
+  for (std::size_t k = 0; k < kAccessKindCount; ++k) {
+    if (accesses[k]) out << "access." << kAccessKindNames[k] << " " << accesses[k] << "\n";
+    if (locked[k]) out << "locked." << kAccessKindNames[k] << " " << locked[k] << "\n";
+  }
+  for (const auto& [vector, count] : vectors) out << "vector." << vector << " " << count << "\n";
+  return 0;
+}
+
+int trace_diff(const std::string& path_a, const std::string& path_b, std::ostream& out, std::ostream& err) {
+  BinaryTraceReader a, b;
+  if (!open_or_report(a, path_a, err) || !open_or_report(b, path_b, err)) return 2;
+  std::array<u64, kEventKindCount> count_a{}, count_b{};
+  Event ea, eb;
+  u64 index = 0;
+  bool differed = false;
+  for (;;) {
+    const bool more_a = a.next(ea), more_b = b.next(eb);
+    if (more_a) ++count_a[static_cast<std::size_t>(ea.kind)];
+    if (more_b) ++count_b[static_cast<std::size_t>(eb.kind)];
+    if (!more_a && !more_b) break;
+    if (!differed && (more_a != more_b || !same(ea, eb))) {
+      differed = true;
+      out << "first difference at event " << index << ":\n";
+      out << "  A: " << (more_a ? format_event(ea) : std::string("(end of trace)")) << "\n";
+      out << "  B: " << (more_b ? format_event(eb) : std::string("(end of trace)")) << "\n";
+    }
+    ++index;
+  }
+  for (const auto* reader : {&a, &b})
+    if (!reader->error().empty()) {
+      err << "x86lab: " << reader->error() << "\n";
+      return 2;
+    }
+  if (!differed) {
+    out << "traces are identical (" << index << " events)\n";
+    return 0;
+  }
+  out << "per-kind counts (A B A-B):\n";
+  for (std::size_t k = 0; k < kEventKindCount; ++k)
+    if (count_a[k] != count_b[k])
+      out << "  " << kEventKindNames[k] << " " << count_a[k] << " " << count_b[k] << " "
+          << static_cast<long long>(count_a[k]) - static_cast<long long>(count_b[k]) << "\n";
+  return 1;
+}
+
+}  // namespace x86lab

@@ -1,0 +1,16 @@
+// `x86lab trace dump|stats|diff`: reading binary traces (docs/trace-format.md).
+// Each returns the process exit status: 0 success (diff: no difference), 1 a
+// difference found (diff only), 2 bad input (message on `err`, one line).
+#pragma once
+#include <iosfwd>
+#include <string>
+
+namespace x86lab {
+
+int trace_dump(const std::string& path, std::ostream& out, std::ostream& err);
+int trace_stats(const std::string& path, std::ostream& out, std::ostream& err);
+// Reports the first event that differs (index and both events) and the per-kind
+// count differences.
+int trace_diff(const std::string& a, const std::string& b, std::ostream& out, std::ostream& err);
+
+}  // namespace x86lab

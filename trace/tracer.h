@@ -1,0 +1,99 @@
+// The tracer: filters events and hands them to sinks (DESIGN.md section 6). The CPU
+// tells it which instruction is executing (begin_instruction); every layer emits
+// through Counters::tracer when it is set, so nothing is formatted or built when no
+// tracer is attached.
+#pragma once
+#include <bitset>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "trace/event.h"
+#include "trace/sink.h"
+
+namespace x86lab {
+
+struct TraceFilter {
+  std::bitset<kEventKindCount> kinds = std::bitset<kEventKindCount>().set();  // event kinds kept
+  u32 eip_min = 0, eip_max = 0xFFFFFFFFu;    // keep events of instructions with EIP in [min, max]
+  std::optional<u16> cs;                      // ... and this CS selector, if set
+  std::optional<u8> cpl;                      // keep events of instructions at this CPL
+  u64 from_instruction = 0;                   // instruction window [from, to)
+  u64 to_instruction = UINT64_MAX;
+};
+
+struct TraceTriggers {
+  std::optional<u32> start_eip;     // start tracing at the first instruction with this EIP
+  std::optional<u8> start_vector;   // start at the first delivery of this vector
+  std::optional<u32> stop_eip;      // stop (for good) at the first instruction with this EIP
+};
+
+// Parses "--trace-filter" text: comma-separated kind names (kEventKindNames), "cpl=N",
+// "eip=LO-HI" (hex), "cs=SEL" (hex), "window=FROM-TO" (instructions, decimal).
+// Throws std::invalid_argument with one line naming the bad item.
+TraceFilter parse_trace_filter(const std::string& text);
+// Parses "--trace-start"/"--trace-stop" text: "eip=HEX" or (start only) "vector=N".
+void parse_trace_trigger(const std::string& text, bool start, TraceTriggers& triggers);
+
+class Tracer {
+ public:
+  Tracer(TraceFilter filter, TraceTriggers triggers) : filter_(filter), triggers_(triggers) {
+    active_ = !triggers.start_eip && !triggers.start_vector;
+  }
+  void add_sink(std::unique_ptr<TraceSink> sink) { sinks_.push_back(std::move(sink)); }
+
+  // Called by the CPU before each instruction: its index, CS:EIP, CPL and the cycle.
+  void begin_instruction(u64 index, u64 cycle, u16 cs, u32 eip, u8 cpl) {
+    instruction_ = index;
+    cycle_ = cycle;
+    cs_ = cs;
+    eip_ = eip;
+    cpl_ = cpl;
+    if (!active_ && !stopped_ && triggers_.start_eip && *triggers_.start_eip == eip) active_ = true;
+    if (active_ && triggers_.stop_eip && *triggers_.stop_eip == eip) {
+      active_ = false;
+      stopped_ = true;
+    }
+  }
+  void set_cycle(u64 cycle) { cycle_ = cycle; }
+
+  // Emits an event attributed to the current instruction (fills instruction/cycle).
+  void emit(Event event) {
+    if (!active_ && !stopped_ && event.kind == EventKind::Exception && triggers_.start_vector &&
+        *triggers_.start_vector == event.detail)
+      active_ = true;
+    if (!active_ || !passes(event.kind)) return;
+    event.instruction = instruction_;
+    event.cycle = cycle_;
+    ++emitted_;
+    for (auto& sink : sinks_) sink->write(event);
+  }
+  void finish() {
+    for (auto& sink : sinks_) sink->finish();
+    sinks_.clear();
+  }
+  u64 emitted() const { return emitted_; }
+  // Whether register-write events are wanted (the CPU skips the snapshot otherwise).
+  bool wants(EventKind kind) const { return active_ && passes(kind); }
+
+ private:
+  bool passes(EventKind kind) const {
+    if (!filter_.kinds.test(static_cast<std::size_t>(kind))) return false;
+    if (instruction_ < filter_.from_instruction || instruction_ >= filter_.to_instruction) return false;
+    if (eip_ < filter_.eip_min || eip_ > filter_.eip_max) return false;
+    if (filter_.cs && *filter_.cs != cs_) return false;
+    if (filter_.cpl && *filter_.cpl != cpl_) return false;
+    return true;
+  }
+  TraceFilter filter_;
+  TraceTriggers triggers_;
+  std::vector<std::unique_ptr<TraceSink>> sinks_;
+  bool active_ = true, stopped_ = false;
+  u64 instruction_ = 0, cycle_ = 0, emitted_ = 0;
+  u16 cs_ = 0;
+  u32 eip_ = 0;
+  u8 cpl_ = 0;
+};
+
+}  // namespace x86lab

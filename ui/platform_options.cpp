@@ -1,0 +1,104 @@
+// Parsing of the platform options and the serial console's host files.
+#include "ui/platform_options.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <ctime>
+#include <iostream>
+
+#include "platform/input_error.h"
+
+namespace po = boost::program_options;
+
+namespace x86lab {
+
+namespace {
+u64 parse_whole(const std::string& option, const std::string& text, u64 low, u64 high) {
+  if (text.empty() || text.size() > 12 || text.find_first_not_of("0123456789") != std::string::npos)
+    throw InputError("--" + option + " needs a whole number, not '" + text + "'");
+  const u64 value = std::stoull(text);
+  if (value < low || value > high)
+    throw InputError("--" + option + " must be between " + std::to_string(low) + " and " + std::to_string(high) + ", not " + text);
+  return value;
+}
+}  // namespace
+
+void add_platform_options(po::options_description& options) {
+  options.add_options()
+      ("kernel", po::value<std::string>()->value_name("FILE"),
+       "boot a Linux bzImage (32-bit boot protocol) or a Multiboot 1 ELF kernel directly, without a BIOS")
+      ("initrd", po::value<std::string>()->value_name("FILE"), "initial ramdisk for --kernel (a module for Multiboot)")
+      ("append", po::value<std::string>()->value_name("TEXT"), "kernel command line for --kernel")
+      ("serial", po::value<std::string>()->default_value("stdio")->value_name("stdio|file:PATH|none"),
+       "COM1: stdio also reads standard input (a terminal in raw mode: Ctrl-A x quits)")
+      ("serial-input", po::value<std::string>()->value_name("FILE"),
+       "bytes received on COM1, fed at the line's baud rate (instead of standard input)")
+      ("vga-dump", "print the 80x25 VGA text screen on stdout at exit")
+      ("cpu-mhz", po::value<std::string>()->default_value("500")->value_name("N"),
+       "modeled CPU frequency in MHz: device time is cycles / frequency (1 to 100000)")
+      ("realtime", "pace the virtual clock to wall time (interactive use; never changes the order of events)")
+      ("rtc-start", po::value<std::string>()->default_value("fixed")->value_name("fixed|host|SECONDS"),
+       "RTC time at power-on: 2024-01-01 00:00:00 UTC, the host clock, or seconds since 1970");
+}
+
+PlatformSession::~PlatformSession() {
+  serial_.reset();  // restores the terminal
+  if (output_owned_ && output_) std::fclose(output_);
+  if (input_owned_ && input_fd_ >= 0) close(input_fd_);
+}
+
+void PlatformSession::configure(const po::variables_map& vm, MachineConfig& config) {
+  if (vm.count("kernel")) config.kernel.kernel_path = vm["kernel"].as<std::string>();
+  if (vm.count("initrd") || vm.count("append")) {
+    if (!vm.count("kernel")) throw InputError("--initrd and --append need --kernel");
+    if (vm.count("initrd")) config.kernel.initrd_path = vm["initrd"].as<std::string>();
+    if (vm.count("append")) config.kernel.command_line = vm["append"].as<std::string>();
+  }
+  config.cpu_hz = parse_whole("cpu-mhz", vm["cpu-mhz"].as<std::string>(), 1, 100000) * 1'000'000;
+  config.realtime = vm.count("realtime") > 0;
+  const std::string rtc = vm["rtc-start"].as<std::string>();
+  if (rtc == "host") config.rtc_start = static_cast<i64>(std::time(nullptr));
+  else if (rtc != "fixed") config.rtc_start = static_cast<i64>(parse_whole("rtc-start", rtc, 0, 4'102'444'799));  // to 2099
+  vga_dump_ = vm.count("vga-dump") > 0;
+
+  const std::string serial = vm["serial"].as<std::string>();
+  bool from_stdin = false;
+  if (serial == "stdio") {
+    output_ = stdout;
+    from_stdin = true;
+  } else if (serial.rfind("file:", 0) == 0 && serial.size() > 5) {
+    const std::string path = serial.substr(5);
+    output_ = std::fopen(path.c_str(), "wb");
+    if (!output_) throw InputError("cannot open serial output file '" + path + "': " + std::strerror(errno));
+    output_owned_ = true;
+  } else if (serial != "none") {
+    throw InputError("--serial must be stdio, file:PATH or none, not '" + serial + "'");
+  }
+  if (vm.count("serial-input")) {
+    const std::string path = vm["serial-input"].as<std::string>();
+    input_fd_ = open(path.c_str(), O_RDONLY);
+    if (input_fd_ < 0) throw InputError("cannot open serial input file '" + path + "': " + std::strerror(errno));
+    input_owned_ = true;
+  } else if (from_stdin) {
+    input_fd_ = STDIN_FILENO;
+  }
+  serial_ = std::make_unique<StreamSerialHost>(output_, input_fd_, [this] {
+    if (machine_) machine_->request_stop();
+  });
+  // A terminal is made raw only for kernels (their shells); BIOS runs keep Ctrl-C.
+  if (input_fd_ == STDIN_FILENO && vm.count("kernel")) serial_->make_terminal_raw();
+  config.com1_host = serial_.get();
+}
+
+void PlatformSession::finish(const Machine& machine) {
+  if (output_) std::fflush(output_);
+  if (vga_dump_) {
+    std::cout << "---- VGA text screen ----\n" << machine.devices->vga.text() << "-------------------------\n";
+    std::cout.flush();
+  }
+}
+
+}  // namespace x86lab

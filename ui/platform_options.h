@@ -1,0 +1,40 @@
+// The PC platform options of `x86lab run`: --kernel/--initrd/--append, --serial,
+// --serial-input, --vga-dump, --cpu-mhz, --realtime and --rtc-start, and the host
+// resources they hold (files, the serial console) for the length of a run.
+#pragma once
+#include <boost/program_options.hpp>
+#include <memory>
+
+#include "platform/machine.h"
+#include "platform/serial_host.h"
+
+namespace x86lab {
+
+class PlatformSession {
+ public:
+  PlatformSession() = default;
+  ~PlatformSession();
+  PlatformSession(const PlatformSession&) = delete;
+  PlatformSession& operator=(const PlatformSession&) = delete;
+
+  // Reads the options into `config` and opens the serial files. Throws InputError.
+  void configure(const boost::program_options::variables_map& vm, MachineConfig& config);
+  // Connects the console's Ctrl-A x to `machine` (call once the machine exists).
+  void connect(Machine& machine) { machine_ = &machine; }
+  // After the run: flushes the console and prints --vga-dump on stdout.
+  void finish(const Machine& machine);
+
+ private:
+  std::unique_ptr<StreamSerialHost> serial_;
+  std::FILE* output_ = nullptr;
+  bool output_owned_ = false;
+  int input_fd_ = -1;
+  bool input_owned_ = false;
+  bool vga_dump_ = false;
+  Machine* machine_ = nullptr;
+};
+
+// Adds the options above to `options`.
+void add_platform_options(boost::program_options::options_description& options);
+
+}  // namespace x86lab

@@ -1,0 +1,123 @@
+// Trace tools and the run options that attach tracing, statistics and cost profiles.
+#include "ui/trace_command.h"
+
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "platform/input_error.h"
+#include "trace/trace_tools.h"
+
+namespace po = boost::program_options;
+
+namespace x86lab {
+
+int trace_command(const std::vector<std::string>& args) {
+  const char* usage =
+      "usage: x86lab trace dump FILE | stats FILE | diff A B\n"
+      "  dump   print every event of a binary trace as text\n"
+      "  stats  count events by kind, accesses and locked accesses by kind, vectors\n"
+      "  diff   report the first event that differs and the per-kind count differences\n";
+  if (args.empty() || args[0] == "--help" || args[0] == "-h") {
+    std::cout << usage;
+    return args.empty() ? 2 : 0;
+  }
+  const std::string& verb = args[0];
+  const std::size_t wanted = verb == "diff" ? 3 : 2;
+  if ((verb != "dump" && verb != "stats" && verb != "diff") || args.size() != wanted) {
+    std::cerr << "x86lab: trace needs 'dump FILE', 'stats FILE' or 'diff A B' (x86lab trace --help)\n";
+    return 2;
+  }
+  if (verb == "dump") return trace_dump(args[1], std::cout, std::cerr);
+  if (verb == "stats") return trace_stats(args[1], std::cout, std::cerr);
+  return trace_diff(args[1], args[2], std::cout, std::cerr);
+}
+
+void add_trace_options(po::options_description& options) {
+  options.add_options()
+      ("trace", po::value<std::vector<std::string>>()->value_name("KIND:PATH"),
+       "write a trace: text:PATH (one line per event), bin:PATH (x86lab trace dump|stats|diff), "
+       "perfetto:PATH (Chrome/Perfetto JSON); may be given more than once")
+      ("trace-filter", po::value<std::string>()->value_name("ITEMS"),
+       "keep only: event kinds (insn,reg,mem,seg,exc,task,io,cr,walk,tlb-miss,halt,wake), cpl=N, "
+       "eip=LO-HI (hex), cs=SEL (hex), window=FROM-TO (instruction indexes); comma-separated")
+      ("trace-start", po::value<std::string>()->value_name("eip=HEX|vector=N"),
+       "start tracing at the first instruction at EIP or the first delivery of a vector")
+      ("trace-stop", po::value<std::string>()->value_name("eip=HEX"), "stop tracing at the first instruction at EIP")
+      ("stats-json", po::value<std::string>()->value_name("PATH"), "write the counters as JSON at exit");
+}
+
+void apply_profile_option(const po::variables_map& vm, MachineConfig& config) {
+  const std::string name = vm["profile"].as<std::string>();
+  if (const CpuProfile* profile = find_profile(name)) {
+    config.profile = profile;
+    config.cost_model = builtin_cost_model(name == "i386-locking" ? "p3" : name);
+    return;
+  }
+  // Not a built-in name: a cost-model file whose `name` picks the CPU profile.
+  std::ifstream file(name);
+  if (!file) throw InputError("unknown --profile '" + name + "' (p3, k7, p4, modern, i386-locking, or a .cost file)");
+  const std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  try {
+    config.cost_model = parse_cost_model(text, name);
+  } catch (const std::invalid_argument& error) {
+    throw InputError(error.what());
+  }
+  const CpuProfile* profile = find_profile(config.cost_model.name);
+  config.profile = profile ? profile : &default_profile();
+}
+
+void attach_trace_options(const po::variables_map& vm, Machine& machine) {
+  if (!vm.count("trace")) {
+    for (const char* option : {"trace-filter", "trace-start", "trace-stop"})
+      if (vm.count(option)) throw InputError(std::string("--") + option + " needs --trace");
+    return;
+  }
+  try {
+    TraceFilter filter;
+    TraceTriggers triggers;
+    if (vm.count("trace-filter")) filter = parse_trace_filter(vm["trace-filter"].as<std::string>());
+    if (vm.count("trace-start")) parse_trace_trigger(vm["trace-start"].as<std::string>(), true, triggers);
+    if (vm.count("trace-stop")) parse_trace_trigger(vm["trace-stop"].as<std::string>(), false, triggers);
+    auto tracer = std::make_unique<Tracer>(filter, triggers);
+    for (const std::string& spec : vm["trace"].as<std::vector<std::string>>())
+      tracer->add_sink(open_sink(spec, machine.config().cost_model.cpu_mhz));
+    machine.attach_tracer(std::move(tracer));
+  } catch (const std::invalid_argument& error) {
+    throw InputError(error.what());
+  } catch (const std::runtime_error& error) {
+    throw InputError(error.what());
+  }
+}
+
+void write_stats_json(const po::variables_map& vm, const Machine& machine) {
+  if (!vm.count("stats-json")) return;
+  const std::string path = vm["stats-json"].as<std::string>();
+  const Counters& c = machine.counters;
+  nlohmann::json json;
+  json["profile"] = machine.config().cost_model.name;
+  json["instructions"] = c.instructions;
+  json["cycles"] = c.cycles;
+  for (std::size_t v = 0; v < c.exceptions_by_vector.size(); ++v)
+    if (c.exceptions_by_vector[v]) json["vectors"][std::to_string(v)] = c.exceptions_by_vector[v];
+  static constexpr const char* kRegisters[] = {"es", "cs", "ss", "ds", "fs", "gs"};
+  for (std::size_t r = 0; r < 6; ++r) json["segment_loads"][kRegisters[r]] = c.segment_loads[r];
+  for (std::size_t k = 0; k < kAccessKindCount; ++k) {
+    const std::string name(kAccessKindNames[k]);
+    if (c.accesses_by_kind[k]) json["accesses"][name] = c.accesses_by_kind[k];
+    if (c.locked_by_kind[k]) json["locked"][name] = c.locked_by_kind[k];
+  }
+  json["code_bytes"] = c.code_bytes;
+  json["code_lines_32"] = c.code_lines_32;
+  json["code_lines_64"] = c.code_lines_64;
+  json["undefined_opcodes"] = c.undefined_opcodes;
+  json["open_bus_reads"] = c.open_bus_reads;
+  json["open_bus_writes"] = c.open_bus_writes;
+  json["io_reads"] = c.io_reads;
+  json["io_writes"] = c.io_writes;
+  std::ofstream out(path);
+  if (!out) throw InputError("cannot write --stats-json file '" + path + "'");
+  out << json.dump(2) << "\n";
+}
+
+}  // namespace x86lab
