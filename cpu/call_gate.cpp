@@ -48,8 +48,7 @@ void call_gate_transfer(Cpu& c, Selector gate_selector, const Descriptor& gate, 
   if (!gate.present) throw np(gate_selector.error_code(), "call gate not present");
   const Selector code_selector{gate.gate_selector()};
   if (code_selector.null()) throw gp(0, "null code selector in the call gate");
-  SegmentationContext context = c.segmentation_context();
-  context.cause = SegmentLoadCause::FarTransfer;
+  SegmentationContext context = c.segmentation_context(SegmentLoadCause::FarTransfer);
   DescriptorSlot slot = read_descriptor(context, code_selector);
   const Descriptor& code = slot.descriptor;
   if (!code.is_code() || code.dpl > cpl) throw gp(code_selector.error_code(), "call gate target not code or DPL > CPL");

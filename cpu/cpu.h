@@ -177,9 +177,11 @@ class Cpu {
   }
 
   // ---- segment loads (every path that writes a descriptor cache goes here) ----
-  SegmentationContext segmentation_context() {
-    return {mmu_, counters_, state.gdtr, state.ldtr, state.cpl, profile_.accessed_bit_always_written,
+  SegmentationContext segmentation_context(SegmentLoadCause cause = SegmentLoadCause::Instruction) {
+    SegmentationContext context{mmu_, counters_, state.gdtr, state.ldtr, state.cpl, profile_.accessed_bit_always_written,
             state.segments.data()};
+    context.cause = cause;
+    return context;
   }
   // MOV/POP/LxS to a data or stack segment register in the current mode.
   void load_segment(u8 segment, u16 selector);

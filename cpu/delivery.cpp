@@ -49,6 +49,14 @@ void Cpu::deliver_event(u8 vector, std::optional<u32> error_code, EventSource so
       if (second.vector == static_cast<u8>(Vector::PF)) state.cr2 = second.linear_address;
       const bool double_fault = (first == FaultClass::Contributory && next == FaultClass::Contributory) ||
                                 (first == FaultClass::PageFault && next != FaultClass::Benign);
+      // QUIRK: a benign exception raised again by its own delivery (#AC from the pushes
+      // onto a misaligned stack of a CPL-3 handler) would be delivered serially forever.
+      // The attempt is abandoned with the state as it was, so the next step retries it:
+      // the guest livelocks as on hardware, one delivery attempt per step.
+      if (source == EventSource::Exception && next == FaultClass::Benign && second.vector == vector) {
+        push_rf_ = false;
+        return;
+      }
       delivery_cause_ = double_fault ? std::string_view{"double fault"} : second.cause;
       vector = double_fault ? static_cast<u8>(Vector::DF) : second.vector;
       error_code = double_fault ? std::optional<u32>{0} : second.error_code;
@@ -156,8 +164,7 @@ void Cpu::deliver_protected_mode(u8 vector, std::optional<u32> error_code, Event
   // The target code segment (SDM "INT n": PROTECTED-MODE and TRAP-OR-INTERRUPT-GATE).
   const Selector selector{gate.gate_selector()};
   if (selector.null()) throw gp(0, "null code selector in gate");
-  SegmentationContext context = segmentation_context();
-  context.cause = SegmentLoadCause::Delivery;
+  SegmentationContext context = segmentation_context(SegmentLoadCause::Delivery);
   DescriptorSlot slot = read_descriptor(context, selector);
   const Descriptor& code = slot.descriptor;
   if (!code.is_code() || code.dpl > state.cpl) throw gp(selector.error_code(), "gate target not a code segment");

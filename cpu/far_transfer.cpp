@@ -38,8 +38,7 @@ void check_direct_code_target(const Cpu& c, Selector selector, const Descriptor&
 u8 return_protected(Cpu& c, bool operand32, u16 cs_value, u32 eip, u32 frame, u32 extra) {
   const Selector selector{cs_value};
   if (selector.null()) throw gp(0, "null return CS");
-  SegmentationContext context = c.segmentation_context();
-  context.cause = SegmentLoadCause::FarTransfer;
+  SegmentationContext context = c.segmentation_context(SegmentLoadCause::FarTransfer);
   DescriptorSlot slot = read_descriptor(context, selector);
   const Descriptor& d = slot.descriptor;
   if (!d.is_code()) throw gp(selector.error_code(), "return CS not a code segment");
@@ -87,6 +86,7 @@ void clear_inner_segments(Cpu& c) {
 }
 
 void far_jump_or_call(Cpu& c, u16 selector_value, u32 offset, bool is_call, bool operand32) {
+  c.counters().add_cost(c.counters().costs.far_transfer);
   if (!operand32) offset &= 0xFFFF;
   const u16 old_cs = c.state.segments[CS].selector;
   const u32 old_eip = c.state.eip;
@@ -100,8 +100,7 @@ void far_jump_or_call(Cpu& c, u16 selector_value, u32 offset, bool is_call, bool
   }
   const Selector selector{selector_value};
   if (selector.null()) throw gp(0, "null far target");
-  SegmentationContext context = c.segmentation_context();
-  context.cause = SegmentLoadCause::FarTransfer;
+  SegmentationContext context = c.segmentation_context(SegmentLoadCause::FarTransfer);
   DescriptorSlot slot = read_descriptor(context, selector);
   const Descriptor& d = slot.descriptor;
   if (!d.s) {
@@ -154,6 +153,7 @@ void call_far(Cpu& c, const Instruction& i) {
 
 template <class T>
 void retf(Cpu& c, const Instruction& i) {
+  c.counters().add_cost(c.counters().costs.far_transfer);
   const u32 extra = i.operands[0].method == OperandMethod::I ? (i.immediate & 0xFFFF) : 0;
   const u32 eip = c.peek_stack<T>(0);
   const u16 cs = static_cast<u16>(c.peek_stack<T>(sizeof(T)));
@@ -223,6 +223,7 @@ void iret_protected(Cpu& c) {
 // (SDM "Handling Multiple NMIs").
 template <class T>
 void iret(Cpu& c, const Instruction&) {
+  c.counters().add_cost(c.counters().costs.iret);
   c.protected_mode() ? iret_protected<T>(c) : iret_real<T>(c);
   c.state.nmi_blocked = false;
   c.notify_interrupt();

@@ -94,8 +94,7 @@ void Cpu::switch_task(Selector selector, const DescriptorSlot& tss, TaskSwitchRe
     throw ts(state.tr.selector & 0xFFFC, "current TSS limit too small");
   const bool nesting = reason == TaskSwitchReason::Call || reason == TaskSwitchReason::Interrupt;
   TaskImage image = read_task_image(mmu_, d.base, new32);
-  SegmentationContext context = segmentation_context();
-  context.cause = SegmentLoadCause::TaskSwitch;
+  SegmentationContext context = segmentation_context(SegmentLoadCause::TaskSwitch);
 
   // Before the commit point: the outgoing task's Busy bit (JMP, IRET), its saved
   // state (NT cleared in the image for IRET), the back link and the incoming Busy bit.
@@ -189,7 +188,7 @@ void task_transfer(Cpu& c, Selector selector, const DescriptorSlot& slot, bool i
     if (!d.present) throw np(selector.error_code(), "task gate not present");
     tss_selector = Selector{d.gate_selector()};
     if (tss_selector.ti()) throw gp(tss_selector.error_code(), "task gate names a TSS in the LDT");
-    SegmentationContext context = c.segmentation_context();
+    SegmentationContext context = c.segmentation_context(SegmentLoadCause::TaskSwitch);
     tss = read_descriptor(context, tss_selector);
     if (!is_tss_type(tss.descriptor) || is_tss_busy(tss.descriptor))
       throw gp(tss_selector.error_code(), "task gate target not an available TSS");
@@ -208,7 +207,7 @@ void task_return(Cpu& c) {
   // SDM "IRET": TASK-RETURN through the previous-task link of the current TSS.
   const Selector link{c.mmu().read<u16>(c.state.tr.cache.base, AccessKind::TssRead, false)};
   if (link.ti()) throw ts(link.error_code(), "back link names the LDT");
-  SegmentationContext context = c.segmentation_context();
+  SegmentationContext context = c.segmentation_context(SegmentLoadCause::TaskSwitch);
   const DescriptorSlot tss = read_descriptor(context, link, static_cast<u8>(Vector::TS));
   if (!is_tss_type(tss.descriptor) || !is_tss_busy(tss.descriptor)) throw ts(link.error_code(), "back link not a busy TSS");
   if (!tss.descriptor.present) throw np(link.error_code(), "back-link TSS not present");
@@ -227,7 +226,7 @@ void Cpu::deliver_through_task_gate(const Descriptor& gate, std::optional<u32> e
   // SDM "INT n": TASK-GATE. Faults carry EXT (added by deliver()).
   const Selector selector{gate.gate_selector()};
   if (selector.ti()) throw gp(selector.error_code(), "task gate names a TSS in the LDT");
-  SegmentationContext context = segmentation_context();
+  SegmentationContext context = segmentation_context(SegmentLoadCause::TaskSwitch);
   const DescriptorSlot tss = read_descriptor(context, selector);
   if (!is_tss_type(tss.descriptor) || is_tss_busy(tss.descriptor))
     throw gp(selector.error_code(), "task gate target not an available TSS");

@@ -73,7 +73,13 @@ RunResult Machine::run() {
     if (auto status = debug_ports_.exit_status()) return {RunResult::Reason::ExitPort, *status};
     if (stop_requested_) return {RunResult::Reason::Stopped, 1};
     switch (reason) {
-      case StopReason::Shutdown: return {RunResult::Reason::Shutdown, 1};
+      case StopReason::Shutdown:
+        // A PC chipset answers the shutdown cycle by resetting the CPU; by option
+        // x86lab does the same (RAM and devices keep their state).
+        if (!config_.reset_on_triple_fault) return {RunResult::Reason::Shutdown, 1};
+        ++triple_fault_resets_;
+        cpu.reset();
+        break;
       case StopReason::Halted: {
         // HLT with IF = 0 can only be left by NMI or reset, and no device raises NMI:
         // the run ends with status 0 (with or without --exit-on-halt, which forces it).

@@ -25,6 +25,7 @@ struct MachineConfig {
   bool post = false;                         // print port 80h writes
   u64 max_instructions = UINT64_MAX;         // stop after this many steps (instructions and deliveries)
   bool exit_on_halt = false;                 // HLT with IF = 0 ends the run with status 0
+  bool reset_on_triple_fault = false;        // a triple fault resets the CPU instead of ending the run
   const CpuProfile* profile = &default_profile();
   CostModel cost_model = builtin_cost_model("p3");  // cycle costs (trace/profiles/*.cost or --profile FILE)
   u64 cpu_hz = 500'000'000;                  // modeled CPU frequency: device time = cycles / cpu_hz
@@ -59,6 +60,8 @@ class Machine {
   void finish_tracing();
 
   const MachineConfig& config() const { return config_; }
+  // How many times a triple fault reset the CPU (with reset_on_triple_fault).
+  u64 triple_fault_resets() const { return triple_fault_resets_; }
   Counters counters;
   PhysicalBus bus;
   PortBus ports;
@@ -70,6 +73,7 @@ class Machine {
  private:
   MachineConfig config_;
   DebugPorts debug_ports_;
+  u64 triple_fault_resets_ = 0;  // CPU resets after a shutdown (reset_on_triple_fault)
   Port92 port92_;  // A20 gate and fast reset
   std::unique_ptr<Tracer> tracer_;
   bool has_nmi_source_ = false;  // no device of this machine raises NMI yet

@@ -12,8 +12,11 @@ PcDevices::PcDevices(VirtualClock& clock, Cpu& cpu, PhysicalBus& bus, PortBus& p
       com2(clock, 0x2F8, [this](bool level) { pic.set_irq(3, level); }),
       keyboard_controller({[this](unsigned irq, bool level) { pic.set_irq(irq, level); },
                            [&bus](bool enabled) { bus.set_a20(A20Source::KeyboardController, enabled); }, config.reset_cpu}),
-      vga(bus) {
+      vga(bus),
+      fpu_error([this](bool level) { pic.set_irq(13, level); }) {
   ports.attach(0x20, 0x21, &pic);
+  ports.attach(0xF0, 0xF0, &fpu_error);
+  cpu.set_x87_error_pins(&fpu_error);
   ports.attach(0xA0, 0xA1, &pic);
   ports.attach(0x4D0, 0x4D1, &pic);
   ports.attach(0x40, 0x43, &pit);

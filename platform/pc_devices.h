@@ -7,6 +7,7 @@
 
 #include "cpu/cpu.h"
 #include "platform/clock.h"
+#include "platform/devices/fpu_error.h"
 #include "platform/devices/i8042.h"
 #include "platform/devices/pic.h"
 #include "platform/devices/pit.h"
@@ -34,6 +35,7 @@ class PcDevices {
   Uart16550 com1, com2;
   I8042 keyboard_controller;
   VgaText vga;
+  FpuErrorLatch fpu_error;  // FERR# -> IRQ 13, port F0h -> IGNNE#
 };
 
 }  // namespace x86lab

@@ -28,6 +28,8 @@ void Counters::print(std::ostream& out) const {
   if (open_bus_writes) out << "open-bus-writes " << open_bus_writes << "\n";
   if (io_reads) out << "io-reads " << io_reads << "\n";
   if (io_writes) out << "io-writes " << io_writes << "\n";
+  for (std::size_t port = 0; port < io_by_port.size(); ++port)
+    if (io_by_port[port]) out << "io-port." << std::hex << port << std::dec << " " << io_by_port[port] << "\n";
   if (page_walks) out << "page-walks " << page_walks << "\n";
   if (tlb_flushes) out << "tlb-flushes " << tlb_flushes << "\n";
   if (tlb_page_invalidations) out << "invlpg " << tlb_page_invalidations << "\n";

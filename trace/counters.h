@@ -3,6 +3,7 @@
 #pragma once
 #include <array>
 #include <iosfwd>
+#include <vector>
 
 #include "trace/access_kind.h"
 #include "trace/types.h"
@@ -50,6 +51,7 @@ struct Counters {
   u64 open_bus_writes = 0;                         // physical writes that hit no device (dropped)
   u64 io_reads = 0;                                // IN/INS accesses
   u64 io_writes = 0;                               // OUT/OUTS accesses
+  std::vector<u64> io_by_port = std::vector<u64>(65536);  // I/O accesses (reads and writes) by port
   // Paging (mmu/). Walks and flushes are what x86lab did; tlb_* come from the model of
   // the profile's first-level TLB sizes (mmu/tlb_model.h) and never change results.
   u64 page_walks = 0;                              // page-table walks (TLB fills and Dirty-bit re-walks)

@@ -41,6 +41,7 @@ po::options_description run_options() {
       ("max-instructions", po::value<std::string>()->value_name("N"),
        "stop after N instructions (faults and interrupt deliveries count too); exit status 1")
       ("exit-on-halt", "HLT with interrupts disabled ends the run with exit status 0")
+      ("reset-on-triple-fault", "a triple fault resets the CPU (as a PC chipset does) instead of ending the run")
       ("profile", po::value<std::string>()->default_value("p3")->value_name("NAME"),
        "CPU and cost profile: p3, k7, p4, modern, i386-locking, or a cost-model FILE (docs/cost-model.md)")
       ("stats", "print the counters on stderr at exit");
@@ -105,6 +106,7 @@ int run_command(const std::vector<std::string>& args) {
     config.max_instructions = parse_number("max-instructions", vm["max-instructions"].as<std::string>());
   config.post = vm.count("post") > 0;
   config.exit_on_halt = vm.count("exit-on-halt") > 0;
+  config.reset_on_triple_fault = vm.count("reset-on-triple-fault") > 0;
   apply_profile_option(vm, config);
   if (!vm.count("bios") && !vm.count("kernel"))
     throw InputError("run needs --bios FILE or --kernel FILE (x86lab run --help lists the options)");

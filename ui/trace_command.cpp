@@ -115,6 +115,8 @@ void write_stats_json(const po::variables_map& vm, const Machine& machine) {
   json["open_bus_writes"] = c.open_bus_writes;
   json["io_reads"] = c.io_reads;
   json["io_writes"] = c.io_writes;
+  for (std::size_t port = 0; port < c.io_by_port.size(); ++port)
+    if (c.io_by_port[port]) json["io_by_port"][std::to_string(port)] = c.io_by_port[port];
   std::ofstream out(path);
   if (!out) throw InputError("cannot write --stats-json file '" + path + "'");
   out << json.dump(2) << "\n";

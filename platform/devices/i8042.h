@@ -25,8 +25,11 @@ class I8042 : public PortDevice {
   void io_write(u16 port, unsigned size, u32 value) override;
   std::string_view device_name() const override { return "i8042"; }
 
-  // A byte from the keyboard (a scan code of the active set).
-  void keyboard_byte(u8 byte) { enqueue(byte, false); }
+  // A byte from the keyboard (a scan code of the active set); dropped while the
+  // keyboard's scanning is disabled (command F5h).
+  void keyboard_byte(u8 byte) {
+    if (keyboard_scanning_) enqueue(byte, false);
+  }
 
   u8 command_byte() const { return command_byte_; }
   u8 output_port() const { return output_port_; }

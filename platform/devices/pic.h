@@ -67,8 +67,6 @@ class PicPair : public InterruptController, public PortDevice {
 
   // Sets the level of IRQ line `irq` (0-15) as the device drives it.
   void set_irq(unsigned irq, bool level);
-  // A rising then falling edge (devices whose output is a short pulse).
-  void pulse_irq(unsigned irq) { set_irq(irq, true); set_irq(irq, false); }
 
   bool interrupt_pending() const override { return master_.int_output(); }
   u8 acknowledge() override;

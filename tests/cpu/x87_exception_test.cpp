@@ -182,6 +182,39 @@ TEST_F(X87Exceptions, WithCr0NeClearFerrFollowsTheExceptionAndTheNextWaitingInst
   cpu.set_x87_error_pins(nullptr);
 }
 
+// FERR# wired to IRQ 13 as on a PC: the slave 8259A's vector 75h.
+struct Irq13 : InterruptController, X87ErrorPins {
+  bool latched = false;
+  void ferr(bool asserted) override { latched = latched || asserted; }
+  bool ignne() const override { return false; }
+  bool interrupt_pending() const override { return latched; }
+  u8 acknowledge() override {
+    latched = false;
+    return 0x75;
+  }
+};
+
+TEST_F(X87Exceptions, TheInterruptFromFerrWakesTheFrozenCpuAndReturnsToTheWaitingInstruction) {
+  Irq13 irq13;
+  cpu.set_x87_error_pins(&irq13);
+  cpu.state.cr0 &= ~cr0::NE;
+  bus.poke(0x75 * 4, 0x00);  // IRQ 13 handler at 0:3200h: HLT
+  bus.poke(0x75 * 4 + 1, 0x32);
+  bus.poke(0x3200, 0xF4);
+  divide_by_zero();
+  code(kAfterDivide, {0xD9, 0xE8});
+  steps(1);
+  ASSERT_TRUE(cpu.state.halted);
+  cpu.set_interrupt_controller(&irq13);
+  cpu.state.eflags |= flag::IF;
+  cpu.notify_interrupt();
+  steps(1);
+  EXPECT_EQ(cpu.state.eip, 0x3200u);
+  EXPECT_EQ(pushed_ip(), kAfterDivide);  // IRET returns to the frozen FLD1
+  cpu.set_interrupt_controller(nullptr);
+  cpu.set_x87_error_pins(nullptr);
+}
+
 TEST_F(X87Exceptions, WithCr0NeClearAndIgnneAssertedTheWaitingInstructionRunsOn) {
   PinsLog pins;
   pins.ignne_asserted = true;

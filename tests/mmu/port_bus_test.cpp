@@ -32,6 +32,8 @@ TEST(PortBus, UnclaimedPortsReadAllOnesBySize) {
   ports.write(0x1234, 1, 0);  // dropped
   EXPECT_EQ(counters.io_reads, 3u);
   EXPECT_EQ(counters.io_writes, 1u);
+  EXPECT_EQ(counters.io_by_port[0x1234], 4u);
+  EXPECT_EQ(counters.io_by_port[0x1235], 0u);
 }
 
 TEST(PortBus, AttachedDeviceSeesPortAndSize) {

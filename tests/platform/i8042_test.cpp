@@ -121,6 +121,17 @@ TEST_F(I8042Fixture, AuxiliaryDeviceCommandsTimeOutWithoutAMouse) {
   EXPECT_EQ(drain(), std::vector<u8>{0xFE});
 }
 
+TEST_F(I8042Fixture, ScanCodesAreDroppedWhileScanningIsDisabled) {
+  data(0xF5);  // disable scanning
+  drain();
+  kbc.keyboard_byte(0x1C);
+  EXPECT_TRUE(drain().empty());
+  data(0xF4);  // enable scanning
+  drain();
+  kbc.keyboard_byte(0x1C);
+  EXPECT_EQ(drain(), std::vector<u8>{0x1C});
+}
+
 TEST_F(I8042Fixture, StatusBit3RemembersCommandOrDataWrite) {
   command(0xAD);
   EXPECT_EQ(status() & 0x08, 0x08);

@@ -1,0 +1,41 @@
+// The PC/AT's x87 error logic (IBM PC/AT Technical Reference; Intel SDM Vol. 1,
+// Appendix D "MS-DOS Compatibility Sub-mode"): FERR# from the CPU latches IRQ 13 at
+// the slave 8259A; a write to port F0h clears the latch and asserts IGNNE# until
+// FERR# goes away, so a CR0.NE = 0 handler can let the next FPU instruction run.
+#pragma once
+#include <functional>
+
+#include "cpu/x87/error_pins.h"
+#include "mmu/port_bus.h"
+
+namespace x86lab {
+
+class FpuErrorLatch : public PortDevice, public X87ErrorPins {
+ public:
+  // `irq13` drives the IRQ 13 line of the slave PIC.
+  explicit FpuErrorLatch(std::function<void(bool)> irq13) : irq13_(std::move(irq13)) {}
+
+  void ferr(bool asserted) override {
+    ferr_ = asserted;
+    if (asserted) {
+      irq13_(true);  // the latch sets on FERR#
+    } else {
+      ignne_ = false;  // IGNNE# follows FERR# away
+    }
+  }
+  bool ignne() const override { return ignne_; }
+
+  u32 io_read(u16, unsigned size) override { return size == 4 ? 0xFFFFFFFFu : (1u << (8 * size)) - 1; }
+  // Any write to port F0h clears the latch and, while FERR# is asserted, asserts IGNNE#.
+  void io_write(u16, unsigned, u32) override {
+    irq13_(false);
+    ignne_ = ferr_;
+  }
+  std::string_view device_name() const override { return "fpu-error"; }
+
+ private:
+  std::function<void(bool)> irq13_;
+  bool ferr_ = false, ignne_ = false;
+};
+
+}  // namespace x86lab
