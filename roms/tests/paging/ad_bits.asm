@@ -10,26 +10,14 @@
 %define PT2 0x23000               ; table for directory entry 2 (800000h), A clear
 %define BASE2 0x00800000
 
-section .text
-bits 16
-start:
-  xor ax, ax
-  mov ss, ax
-  mov sp, 0x7000
-  ENTER_PM paging_gdt, paging_gdt_end
-
-bits 32
+PAGING_ROM_START
 ; Maps window page %1 to frame 30000h + %1 * 1000h, writable, A and D clear.
 %macro MAP 1
   mov dword [PTE(WINDOW + (%1) * 0x1000)], (0x30000 + (%1) * 0x1000) | P | W
 %endmacro
 %define PAGE(n) (WINDOW + (n) * 0x1000)
 
-pm_entry:
-  mov ax, 0x10
-  mov ss, ax
-  mov esp, KERNEL_STACK
-  call paging_setup
+PAGING_PM_ENTRY
 
   ; A read sets A, not D.
   MAP 0

@@ -11,24 +11,12 @@
 %define PAGE(n) (WINDOW + (n) * 0x1000)
 %define FRAME(n) (0x30000 + (n) * 0x1000)
 
-section .text
-bits 16
-start:
-  xor ax, ax
-  mov ss, ax
-  mov sp, 0x7000
-  ENTER_PM paging_gdt, paging_gdt_end
-
-bits 32
+PAGING_ROM_START
 %macro MAP 1
   mov dword [PTE(PAGE(%1))], FRAME(%1) | P | W
 %endmacro
 
-pm_entry:
-  mov ax, 0x10
-  mov ss, ax
-  mov esp, KERNEL_STACK
-  call paging_setup
+PAGING_PM_ENTRY
   cld
 
   ; A dword write crossing into a not-present page.

@@ -14,20 +14,8 @@
 %define PT2 0x23000               ; table behind a supervisor directory entry
 %define PT3 0x24000               ; table behind a read-only directory entry
 
-section .text
-bits 16
-start:
-  xor ax, ax
-  mov ss, ax
-  mov sp, 0x7000
-  ENTER_PM paging_gdt, paging_gdt_end
-
-bits 32
-pm_entry:
-  mov ax, 0x10
-  mov ss, ax
-  mov esp, KERNEL_STACK
-  call paging_setup
+PAGING_ROM_START
+PAGING_PM_ENTRY
   mov dword [PTE(W1)], 0x31000 | P | W
   mov dword [PTE(W2)], 0x32000 | P | U
   mov dword [0x32010], 0x600DF00D

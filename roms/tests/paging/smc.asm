@@ -9,15 +9,7 @@
 %define CODE 0x40000
 %define ALIAS (WINDOW + 0x0000)   ; another linear address of the code page
 
-section .text
-bits 16
-start:
-  xor ax, ax
-  mov ss, ax
-  mov sp, 0x7000
-  ENTER_PM paging_gdt, paging_gdt_end
-
-bits 32
+PAGING_ROM_START
 ; COPY dest, label, length: copies bytes from the ROM to RAM.
 %macro COPY 3
   mov esi, ABS(%2)
@@ -31,11 +23,7 @@ bits 32
   call edx
 %endmacro
 
-pm_entry:
-  mov ax, 0x10
-  mov ss, ax
-  mov esp, KERNEL_STACK
-  call paging_setup
+PAGING_PM_ENTRY
   cld
 
   ; Run, change an immediate, run again.

@@ -12,20 +12,8 @@
 %define FA 0x30000                ; holds AAAA0001h
 %define FB 0x31000                ; holds BBBB0002h
 
-section .text
-bits 16
-start:
-  xor ax, ax
-  mov ss, ax
-  mov sp, 0x7000
-  ENTER_PM paging_gdt, paging_gdt_end
-
-bits 32
-pm_entry:
-  mov ax, 0x10
-  mov ss, ax
-  mov esp, KERNEL_STACK
-  call paging_setup
+PAGING_ROM_START
+PAGING_PM_ENTRY
   mov dword [FA], 0xAAAA0001
   mov dword [FB], 0xBBBB0002
 

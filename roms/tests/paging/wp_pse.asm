@@ -12,20 +12,8 @@
 %define BIG 0x00800000            ; directory entry 2
 %define PT2 0x00400000            ; a table at 4 MiB (one-to-one mapped through PT1)
 
-section .text
-bits 16
-start:
-  xor ax, ax
-  mov ss, ax
-  mov sp, 0x7000
-  ENTER_PM paging_gdt, paging_gdt_end
-
-bits 32
-pm_entry:
-  mov ax, 0x10
-  mov ss, ax
-  mov esp, KERNEL_STACK
-  call paging_setup
+PAGING_ROM_START
+PAGING_PM_ENTRY
   mov dword [PTE(RO)], 0x30000 | P
   mov dword [PTE(RO_USER)], 0x31000 | P | U
 
