@@ -1,6 +1,7 @@
 # The two set-up commands of the README. Each installs what is missing (apt-get,
 # scripts/install-deps.sh), configures and builds the release preset, then:
-#   make demo   runs the built-in demo ROM
+#   make demo   runs the built-in demo ROM, then compares the built-in design scenarios
+#               (x86lab compare all; report and plots in build/release/compare/)
 #   make test   runs every test (ctest) except the Linux boot (label linux), which
 #               does not pass yet (issue 7 is open): `make test-linux` runs it
 BUILD := build/release
@@ -17,6 +18,7 @@ build: deps
 
 demo: build
 	$(BUILD)/x86lab run --bios $(BUILD)/roms/demo.bin --debugcon stdio
+	$(BUILD)/x86lab compare all --out $(BUILD)/compare
 
 test: build
 	ctest --preset release -j $(JOBS) --label-exclude linux

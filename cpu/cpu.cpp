@@ -10,7 +10,7 @@
 namespace x86lab {
 
 Cpu::Cpu(Mmu& mmu, PortBus& ports, Counters& counters, const CpuProfile& profile)
-    : mmu_(mmu), ports_(ports), counters_(counters), profile_(profile) {
+    : mmu_(mmu), ports_(ports), counters_(counters), profile_(profile), decode_cache_(mmu.bus()) {
   mmu_.set_tlb_geometry(profile.tlb);
   reset();
 }
@@ -26,10 +26,11 @@ void Cpu::reset() {
   state.idtr = {0, 0x03FF};
   reset_segment(state.ldtr, 0, 0, 2, true);  // LDT
   reset_segment(state.tr, 0, 0, 11, true);   // busy 32-bit TSS
-  attention_ = 0;
+  attention_ = monitor_ ? u32{kMonitor} : 0u;
   pending_debug_ = instruction_debug_hits_ = 0;
   task_switch_committed_ = push_rf_ = false;
   fault_chain_size_ = 0;
+  replay_ = {};
   write_debug_register(6, 0);
   write_debug_register(7, 0);
   sync_paging();
@@ -101,6 +102,7 @@ void Cpu::load_segment(u8 segment, u16 selector) {
   if (!protected_mode()) {
     if (virtual_8086()) load_virtual_8086_segment(reg, selector, false);
     else load_real_mode_segment(reg, selector);
+    if (counters_.tracer) [[unlikely]] trace_descriptorless_load(segment);
     return;
   }
   SegmentationContext context = segmentation_context();
@@ -112,6 +114,19 @@ void Cpu::load_code_segment_real(u16 selector) {
   ++counters_.segment_loads[CS];
   if (virtual_8086()) load_virtual_8086_segment(state.segments[CS], selector, true);
   else load_real_mode_segment(state.segments[CS], selector);
+  if (counters_.tracer) [[unlikely]] trace_descriptorless_load(CS);
+}
+
+void Cpu::trace_descriptorless_load(u8 segment) {
+  const SegmentRegister& reg = state.segments[segment];
+  Event event;
+  event.kind = EventKind::SegmentLoad;
+  event.detail = segment;
+  event.a = reg.selector;
+  event.b = reg.cache.base;
+  event.c = reg.cache.limit;
+  event.flags = kEventNoDescriptor;
+  counters_.tracer->emit(event);
 }
 
 void Cpu::emit_control(u8 which, u32 old_value, u32 new_value) {
@@ -129,38 +144,78 @@ void Cpu::set_cost_model(const CostModel& model) {
   for (std::size_t i = 0; i < rows.size(); ++i) row_costs_[i] = model.instruction_cost(std::string(rows[i]->mnemonic));
   counters_.costs = {model.memory_operand, model.segment_load, model.locked_access, model.far_transfer,
                      model.exception_delivery, model.interrupt_delivery, model.iret, model.task_switch,
-                     model.page_walk, model.new_code_line};
+                     model.page_walk, model.new_code_line, model.string_iteration};
 }
 
 // Counts the 32- and 64-byte code lines an instruction's bytes occupy (by linear
-// address) the first time each is fetched.
+// address) the first time each is fetched, and the instruction in Counters' code range.
 void Cpu::count_code_lines(u32 linear, unsigned length) {
+  if (counters_.in_code_range(linear)) [[unlikely]] counters_.count_code_range(linear, length);
   const u32 first = linear >> 5, last = (linear + length - 1) >> 5;
   if (first == last && first == last_code_line_) return;
   for (u32 line = first; line <= last; ++line) {
-    if (code_lines_32_.insert(line).second) {
+    const unsigned fresh = code_lines_.insert(line);
+    if (fresh) {
       ++counters_.code_lines_32;
       counters_.add_cost(counters_.costs.new_code_line);
     }
-    if (code_lines_64_.insert(line >> 1).second) ++counters_.code_lines_64;
+    if (fresh == 2) ++counters_.code_lines_64;
   }
   last_code_line_ = last;
 }
 
+void Cpu::decode_at(u32 eip, Instruction& insn, u8* bytes) {
+  const SegmentRegister& cs = state.segments[CS];
+  decode([&](unsigned i) -> u8 {
+    const u32 offset = cs.cache.db ? eip + i : (eip + i) & 0xFFFF;
+    if (offset < cs.cache.valid_min || offset > cs.cache.valid_max) throw gp(0, "code segment limit");
+    const u8 byte = mmu_.fetch(cs.cache.base + offset, user());
+    if (bytes) bytes[i] = byte;
+    return byte;
+  }, cs.cache.db, insn);
+}
+
+// The fast fetch (docs/performance.md). It has the same effects as decode_at: the
+// first byte's limit check and translation come first (a #GP or #PF there is the one
+// decode_at would raise); a hit then needs every byte inside the limit (and, for a
+// 16-bit segment, no wrap at FFFFh) and counts the bytes as code fetches. Any other
+// case returns null and decode_at repeats the fetch byte by byte: the repeated
+// translation hits the TLB the first one filled and is counted in the TLB model once
+// per page, as before.
+const Instruction* Cpu::cached_instruction(u32 eip, Instruction& scratch) {
+  const SegmentRegister& cs = state.segments[CS];
+  const bool db = cs.cache.db;
+  const u32 offset = db ? eip : eip & 0xFFFF;
+  if (offset < cs.cache.valid_min || offset > cs.cache.valid_max) [[unlikely]] return nullptr;
+  const u32 physical = mmu_.translate(cs.cache.base + offset, AccessIntent::Execute, user()) & mmu_.bus().a20_mask();
+  if (const Instruction* hit = decode_cache_.find(physical, db)) {
+    const u32 last = offset + hit->length - 1;
+    if (last < offset || last > cs.cache.valid_max || (!db && last > 0xFFFF)) [[unlikely]] return nullptr;
+    counters_.accesses_by_kind[static_cast<std::size_t>(AccessKind::CodeFetch)] += hit->length;
+    return hit;
+  }
+  decode_at(eip, scratch, nullptr);
+  // Cached only when the bytes were contiguous: no wrap of the offset or linear address.
+  const u32 last = offset + scratch.length - 1;
+  if (last >= offset && (db || last <= 0xFFFF) && decode_cache_.cacheable(physical, scratch.length))
+    decode_cache_.insert(physical, db, scratch);
+  return &scratch;
+}
+
 void Cpu::execute_one() {
   instruction_eip_ = state.eip;
+  if (replay_.pending) [[unlikely]] note_replay_start();
   const u32 start_esp = state.gpr[ESP];
-  const SegmentRegister& cs = state.segments[CS];
   Tracer* tracer = counters_.tracer;
-  std::array<u32, 10> before{};  // EAX..EDI, EIP, EFLAGS for register-write events
+  std::array<u32, 10> before;  // EAX..EDI, EIP, EFLAGS for register-write events (while tracing)
   if (tracer) [[unlikely]] {
+    const SegmentRegister& cs = state.segments[CS];
     tracer->begin_instruction(counters_.instructions, counters_.cycles, cs.selector, state.eip, state.cpl);
     std::copy(state.gpr.begin(), state.gpr.end(), before.begin());
     before[8] = state.eip;
     before[9] = state.eflags;
   }
-  Instruction insn;
-  std::array<u8, kMaxInstructionBytes> bytes{};
+  std::array<u8, kMaxInstructionBytes> bytes;  // filled while tracing
   try {
     // Instruction breakpoints are checked first unless RF suppresses them; RF is then
     // cleared (SDM "Debug Exceptions": "cleared at the start of the instruction after
@@ -169,16 +224,22 @@ void Cpu::execute_one() {
     state.eflags &= ~flag::RF;
     const bool single_step = state.eflags & flag::TF;
     const u32 eip = state.eip;
-    decode([&](unsigned i) -> u8 {
-      const u32 offset = cs.cache.db ? eip + i : (eip + i) & 0xFFFF;
-      if (offset < cs.cache.valid_min || offset > cs.cache.valid_max) throw gp(0, "code segment limit");
-      return bytes[i] = mmu_.fetch(cs.cache.base + offset, user());
-    }, cs.cache.db, insn);
+    // While tracing, every instruction is decoded from its bytes (the trace shows them).
+    const Instruction* decoded = tracer ? nullptr : cached_instruction(eip, scratch_);
+    if (!decoded) [[unlikely]] {
+      decode_at(eip, scratch_, bytes.data());
+      decoded = &scratch_;
+    }
+    const Instruction& insn = *decoded;
     state.eip = eip + insn.length;
-    if (!cs.cache.db) state.eip &= 0xFFFF;
+    if (!state.segments[CS].cache.db) state.eip &= 0xFFFF;
     insn.execute(*this, insn);
     if (single_step || instruction_debug_hits_) [[unlikely]] note_debug_traps(single_step);
     ++counters_.instructions;
+    if (replay_.candidate) [[unlikely]] {
+      replay_.candidate = false;
+      ++counters_.replayed_instructions;
+    }
     ++counters_.opcodes[insn.opcode_index];
     counters_.code_bytes += insn.length;
     counters_.add_cost(row_costs_.empty() ? kSubcyclesPerCycle : row_costs_[insn.row]);
@@ -254,14 +315,19 @@ void Cpu::step() {
   state.interrupt_shadow = false;
   state.mov_ss_shadow = false;
   execute_one();
-  if (pic_) attention_ |= kCheckInterrupt;
+  // With IF clear no interrupt can be taken; an instruction that sets IF (STI, POPF,
+  // IRET, a task switch) is followed by this check too.
+  if (pic_ && (state.eflags & flag::IF)) attention_ |= kCheckInterrupt;
 }
 
 StopReason Cpu::run(u64 max_instructions) {
   for (u64 i = 0; i < max_instructions; ++i) {
-    if (attention_ & kStopRequested) {
-      attention_ &= ~kStopRequested;
-      return StopReason::StopRequested;
+    if (attention_ & (kStopRequested | kMonitor)) [[unlikely]] {
+      if (attention_ & kMonitor) monitor_->before_step();
+      if (attention_ & kStopRequested) {
+        attention_ &= ~kStopRequested;
+        return StopReason::StopRequested;
+      }
     }
     if (counters_.cycles >= cycle_limit_) return StopReason::CycleLimit;
     step();

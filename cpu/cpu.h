@@ -4,8 +4,10 @@
 // faults: a Fault thrown anywhere in an instruction restores the instruction-start
 // EIP and ESP and is delivered by the run loop.
 #pragma once
+#include "cpu/code_lines.h"
 #include "cpu/cpu_profile.h"
 #include "cpu/cpu_state.h"
+#include "cpu/decode_cache.h"
 #include "cpu/x87/error_pins.h"
 #include "cpu/flags.h"
 #include "cpu/instruction.h"
@@ -34,7 +36,19 @@ enum class StopReason : u8 { InstructionLimit, Halted, Shutdown, StopRequested, 
 
 // What kind of event is delivered through the IDT/IVT, which decides the error code's
 // EXT bit, the gate DPL check and which EIP is pushed.
-enum class EventSource : u8 { Exception, SoftwareInterrupt, External, Nmi };
+// Where an event comes from. PrivilegedSoftwareException is INT1 (ICEBP, F1): #DB
+// delivered like an exception (no gate DPL check, EXT = 1 in error codes, not
+// IOPL-sensitive in virtual-8086 mode; SDM Vol. 2 "INT n/INTO/INT3/INT1").
+enum class EventSource : u8 { Exception, SoftwareInterrupt, External, Nmi, PrivilegedSoftwareException };
+
+// A debugger's hook into the run loop (platform/debugger): while one is set, run()
+// calls before_step() at every step boundary before it checks for a stop request, so
+// the hook may call Cpu::stop() to end run() there. Costs nothing while none is set.
+class StepMonitor {
+ public:
+  virtual ~StepMonitor() = default;
+  virtual void before_step() = 0;
+};
 
 class Cpu {
  public:
@@ -57,6 +71,11 @@ class Cpu {
   // Executes one instruction, or delivers one pending interrupt, or does nothing when halted.
   void step();
   void stop() { attention_ |= kStopRequested; }
+  // Sets (or, with null, removes) the debugger's step monitor.
+  void set_step_monitor(StepMonitor* monitor) {
+    monitor_ = monitor;
+    attention_ = monitor ? attention_ | u32{kMonitor} : attention_ & ~u32{kMonitor};
+  }
   void set_interrupt_controller(InterruptController* pic) { pic_ = pic; }
   // The x87 FERR#/IGNNE# pins (cpu/x87/error_pins.h); the platform wires FERR# to IRQ 13.
   void set_x87_error_pins(X87ErrorPins* pins) { x87_error_pins_ = pins; }
@@ -252,10 +271,17 @@ class Cpu {
   void update_access_checks();
 
  private:
-  enum : u32 { kStopRequested = 1u << 0, kCheckInterrupt = 1u << 1, kTrap = 1u << 2, kDebugTrap = 1u << 3, kNmi = 1u << 4 };
+  enum : u32 { kStopRequested = 1u << 0, kCheckInterrupt = 1u << 1, kTrap = 1u << 2, kDebugTrap = 1u << 3, kNmi = 1u << 4,
+               kMonitor = 1u << 5 };
   static constexpr u32 kDr6Bs = 1u << 14, kDr6Bt = 1u << 15;
   static constexpr std::string_view kInstructionBreakpointCause = "instruction breakpoint";
   void execute_one();
+  // Decodes the instruction at CS:EIP byte by byte (segment limit, paging and the
+  // code-page mark per byte), filling `bytes` when it is not null.
+  void decode_at(u32 eip, Instruction& insn, u8* bytes);
+  // The decoded instruction at CS:EIP from the decode cache (decoding and caching it
+  // on a miss), or null when it must be decoded byte by byte (see cpu.cpp).
+  const Instruction* cached_instruction(u32 eip, Instruction& scratch);
   // Between instructions (between_instructions.cpp): debug traps, NMI, INTR. True
   // when an event was delivered (it takes the place of an instruction).
   bool service_events();
@@ -269,6 +295,8 @@ class Cpu {
   void note_debug_traps(bool single_step);
   void count_code_lines(u32 linear, unsigned length);
   void emit_control(u8 which, u32 old_value, u32 new_value);
+  // A SegmentLoad event for a real-mode or virtual-8086 load (no descriptor).
+  void trace_descriptorless_load(u8 segment);
   void trace_retired(const Instruction& insn, const std::array<u8, 15>& bytes, const std::array<u32, 10>& before);
   bool try_deliver_interrupt();
   void deliver_real_mode(u8 vector, u32 return_eip);
@@ -279,6 +307,7 @@ class Cpu {
   Counters& counters_;
   const CpuProfile& profile_;
   InterruptController* pic_ = nullptr;
+  StepMonitor* monitor_ = nullptr;
   X87ErrorPins* x87_error_pins_ = nullptr;
   u32 attention_ = 0;
   u64 cycle_limit_ = ~u64{0};
@@ -286,7 +315,9 @@ class Cpu {
   u32 instruction_eip_ = 0;
   std::string_view delivery_cause_;   // the failed check of the fault being delivered (for traces)
   std::vector<u32> row_costs_;        // cost of each InstructionTable row, in 1/256 cycles
-  std::unordered_set<u32> code_lines_32_, code_lines_64_;  // code lines fetched (Counters::code_lines_*)
+  CodeLineSet code_lines_;            // 32-byte code lines fetched (Counters::code_lines_*)
+  DecodeCache decode_cache_;          // decoded instructions by physical address (cpu/decode_cache.h)
+  Instruction scratch_;               // the instruction being decoded outside the cache
   u32 last_code_line_ = 0xFFFFFFFFu;  // the 32-byte line of the previous instruction's last byte
   u32 pending_debug_ = 0;             // DR6 bits of #DB traps waiting for the next instruction boundary
   u32 instruction_debug_hits_ = 0;    // data breakpoints hit by the current instruction (B0-B3)
@@ -296,6 +327,15 @@ class Cpu {
   bool task_switch_committed_ = false;  // a fault now belongs to the new task: keep its state
   bool push_rf_ = false;              // the event being delivered is a fault: push RF = 1
   std::array<FaultRecord, 8> fault_chain_{};
+  // Replay detection (Counters::replayed_instructions; cpu/delivery.cpp).
+  struct ReplayWatch {
+    bool pending = false;    // a fault was delivered; its instruction has not restarted yet
+    bool candidate = false;  // the current instruction starts where that fault was raised
+    u8 cpl = 0, handler_cpl = 0;
+    u16 cs = 0;
+    u32 linear_eip = 0;
+  } replay_;
+  void note_replay_start();
   u8 fault_chain_size_ = 0;
 };
 

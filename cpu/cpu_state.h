@@ -22,6 +22,13 @@ struct CpuState {
   std::array<u32, 8> dr{};  // DR0-DR7 (DR4/DR5 alias DR6/DR7)
   u8 cpl = 0;
   u32 sysenter_cs = 0, sysenter_esp = 0, sysenter_eip = 0;  // IA32_SYSENTER_* MSRs
+  u64 tsc_offset = 0;              // time-stamp counter = modeled cycles + this (WRMSR 10h sets it)
+  // P6 performance-monitoring counters (SDM Vol. 3, "Performance Monitoring (P6 Family
+  // Processor)"): PerfEvtSel0/1 (MSRs 186h/187h) and PerfCtr0/1 (MSRs C1h/C2h, 40 bits).
+  // A counter's value is perfctr_base plus what its event source counted since
+  // perfctr_since (cpu/performance_counters.h).
+  std::array<u32, 2> perfevtsel{};
+  std::array<u64, 2> perfctr_base{}, perfctr_since{};
   bool halted = false;
   bool shutdown = false;           // triple fault: the CPU stopped
   bool interrupt_shadow = false;   // the instruction after MOV SS/POP SS/STI blocks interrupts

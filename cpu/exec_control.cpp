@@ -83,6 +83,10 @@ void int_n(Cpu& c, const Instruction& i) {
 
 void int3(Cpu& c, const Instruction&) { c.deliver(3, std::nullopt, EventSource::SoftwareInterrupt, c.state.eip); }
 
+// INT1 (ICEBP): a #DB trap that leaves DR6 alone; no gate DPL check and no IOPL
+// check in virtual-8086 mode (SDM Vol. 2 "INT n/INTO/INT3/INT1").
+void int1(Cpu& c, const Instruction&) { c.deliver(1, std::nullopt, EventSource::PrivilegedSoftwareException, c.state.eip); }
+
 void into(Cpu& c, const Instruction&) {
   if (c.flag_set(flag::OF)) c.deliver(4, std::nullopt, EventSource::SoftwareInterrupt, c.state.eip);
 }
@@ -126,6 +130,7 @@ constexpr InstructionForm kForms[] = {
     {0xCD, -1, "INT", "Ib", &int_n, &int_n, kControlTransfer},
     {0xCC, -1, "INT3", "", &int3, &int3, kControlTransfer},
     {0xCE, -1, "INTO", "", &into, &into, kControlTransfer},
+    {0xF1, -1, "INT1", "", &int1, &int1, kControlTransfer},
     {0x62, -1, "BOUND", "Gv,Ma", V(bound), kMemoryOnly},
     {0xF4, -1, "HLT", "", &hlt, &hlt, kControlTransfer},
 };

@@ -7,64 +7,43 @@
 namespace x86lab {
 namespace {
 
-void daa(Cpu& c, const Instruction&) {
+// DAA and DAS: AL plus or minus 6 when the low digit is over 9 or AF is set (AF = 1),
+// and plus or minus 60h when the original AL was over 99h or CF was set (CF = 1).
+template <int kSign>
+void decimal_adjust(Cpu& c) {
   const u8 old_al = c.reg<u8>(0);
   const bool old_cf = c.flag_set(flag::CF);
   u8 al = old_al;
   u32 f = 0;
   if ((al & 0x0F) > 9 || c.flag_set(flag::AF)) {
-    al = static_cast<u8>(al + 6);
+    al = static_cast<u8>(al + kSign * 6);
     f |= flag::AF;
   }
   if (old_al > 0x99 || old_cf) {
-    al = static_cast<u8>(al + 0x60);
+    al = static_cast<u8>(al + kSign * 0x60);
     f |= flag::CF;
   }
   c.set_reg<u8>(0, al);
   c.set_flags(f | alu::zsp<u8>(al), flag::kStatus);
 }
-
-void das(Cpu& c, const Instruction&) {
-  const u8 old_al = c.reg<u8>(0);
-  const bool old_cf = c.flag_set(flag::CF);
-  u8 al = old_al;
-  u32 f = 0;
-  if ((al & 0x0F) > 9 || c.flag_set(flag::AF)) {
-    al = static_cast<u8>(al - 6);
-    f |= flag::AF;
-  }
-  if (old_al > 0x99 || old_cf) {
-    al = static_cast<u8>(al - 0x60);
-    f |= flag::CF;
-  }
-  c.set_reg<u8>(0, al);
-  c.set_flags(f | alu::zsp<u8>(al), flag::kStatus);
-}
+void daa(Cpu& c, const Instruction&) { decimal_adjust<1>(c); }
+void das(Cpu& c, const Instruction&) { decimal_adjust<-1>(c); }
 
 // AAA/AAS adjust AX (P6: AX += 106h / AX -= 106h as one 16-bit operation).
-void aaa(Cpu& c, const Instruction&) {
+template <int kSign>
+void ascii_adjust(Cpu& c) {
   u16 ax = c.reg<u16>(EAX);
   u32 f = 0;
   if ((ax & 0x0F) > 9 || c.flag_set(flag::AF)) {
-    ax = static_cast<u16>(ax + 0x106);
+    ax = static_cast<u16>(ax + kSign * 0x106);
     f = flag::AF | flag::CF;
   }
   ax &= 0xFF0F;
   c.set_reg<u16>(EAX, ax);
   c.set_flags(f | alu::zsp<u8>(static_cast<u8>(ax)), flag::kStatus);
 }
-
-void aas(Cpu& c, const Instruction&) {
-  u16 ax = c.reg<u16>(EAX);
-  u32 f = 0;
-  if ((ax & 0x0F) > 9 || c.flag_set(flag::AF)) {
-    ax = static_cast<u16>(ax - 0x106);
-    f = flag::AF | flag::CF;
-  }
-  ax &= 0xFF0F;
-  c.set_reg<u16>(EAX, ax);
-  c.set_flags(f | alu::zsp<u8>(static_cast<u8>(ax)), flag::kStatus);
-}
+void aaa(Cpu& c, const Instruction&) { ascii_adjust<1>(c); }
+void aas(Cpu& c, const Instruction&) { ascii_adjust<-1>(c); }
 
 // AAM imm8: AH = AL / imm8, AL = AL mod imm8; imm8 = 0 raises #DE.
 void aam(Cpu& c, const Instruction& i) {

@@ -48,29 +48,31 @@ void require_cpl0(const Cpu& c) {
   if (c.state.cpl != 0) throw gp(0, "privileged instruction at CPL > 0");
 }
 
-// LLDT: a null selector makes the LDT unusable; otherwise an LDT descriptor in the
-// GDT (segmentation/system_segments.cpp has the checks).
-void lldt(Cpu& c, const Instruction& i) {
+// LLDT and LTR: protected mode and CPL 0, or #UD / #GP(0); `load` loads `reg` from the
+// selector operand with its own checks; the control-register trace event names the
+// register by `trace_id` (10 LDTR, 11 TR).
+template <class Register, class Load>
+void load_system_register(Cpu& c, const Instruction& i, Register& reg, unsigned trace_id, Load load) {
   require_protected(c);
   require_cpl0(c);
   const u16 selector = read_operand<u16>(c, i, 0);
   SegmentationContext context = c.segmentation_context();
-  const u16 old = c.state.ldtr.selector;
-  load_ldt(context, c.state.ldtr, selector);
-  c.trace_control(10, old, selector);
+  const u16 old = reg.selector;
+  load(context, reg, selector);
+  c.trace_control(trace_id, old, selector);
+}
+
+// LLDT: a null selector makes the LDT unusable; otherwise an LDT descriptor in the
+// GDT (segmentation/system_segments.cpp has the checks).
+void lldt(Cpu& c, const Instruction& i) {
+  load_system_register(c, i, c.state.ldtr, 10, [](SegmentationContext& context, SegmentRegister& ldtr, u16 selector) {
+    load_ldt(context, ldtr, selector);
+  });
 }
 
 // LTR: an available TSS in the GDT; its Busy bit is set with an implied locked
 // read-modify-write (AccessKind::TssBusyBit, SDM "Automatic Locking").
-void ltr(Cpu& c, const Instruction& i) {
-  require_protected(c);
-  require_cpl0(c);
-  const u16 selector = read_operand<u16>(c, i, 0);
-  SegmentationContext context = c.segmentation_context();
-  const u16 old = c.state.tr.selector;
-  load_task_register(context, c.state.tr, selector);
-  c.trace_control(11, old, selector);
-}
+void ltr(Cpu& c, const Instruction& i) { load_system_register(c, i, c.state.tr, 11, load_task_register); }
 
 template <class T>
 void sldt(Cpu& c, const Instruction& i) {

@@ -5,6 +5,7 @@
 #include "cpu/executor_macros.h"
 #include "cpu/instruction_table.h"
 #include "cpu/io_permission.h"
+#include "cpu/performance_counters.h"
 #include "segmentation/system_segments.h"
 
 namespace x86lab {
@@ -32,12 +33,27 @@ void cpuid(Cpu& c, const Instruction&) {
   }
 }
 
-// RDTSC returns the modeled cycle count; CR4.TSD makes it privileged.
+// The time-stamp counter: the modeled cycle count plus the offset a WRMSR to it set.
+u64 time_stamp_counter(Cpu& c) { return c.counters().cycles + c.state.tsc_offset; }
+
+// RDTSC returns the time-stamp counter; CR4.TSD makes it privileged.
 void rdtsc(Cpu& c, const Instruction&) {
   if ((c.state.cr4 & cr4::TSD) && c.state.cpl != 0 && !c.real_mode()) throw gp(0, "RDTSC with CR4.TSD at CPL > 0");
-  const u64 tsc = c.counters().cycles;
+  const u64 tsc = time_stamp_counter(c);
   c.state.gpr[EAX] = static_cast<u32>(tsc);
   c.state.gpr[EDX] = static_cast<u32>(tsc >> 32);
+}
+
+// RDPMC: EDX:EAX = performance counter ECX (0 or 1 on P6, else #GP(0)); outside ring 0
+// (virtual-8086 mode included) only with CR4.PCE (SDM Vol. 2 "RDPMC").
+void rdpmc(Cpu& c, const Instruction&) {
+  if (!c.real_mode() && (c.state.cpl != 0 || c.virtual_8086()) && !(c.state.cr4 & cr4::PCE))
+    throw gp(0, "RDPMC with CR4.PCE clear at CPL > 0");
+  const u32 n = c.state.gpr[ECX];
+  if (n > 1) throw gp(0, "RDPMC of a counter the P6 does not have");
+  const u64 value = pmc::read_counter(c.state, c.counters(), n);
+  c.state.gpr[EAX] = static_cast<u32>(value);
+  c.state.gpr[EDX] = static_cast<u32>(value >> 32);
 }
 
 namespace msr {
@@ -48,7 +64,9 @@ void rdmsr(Cpu& c, const Instruction&) {
   require_cpl0(c);
   u64 value;
   switch (c.state.gpr[ECX]) {
-    case msr::kTsc: value = c.counters().cycles; break;
+    case msr::kTsc: value = time_stamp_counter(c); break;
+    case pmc::kPerfCtr0: case pmc::kPerfCtr1: value = pmc::read_counter(c.state, c.counters(), c.state.gpr[ECX] - pmc::kPerfCtr0); break;
+    case pmc::kPerfEvtSel0: case pmc::kPerfEvtSel1: value = c.state.perfevtsel[c.state.gpr[ECX] - pmc::kPerfEvtSel0]; break;
     case msr::kApicBase: value = 0xFEE00000u; break;  // APIC global enable clear: no APIC
     case msr::kBiosSignId: value = 0; break;  // IA32_BIOS_SIGN_ID: no microcode update loaded (EDX = 0)
     case msr::kPlatformId: value = 0; break;  // IA32_PLATFORM_ID: platform ID bits 52:50 = 0
@@ -65,7 +83,18 @@ void wrmsr(Cpu& c, const Instruction&) {
   require_cpl0(c);
   const u32 value = c.state.gpr[EAX];
   switch (c.state.gpr[ECX]) {
-    case msr::kTsc: c.counters().cycles = (u64{c.state.gpr[EDX]} << 32) | value; break;  // DEVIATION: TSC is the cycle counter
+    // The TSC takes the value written from here on; device time (the cycle count) goes on.
+    case msr::kTsc: c.state.tsc_offset = ((u64{c.state.gpr[EDX]} << 32) | value) - c.counters().cycles; break;
+    case pmc::kPerfCtr0: case pmc::kPerfCtr1: {
+      const unsigned n = c.state.gpr[ECX] - pmc::kPerfCtr0;
+      pmc::reprogram(c.state, c.counters(), [&] { c.state.perfctr_base[n] = pmc::counter_from_write(value); });
+      break;
+    }
+    case pmc::kPerfEvtSel0: case pmc::kPerfEvtSel1: {
+      const unsigned n = c.state.gpr[ECX] - pmc::kPerfEvtSel0;
+      pmc::reprogram(c.state, c.counters(), [&] { c.state.perfevtsel[n] = value; });
+      break;
+    }
     case msr::kSysenterCs: c.state.sysenter_cs = value & 0xFFFF; break;
     case msr::kSysenterEsp: c.state.sysenter_esp = value; break;
     case msr::kSysenterEip: c.state.sysenter_eip = value; break;
@@ -242,6 +271,7 @@ template <class T> void sidt(Cpu& c, const Instruction& i) { store_table_registe
 constexpr InstructionForm kForms[] = {
     {0x1A2, -1, "CPUID", "", &cpuid, &cpuid},
     {0x131, -1, "RDTSC", "", &rdtsc, &rdtsc},
+    {0x133, -1, "RDPMC", "", &rdpmc, &rdpmc},
     {0x132, -1, "RDMSR", "", &rdmsr, &rdmsr},
     {0x130, -1, "WRMSR", "", &wrmsr, &wrmsr},
     {0x134, -1, "SYSENTER", "", &sysenter, &sysenter, kControlTransfer},

@@ -131,24 +131,24 @@ void far_jump_or_call(Cpu& c, u16 selector_value, u32 offset, bool is_call, bool
 
 namespace {
 
+// JMP/CALL ptr16:16/32 (the pointer is the immediate) or m16:16/32 (read from memory,
+// offset first): the far transfer to that selector and offset.
+template <class T, bool kCall>
+void far_pointer_transfer(Cpu& c, const Instruction& i) {
+  if (i.operands[0].method == OperandMethod::A) return far_jump_or_call(c, static_cast<u16>(i.immediate2), i.immediate, kCall, sizeof(T) == 4);
+  const u32 mask = i.address_size_32 ? 0xFFFFFFFFu : 0xFFFFu;
+  const u32 ea = c.effective_address(i);
+  const u32 offset = c.read<T>(i.segment, ea);
+  const u16 selector = c.read<u16>(i.segment, (ea + sizeof(T)) & mask);
+  far_jump_or_call(c, selector, offset, kCall, sizeof(T) == 4);
+}
 template <class T>
 void jmp_far(Cpu& c, const Instruction& i) {
-  if (i.operands[0].method == OperandMethod::A) return far_jump_or_call(c, static_cast<u16>(i.immediate2), i.immediate, false, sizeof(T) == 4);
-  const u32 mask = i.address_size_32 ? 0xFFFFFFFFu : 0xFFFFu;
-  const u32 ea = c.effective_address(i);
-  const u32 offset = c.read<T>(i.segment, ea);
-  const u16 selector = c.read<u16>(i.segment, (ea + sizeof(T)) & mask);
-  far_jump_or_call(c, selector, offset, false, sizeof(T) == 4);
+  far_pointer_transfer<T, false>(c, i);
 }
-
 template <class T>
 void call_far(Cpu& c, const Instruction& i) {
-  if (i.operands[0].method == OperandMethod::A) return far_jump_or_call(c, static_cast<u16>(i.immediate2), i.immediate, true, sizeof(T) == 4);
-  const u32 mask = i.address_size_32 ? 0xFFFFFFFFu : 0xFFFFu;
-  const u32 ea = c.effective_address(i);
-  const u32 offset = c.read<T>(i.segment, ea);
-  const u16 selector = c.read<u16>(i.segment, (ea + sizeof(T)) & mask);
-  far_jump_or_call(c, selector, offset, true, sizeof(T) == 4);
+  far_pointer_transfer<T, true>(c, i);
 }
 
 template <class T>

@@ -94,11 +94,16 @@ Mmu::Translation Mmu::walk(u32 linear, AccessIntent intent, bool user) {
   // Implied locked updates of the Accessed and Dirty bits, only when a bit changes.
   if (!(pde & kAccessed) || (large && write && !(pde & kDirty))) {
     const u32 set = kAccessed | (large && write ? kDirty : 0);
-    bus_.locked_rmw<u32>(pde_at, AccessKind::PageDirectoryAD, [set](u32 old) { return old | set; });
+    const u32 old = bus_.locked_rmw<u32>(pde_at, AccessKind::PageDirectoryAD, [set](u32 value) { return value | set; });
+    // Paging-structure entries have no linear address: the event's linear is the physical one.
+    if (counters_.tracer) [[unlikely]]
+      trace_access(pde_at, pde_at, 4, AccessKind::PageDirectoryAD, kEventWrite | kEventLocked, old | set, old);
   }
   if (!large && (!(pte & kAccessed) || (write && !(pte & kDirty)))) {
     const u32 set = kAccessed | (write ? kDirty : 0);
-    bus_.locked_rmw<u32>(pte_at, AccessKind::PageTableAD, [set](u32 old) { return old | set; });
+    const u32 old = bus_.locked_rmw<u32>(pte_at, AccessKind::PageTableAD, [set](u32 value) { return value | set; });
+    if (counters_.tracer) [[unlikely]]
+      trace_access(pte_at, pte_at, 4, AccessKind::PageTableAD, kEventWrite | kEventLocked, old | set, old);
   }
 
   u8 rights = (user_ok ? tlb_right::User : 0) | (write_ok ? tlb_right::Writable : 0);

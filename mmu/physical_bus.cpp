@@ -55,6 +55,7 @@ void PhysicalBus::code_page_written(u32 page) {
   ++code_write_generation_;
   ++counters_.code_page_invalidations;
   if (code_listener_) code_listener_->code_page_written(page);
+  for (CodeWriteListener* listener : extra_listeners_) listener->code_page_written(page);
 }
 
 const PhysicalBus::MmioRegion* PhysicalBus::find_mmio(u32 address) const {

@@ -135,6 +135,15 @@ class PhysicalBus {
 
   // ---- self-modifying code ----
   void set_code_write_listener(CodeWriteListener* listener) { code_listener_ = listener; }
+  // Further listeners (decode caches, one per CPU), told after the one set above.
+  void add_code_write_listener(CodeWriteListener* listener) { extra_listeners_.push_back(listener); }
+  void remove_code_write_listener(CodeWriteListener* listener) { std::erase(extra_listeners_, listener); }
+  // The A20 gate as an address mask (bit 20 clear while the gate is closed).
+  u32 a20_mask() const { return a20_mask_; }
+  // True when physical page `page` is RAM or ROM that reads go to directly (not MMIO
+  // or open bus): instruction bytes there change only through writes the code-page
+  // marks see.
+  bool has_host_page(u32 page) const { return read_pages_[page & (kPageCount - 1)] != nullptr; }
   // True while instructions fetched from physical page `page` (address >> 12) may
   // be cached: from the first fetch until the next write into the page.
   bool is_code_page(u32 page) const { return page_flags_[page & (kPageCount - 1)] & kCodePage; }
@@ -182,6 +191,7 @@ class PhysicalBus {
   std::vector<u8*> write_pages_;  // host pointer per page for plain RAM writes (not code pages), or null
   std::vector<u8> page_flags_;    // kRamPage | kCodePage per page
   CodeWriteListener* code_listener_ = nullptr;
+  std::vector<CodeWriteListener*> extra_listeners_;
   u64 code_write_generation_ = 0;
 };
 

@@ -60,18 +60,30 @@ void Machine::pace(std::chrono::steady_clock::time_point start) const {
 
 // The run loop: device events due now, then the CPU until the next event (its cycle
 // limit), a halt, or a stop. HLT with IF = 1 moves the clock to the next event.
-RunResult Machine::run() {
-  const u64 first_step = cpu.steps();
-  const auto wall_start = std::chrono::steady_clock::now();
+RunResult Machine::run() { return run_steps(cpu.steps(), UINT64_MAX); }
+
+RunResult Machine::run_for(u64 max_steps) { return run_steps(0, max_steps); }
+
+// `first_step`: the step count max_instructions counts from.
+RunResult Machine::run_steps(u64 first_step, u64 max_steps) {
+  const u64 slice_start = cpu.steps();
+  // Wall time at virtual time 0, so that pacing survives runs in slices.
+  const auto wall_start = std::chrono::steady_clock::now() - std::chrono::nanoseconds(clock.ns_at(clock.now()));
   for (;;) {
     clock.run_due();
     if (config_.realtime) pace(wall_start);
     const u64 taken = cpu.steps() - first_step;
     if (taken >= config_.max_instructions) return {RunResult::Reason::InstructionLimit, 1};
+    const u64 in_slice = cpu.steps() - slice_start;
+    if (in_slice >= max_steps) return {RunResult::Reason::Paused, 0};
     cpu.set_cycle_limit(clock.next_deadline());
-    const StopReason reason = cpu.run(config_.max_instructions - taken);
+    const StopReason reason = cpu.run(std::min(config_.max_instructions - taken, max_steps - in_slice));
     if (auto status = debug_ports_.exit_status()) return {RunResult::Reason::ExitPort, *status};
     if (stop_requested_) return {RunResult::Reason::Stopped, 1};
+    if (pause_requested_) {
+      pause_requested_ = false;
+      return {RunResult::Reason::Paused, 0};
+    }
     switch (reason) {
       case StopReason::Shutdown:
         // A PC chipset answers the shutdown cycle by resetting the CPU; by option
@@ -92,7 +104,9 @@ RunResult Machine::run() {
         clock.advance_to(next);
         break;
       }
-      case StopReason::InstructionLimit: return {RunResult::Reason::InstructionLimit, 1};
+      case StopReason::InstructionLimit:
+        if (cpu.steps() - first_step >= config_.max_instructions) return {RunResult::Reason::InstructionLimit, 1};
+        return {RunResult::Reason::Paused, 0};  // max_steps
       case StopReason::StopRequested: break;
       case StopReason::CycleLimit: break;
     }

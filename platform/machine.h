@@ -37,9 +37,25 @@ struct MachineConfig {
 
 // How a run ended, and the process exit status it maps to (README "Exit status").
 struct RunResult {
-  enum class Reason { ExitPort, Halted, HaltedForever, InstructionLimit, Shutdown, Stopped } reason;
+  // Paused: run_for() used its steps or request_pause() was called (exit status 0; the
+  // machine can run on).
+  enum class Reason { ExitPort, Halted, HaltedForever, InstructionLimit, Shutdown, Stopped, Paused } reason;
   int exit_status;
 };
+
+// A few words for how a run ended ("instruction limit reached"), for messages.
+inline const char* describe_run_end(RunResult::Reason reason) {
+  switch (reason) {
+    case RunResult::Reason::ExitPort: return "exit port";
+    case RunResult::Reason::Halted: return "halted";
+    case RunResult::Reason::HaltedForever: return "halted with no interrupt that could wake the CPU";
+    case RunResult::Reason::InstructionLimit: return "instruction limit reached";
+    case RunResult::Reason::Shutdown: return "shutdown (triple fault)";
+    case RunResult::Reason::Stopped: return "stopped from the serial console";
+    case RunResult::Reason::Paused: return "paused";
+  }
+  return "?";
+}
 
 class Machine {
  public:
@@ -47,6 +63,16 @@ class Machine {
 
   // Runs from the current state until one of RunResult's reasons.
   RunResult run();
+  // Runs as run() does but at most `max_steps` steps (instructions and deliveries),
+  // then returns Reason::Paused; MachineConfig::max_instructions then counts the steps
+  // since the machine was built. The debugger (platform/debugger) runs in such slices.
+  RunResult run_for(u64 max_steps);
+  // Ends run()/run_for() at the next instruction boundary with Reason::Paused. Only
+  // from the thread that runs the machine (the debugger's hooks); see Debugger::pause.
+  void request_pause() {
+    pause_requested_ = true;
+    cpu.stop();
+  }
   // Ends run() at the next instruction boundary with RunResult::Reason::Stopped
   // (the serial console's Ctrl-A x).
   void request_stop() {
@@ -78,6 +104,8 @@ class Machine {
   std::unique_ptr<Tracer> tracer_;
   bool has_nmi_source_ = false;  // no device of this machine raises NMI yet
   bool stop_requested_ = false;
+  bool pause_requested_ = false;
+  RunResult run_steps(u64 first_step, u64 max_steps);
   // Sleeps until wall time since `start` catches up with the virtual clock (--realtime).
   void pace(std::chrono::steady_clock::time_point start) const;
 };

@@ -6,7 +6,7 @@ set -euo pipefail
 
 packages=(
   # build tools
-  cmake ninja-build pkg-config g++ make clang libclang-rt-14-dev
+  cmake ninja-build pkg-config g++ make clang libclang-rt-14-dev ccache
   # guest programs
   nasm gcc-multilib
   # libraries (DESIGN.md section 8)
@@ -14,9 +14,16 @@ packages=(
   libsdl2-dev libimgui-dev libstb-dev
   libgtest-dev libgmock-dev
   libzydis-dev nlohmann-json3-dev zlib1g-dev
+  # plots of x86lab compare (docs/compare.md)
+  gnuplot-nox
   # test peers and GUI test tools
   qemu-system-x86 qemu-user xvfb xauth xdotool imagemagick gdb
 )
+# --bench: also the benchmark peers and tools of bench/run_bench.sh (Bochs with its
+# BIOS images, GNU time for peak RSS, valgrind for callgrind profiles).
+if [ "${1:-}" = --bench ]; then
+  packages+=(bochs bochsbios vgabios time valgrind)
+fi
 
 missing=()
 for p in "${packages[@]}"; do

@@ -70,16 +70,10 @@ void DescriptorCache::load(const Descriptor& d) {
   compute_valid_range();
 }
 
+// The real-mode cache with DPL 3 (V86 code runs at CPL 3).
 void DescriptorCache::load_virtual_8086(u16 selector) {
-  base = u32{selector} << 4;
-  limit = 0xFFFF;
-  type = 3;
-  s = true;
+  set_real_mode(u32{selector} << 4);
   dpl = 3;
-  present = true;
-  db = g = avl = false;
-  usable = true;
-  compute_valid_range();
 }
 
 void DescriptorCache::set_real_mode(u32 new_base) {

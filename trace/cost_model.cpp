@@ -58,7 +58,7 @@ CostModel parse_cost_model(const std::string& text, const std::string& file_name
         {"far-transfer", &CostModel::far_transfer},               {"exception-delivery", &CostModel::exception_delivery},
         {"interrupt-delivery", &CostModel::interrupt_delivery},   {"iret", &CostModel::iret},
         {"task-switch", &CostModel::task_switch},                 {"page-walk", &CostModel::page_walk},
-        {"new-code-line", &CostModel::new_code_line},
+        {"new-code-line", &CostModel::new_code_line},             {"string-iteration", &CostModel::string_iteration},
     };
     bool known = false;
     for (const Field& field : kFields)

@@ -28,6 +28,7 @@ struct CostModel {
   u32 task_switch = 0;                    // a task switch
   u32 page_walk = 0;                      // a TLB miss's page walk
   u32 new_code_line = 0;                  // fetching code from a 32-byte line not fetched before
+  u32 string_iteration = 0;               // extra, per element a REP-prefixed string instruction processes
 
   // Cost of one retired instruction with this mnemonic, in 1/256 cycles.
   u32 instruction_cost(const std::string& mnemonic) const {

@@ -38,8 +38,33 @@ void Counters::print(std::ostream& out) const {
   if (tlb_data_hits || tlb_data_misses)
     out << "tlb-hits.data " << tlb_data_hits << "\n" << "tlb-misses.data " << tlb_data_misses << "\n";
   if (code_page_invalidations) out << "code-page-invalidations " << code_page_invalidations << "\n";
+  if (replayed_instructions) out << "replayed-instructions " << replayed_instructions << "\n";
+  if (code_range_end > code_range_begin) {
+    out << "code-range " << std::hex << "0x" << code_range_begin << "-0x" << code_range_end << std::dec << "\n";
+    out << "code-range-instructions " << code_range_instructions << "\n";
+    out << "code-range-bytes " << code_range_bytes << "\n";
+    out << "code-range-lines-32 " << code_range_lines_32 << "\n";
+    out << "code-range-lines-64 " << code_range_lines_64 << "\n";
+  }
   for (std::size_t op = 0; op < opcodes.size(); ++op)
     if (opcodes[op]) out << (op < 256 ? "opcode." : "opcode.0f.") << std::hex << (op & 0xFF) << std::dec << " " << opcodes[op] << "\n";
+}
+
+// Lines are numbered from the line holding code_range_begin; the bitmaps grow on demand.
+void Counters::count_code_range(u32 linear, unsigned length) {
+  ++code_range_instructions;
+  code_range_bytes += length;
+  const auto mark = [](std::vector<bool>& seen, u64 index) {
+    if (index >= seen.size()) seen.resize(index + 1);
+    if (seen[index]) return false;
+    seen[index] = true;
+    return true;
+  };
+  const u64 last = u64{linear} + length - 1;
+  for (u64 line = linear >> 5; line <= last >> 5; ++line) {
+    if (mark(code_range_seen_32, line - (code_range_begin >> 5))) ++code_range_lines_32;
+    if (mark(code_range_seen_64, (line >> 1) - (code_range_begin >> 6))) ++code_range_lines_64;
+  }
 }
 
 }  // namespace x86lab

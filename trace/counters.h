@@ -16,7 +16,7 @@ class Tracer;
 // (trace/cost_model.h) so every layer can charge them without knowing the model.
 struct CycleCosts {
   u32 memory_operand = 0, segment_load = 0, locked_access = 0, far_transfer = 0, exception_delivery = 0,
-      interrupt_delivery = 0, iret = 0, task_switch = 0, page_walk = 0, new_code_line = 0;
+      interrupt_delivery = 0, iret = 0, task_switch = 0, page_walk = 0, new_code_line = 0, string_iteration = 0;
 };
 
 // Why a segment register was loaded (Counters::segment_loads_by_cause).
@@ -60,6 +60,22 @@ struct Counters {
   u64 tlb_code_hits = 0, tlb_code_misses = 0;      // instruction-TLB lookups of the model, per page run of fetches
   u64 tlb_data_hits = 0, tlb_data_misses = 0;      // data-TLB lookups of the model, per translated access
   u64 code_page_invalidations = 0;                 // writes into a physical page holding fetched instructions
+  // Instructions retired at the CS selector, linear EIP and CPL of the most recent fault
+  // once its handler has returned there without advancing EIP (the faulting instruction
+  // executed a second time; cpu/delivery.cpp, Cpu::note_replay_start).
+  u64 replayed_instructions = 0;
+  // A linear code range [code_range_begin, code_range_end) counted on its own (e.g. an
+  // interrupt stub table; set before the run, from a scenario manifest's "code_range" or
+  // --code-range; empty = off). Counts retired instructions whose first byte is inside.
+  u32 code_range_begin = 0, code_range_end = 0;
+  u64 code_range_instructions = 0;                 // retired instructions starting in the range
+  u64 code_range_bytes = 0;                        // their bytes (sum of lengths)
+  u64 code_range_lines_32 = 0;                     // distinct 32-byte linear lines their bytes touch
+  u64 code_range_lines_64 = 0;                     // distinct 64-byte linear lines their bytes touch
+  std::vector<bool> code_range_seen_32, code_range_seen_64;  // lines counted so far, by line - first line
+  bool in_code_range(u32 linear) const { return linear - code_range_begin < code_range_end - code_range_begin; }
+  // Counts one retired instruction of `length` bytes at `linear` (in_code_range(linear)).
+  void count_code_range(u32 linear, unsigned length);
 
   // Writes "name value" lines for every non-zero counter.
   void print(std::ostream& out) const;

@@ -40,7 +40,8 @@ inline constexpr u8 kEventLocked = 1 << 1;
 inline constexpr u8 kEventAccessedWritten = 1 << 2;  // SegmentLoad: the Accessed bit was written
 inline constexpr u8 kEventFromLdt = 1 << 3;
 inline constexpr u8 kEventNullSelector = 1 << 4;
-inline constexpr u8 kEventHasErrorCode = 1 << 5;
+inline constexpr u8 kEventHasErrorCode = 1 << 5;   // Exception: an error code was pushed
+inline constexpr u8 kEventNoDescriptor = 1 << 5;   // SegmentLoad: real or virtual-8086 mode (base = selector * 16, no table read)
 inline constexpr u8 kEventDoubleFault = 1 << 6;
 inline constexpr u8 kEventShutdown = 1 << 7;
 

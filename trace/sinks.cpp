@@ -17,7 +17,7 @@ constexpr const char* kExceptionNames[32] = {"#DE", "#DB", "NMI", "#BP", "#OF", 
                                              "#TS", "#NP", "#SS", "#GP", "#PF", "#15", "#MF", "#AC", "#MC", "#XM",
                                              "#20", "#21", "#22", "#23", "#24", "#25", "#26", "#27", "#28", "#29",
                                              "#30", "#31"};
-constexpr const char* kSourceNames[4] = {"exception", "int", "external", "nmi"};
+constexpr const char* kSourceNames[8] = {"exception", "int", "external", "nmi", "int1", "?", "?", "?"};
 
 std::string hex(u64 value, int digits) {
   char buffer[24];
@@ -58,6 +58,8 @@ std::string format_event(const Event& e) {
       add(line, "seg ", kSegmentRegisterNames[e.detail & 7], " sel=", hex(e.a, 4));
       if (e.flags & kEventNullSelector) {
         add(line, " null");
+      } else if (e.flags & kEventNoDescriptor) {
+        add(line, " base=", hex(e.b, 8), " limit=", hex(e.c, 8), " no-descriptor");
       } else {
         add(line, (e.flags & kEventFromLdt) ? " ldt[" : " gdt[", std::to_string(e.a >> 3), "] desc=",
             hex(e.value, 16), " base=", hex(e.b, 8), " limit=", hex(e.c, 8),
@@ -67,7 +69,7 @@ std::string format_event(const Event& e) {
     case EventKind::Exception:
       add(line, "exc ", e.detail < 32 ? kExceptionNames[e.detail] : "int", " vector=", std::to_string(e.detail));
       if (e.flags & kEventHasErrorCode) add(line, " error=", hex(e.a, 4));
-      add(line, " src=", kSourceNames[e.size & 3], " at ", hex(e.b, 4), ":", hex(e.c, 8),
+      add(line, " src=", kSourceNames[e.size & 7], " at ", hex(e.b, 4), ":", hex(e.c, 8),
           (e.flags & kEventDoubleFault) ? " double-fault" : "", (e.flags & kEventShutdown) ? " SHUTDOWN" : "");
       if (!e.text.empty()) add(line, " cause=\"", std::string(e.text), "\"");
       break;

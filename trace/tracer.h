@@ -58,8 +58,18 @@ class Tracer {
   }
   void set_cycle(u64 cycle) { cycle_ = cycle; }
 
+  // A sink that sees every event before the filter and the triggers (the debugger's
+  // event breakpoints); null for none. Not owned; finish() is not called on it.
+  void set_tap(TraceSink* tap) { tap_ = tap; }
+  TraceSink* tap() const { return tap_; }
+
   // Emits an event attributed to the current instruction (fills instruction/cycle).
   void emit(Event event) {
+    if (tap_) [[unlikely]] {
+      event.instruction = instruction_;
+      event.cycle = cycle_;
+      tap_->write(event);
+    }
     if (!active_ && !stopped_ && event.kind == EventKind::Exception && triggers_.start_vector &&
         *triggers_.start_vector == event.detail)
       active_ = true;
@@ -89,6 +99,7 @@ class Tracer {
   TraceFilter filter_;
   TraceTriggers triggers_;
   std::vector<std::unique_ptr<TraceSink>> sinks_;
+  TraceSink* tap_ = nullptr;
   bool active_ = true, stopped_ = false;
   u64 instruction_ = 0, cycle_ = 0, emitted_ = 0;
   u16 cs_ = 0;

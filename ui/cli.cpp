@@ -10,6 +10,9 @@
 #include "platform/input_error.h"
 #include "platform/machine.h"
 #include "platform/rom_image.h"
+#include "ui/compare_command.h"
+#include "ui/gui/gui_command.h"
+#include "ui/gdb/gdb_options.h"
 #include "ui/platform_options.h"
 #include "ui/trace_command.h"
 
@@ -24,6 +27,8 @@ constexpr const char* kUsage =
     "commands:\n"
     "  run        run a machine (x86lab run --help for its options)\n"
     "  trace      read binary traces: dump FILE | stats FILE | diff A B\n"
+    "  compare    run the design-comparison scenarios: compare tls|ctxsw|irq|all (docs/compare.md)\n"
+    "  gui        the inspector: a machine in windows, paused at reset (x86lab gui --help, docs/gui.md)\n"
     "  help       show this text\n"
     "\n"
     "  --version  print the version\n";
@@ -47,6 +52,7 @@ po::options_description run_options() {
       ("stats", "print the counters on stderr at exit");
   add_trace_options(options);
   add_platform_options(options);
+  add_gdb_options(options);
   return options;
 }
 
@@ -79,18 +85,6 @@ void open_console(const std::string& spec, ConsoleFile& console) {
   }
 }
 
-const char* describe(RunResult::Reason reason) {
-  switch (reason) {
-    case RunResult::Reason::ExitPort: return "exit port";
-    case RunResult::Reason::Halted: return "halted";
-    case RunResult::Reason::HaltedForever: return "halted with no interrupt that could wake the CPU";
-    case RunResult::Reason::InstructionLimit: return "instruction limit reached";
-    case RunResult::Reason::Shutdown: return "shutdown (triple fault)";
-    case RunResult::Reason::Stopped: return "stopped from the serial console";
-  }
-  return "?";
-}
-
 int run_command(const std::vector<std::string>& args) {
   const po::options_description options = run_options();
   po::variables_map vm;
@@ -101,13 +95,7 @@ int run_command(const std::vector<std::string>& args) {
     return 0;
   }
   MachineConfig config;
-  config.memory_mib = static_cast<u32>(std::min<u64>(parse_number("memory", vm["memory"].as<std::string>()), 0xFFFFFFFFu));
-  if (vm.count("max-instructions"))
-    config.max_instructions = parse_number("max-instructions", vm["max-instructions"].as<std::string>());
-  config.post = vm.count("post") > 0;
-  config.exit_on_halt = vm.count("exit-on-halt") > 0;
-  config.reset_on_triple_fault = vm.count("reset-on-triple-fault") > 0;
-  apply_profile_option(vm, config);
+  configure_machine(vm, config);
   if (!vm.count("bios") && !vm.count("kernel"))
     throw InputError("run needs --bios FILE or --kernel FILE (x86lab run --help lists the options)");
   if (vm.count("bios")) config.bios = read_rom_image(vm["bios"].as<std::string>());
@@ -120,12 +108,12 @@ int run_command(const std::vector<std::string>& args) {
   auto machine = std::make_unique<Machine>(config);
   platform.connect(*machine);
   attach_trace_options(vm, *machine);
-  const RunResult result = machine->run();
+  const RunResult result = run_machine(vm, *machine);
   machine->finish_tracing();
   if (console.file) std::fflush(console.file);
   platform.finish(*machine);
   if (result.reason != RunResult::Reason::ExitPort && result.reason != RunResult::Reason::Halted)
-    std::cerr << "x86lab: " << describe(result.reason) << " at " << std::hex << machine->cpu.state.segments[CS].selector
+    std::cerr << "x86lab: " << describe_run_end(result.reason) << " at " << std::hex << machine->cpu.state.segments[CS].selector
               << ":" << machine->cpu.state.eip << std::dec << " after " << machine->counters.instructions
               << " instructions\n";
   if (result.reason == RunResult::Reason::Shutdown) {
@@ -146,6 +134,18 @@ int run_command(const std::vector<std::string>& args) {
 
 }  // namespace
 
+po::options_description machine_options() { return run_options(); }
+
+void configure_machine(const po::variables_map& vm, MachineConfig& config) {
+  config.memory_mib = static_cast<u32>(std::min<u64>(parse_number("memory", vm["memory"].as<std::string>()), 0xFFFFFFFFu));
+  if (vm.count("max-instructions"))
+    config.max_instructions = parse_number("max-instructions", vm["max-instructions"].as<std::string>());
+  config.post = vm.count("post") > 0;
+  config.exit_on_halt = vm.count("exit-on-halt") > 0;
+  config.reset_on_triple_fault = vm.count("reset-on-triple-fault") > 0;
+  apply_profile_option(vm, config);
+}
+
 int run_cli(const std::vector<std::string>& args) {
   try {
     if (args.empty()) {
@@ -164,6 +164,8 @@ int run_cli(const std::vector<std::string>& args) {
     }
     if (command == "run") return run_command(rest);
     if (command == "trace") return trace_command(rest);
+    if (command == "gui") return gui::gui_command(rest);
+    if (command == "compare") return compare_command(rest);
     std::cerr << "x86lab: unknown command '" << command << "' (try x86lab help)\n";
     return 2;
   } catch (const InputError& error) {

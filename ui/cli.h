@@ -1,8 +1,11 @@
 // The `x86lab` command line: subcommands `run` and `help`, and `--version`.
 // Bad input prints one line "x86lab: ..." on stderr and returns exit status 2.
 #pragma once
+#include <boost/program_options.hpp>
 #include <string>
 #include <vector>
+
+#include "platform/machine.h"
 
 namespace x86lab {
 
@@ -10,5 +13,12 @@ inline constexpr const char* kVersion = "0.1.0";
 
 // Runs the command line `args` (without the program name); returns the exit status.
 int run_cli(const std::vector<std::string>& args);
+
+// The machine options of `x86lab run` (image, memory, profile, platform and trace
+// options), shared by `x86lab gui`.
+boost::program_options::options_description machine_options();
+// Fills memory, instruction limit, POST, halt and triple-fault behaviour and the
+// profile of `config` from those options. Throws InputError for a bad value.
+void configure_machine(const boost::program_options::variables_map& vm, MachineConfig& config);
 
 }  // namespace x86lab

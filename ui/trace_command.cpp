@@ -44,7 +44,9 @@ void add_trace_options(po::options_description& options) {
       ("trace-start", po::value<std::string>()->value_name("eip=HEX|vector=N"),
        "start tracing at the first instruction at EIP or the first delivery of a vector")
       ("trace-stop", po::value<std::string>()->value_name("eip=HEX"), "stop tracing at the first instruction at EIP")
-      ("stats-json", po::value<std::string>()->value_name("PATH"), "write the counters as JSON at exit");
+      ("stats-json", po::value<std::string>()->value_name("PATH"), "write the counters as JSON at exit")
+      ("code-range", po::value<std::string>()->value_name("BEGIN:END"),
+       "also count instructions, bytes and 32/64-byte lines retired in the linear range [BEGIN, END) (hex)");
 }
 
 void apply_profile_option(const po::variables_map& vm, MachineConfig& config) {
@@ -68,6 +70,19 @@ void apply_profile_option(const po::variables_map& vm, MachineConfig& config) {
 }
 
 void attach_trace_options(const po::variables_map& vm, Machine& machine) {
+  if (vm.count("code-range")) {
+    const std::string text = vm["code-range"].as<std::string>();
+    const auto colon = text.find(':');
+    const auto hex = [&](const std::string& part) {
+      if (part.empty() || part.size() > 8 || part.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos)
+        throw InputError("--code-range needs BEGIN:END in hex with BEGIN < END, not '" + text + "'");
+      return static_cast<u32>(std::stoul(part, nullptr, 16));
+    };
+    const u32 begin = hex(text.substr(0, colon)), end = colon == std::string::npos ? 0 : hex(text.substr(colon + 1));
+    if (begin >= end) throw InputError("--code-range needs BEGIN:END in hex with BEGIN < END, not '" + text + "'");
+    machine.counters.code_range_begin = begin;
+    machine.counters.code_range_end = end;
+  }
   if (!vm.count("trace")) {
     for (const char* option : {"trace-filter", "trace-start", "trace-stop"})
       if (vm.count(option)) throw InputError(std::string("--") + option + " needs --trace");
@@ -110,7 +125,12 @@ void write_stats_json(const po::variables_map& vm, const Machine& machine) {
   json["code_bytes"] = c.code_bytes;
   json["code_lines_32"] = c.code_lines_32;
   json["code_lines_64"] = c.code_lines_64;
+  if (c.code_range_end > c.code_range_begin)
+    json["code_range"] = {{"begin", c.code_range_begin}, {"end", c.code_range_end},
+                          {"instructions", c.code_range_instructions}, {"bytes", c.code_range_bytes},
+                          {"lines_32", c.code_range_lines_32}, {"lines_64", c.code_range_lines_64}};
   json["undefined_opcodes"] = c.undefined_opcodes;
+  json["replayed_instructions"] = c.replayed_instructions;
   json["open_bus_reads"] = c.open_bus_reads;
   json["open_bus_writes"] = c.open_bus_writes;
   json["io_reads"] = c.io_reads;

@@ -20,20 +20,6 @@ Result compute(Op op, const Operand& destination, const Operand& source, const E
   return {};
 }
 
-// Memory source operands, read before anything changes.
-struct Single {
-  static Operand read(Fpu& f) { return unpack_single(f.read<u32>()); }
-};
-struct Double {
-  static Operand read(Fpu& f) { return unpack_double(f.read<u64>()); }
-};
-struct Word {
-  static Operand read(Fpu& f) { return unpack_integer(static_cast<i16>(f.read<u16>())); }
-};
-struct Short {
-  static Operand read(Fpu& f) { return unpack_integer(static_cast<i32>(f.read<u32>())); }
-};
-
 // ST(0) = ST(0) op memory.
 template <Op kOp, class Source>
 void arithmetic_memory(Fpu& f) {
@@ -90,20 +76,7 @@ void fscale(Fpu& f) {
 }
 
 void fxtract(Fpu& f) {
-  if (f.empty(0)) {
-    if (f.stack_underflow()) {
-      f.set_st(0, kIndefinite);
-      f.push(kIndefinite);
-    }
-    return;
-  }
-  if (!f.empty(7)) {
-    if (f.stack_overflow()) {
-      f.set_st(0, kIndefinite);
-      f.push(kIndefinite);
-    }
-    return;
-  }
+  if (!room_for_two_results(f)) return;
   const Extracted e = extract(f.operand(0), f.environment());
   f.raise(e.exceptions);
   f.set_c1(false);
@@ -129,27 +102,21 @@ void fprem(Fpu& f) {
                                             ((q & 2) ? fsw::C3 : 0) | ((q & 1) ? fsw::C1 : 0));
 }
 
-// The six operations of one escape byte, as the SDM orders them by ModRM.reg.
-#define MEMORY_ROWS(opcode, Source, size)                                                   \
-  {opcode, 0, "FADD", size, X87(arithmetic_memory<Op::Add, Source>), kMemoryOnly},                       \
-  {opcode, 1, "FMUL", size, X87(arithmetic_memory<Op::Multiply, Source>), kMemoryOnly},                  \
-  {opcode, 4, "FSUB", size, X87(arithmetic_memory<Op::Subtract, Source>), kMemoryOnly},                  \
-  {opcode, 5, "FSUBR", size, X87(arithmetic_memory<Op::SubtractReverse, Source>), kMemoryOnly},          \
-  {opcode, 6, "FDIV", size, X87(arithmetic_memory<Op::Divide, Source>), kMemoryOnly},                    \
-  {opcode, 7, "FDIVR", size, X87(arithmetic_memory<Op::DivideReverse, Source>), kMemoryOnly}
-#define INTEGER_ROWS(opcode, Source, size)                                                  \
-  {opcode, 0, "FIADD", size, X87(arithmetic_memory<Op::Add, Source>), kMemoryOnly},                      \
-  {opcode, 1, "FIMUL", size, X87(arithmetic_memory<Op::Multiply, Source>), kMemoryOnly},                 \
-  {opcode, 4, "FISUB", size, X87(arithmetic_memory<Op::Subtract, Source>), kMemoryOnly},                 \
-  {opcode, 5, "FISUBR", size, X87(arithmetic_memory<Op::SubtractReverse, Source>), kMemoryOnly},         \
-  {opcode, 6, "FIDIV", size, X87(arithmetic_memory<Op::Divide, Source>), kMemoryOnly},                   \
-  {opcode, 7, "FIDIVR", size, X87(arithmetic_memory<Op::DivideReverse, Source>), kMemoryOnly}
+// The six operations of one escape byte, as the SDM orders them by ModRM.reg; the
+// mnemonic starts with `prefix` ("F" for real operands, "FI" for integer ones).
+#define MEMORY_ROWS(opcode, Source, size, prefix)                                                        \
+  {opcode, 0, prefix "ADD", size, X87(arithmetic_memory<Op::Add, Source>), kMemoryOnly},                 \
+  {opcode, 1, prefix "MUL", size, X87(arithmetic_memory<Op::Multiply, Source>), kMemoryOnly},            \
+  {opcode, 4, prefix "SUB", size, X87(arithmetic_memory<Op::Subtract, Source>), kMemoryOnly},            \
+  {opcode, 5, prefix "SUBR", size, X87(arithmetic_memory<Op::SubtractReverse, Source>), kMemoryOnly},    \
+  {opcode, 6, prefix "DIV", size, X87(arithmetic_memory<Op::Divide, Source>), kMemoryOnly},              \
+  {opcode, 7, prefix "DIVR", size, X87(arithmetic_memory<Op::DivideReverse, Source>), kMemoryOnly}
 
 constexpr InstructionForm kForms[] = {
-    MEMORY_ROWS(0xD8, Single, "Md"),
-    MEMORY_ROWS(0xDC, Double, "Mq"),
-    INTEGER_ROWS(0xDA, Short, "Md"),
-    INTEGER_ROWS(0xDE, Word, "Mw"),
+    MEMORY_ROWS(0xD8, Single, "Md", "F"),
+    MEMORY_ROWS(0xDC, Double, "Mq", "F"),
+    MEMORY_ROWS(0xDA, Short, "Md", "FI"),
+    MEMORY_ROWS(0xDE, Word, "Mw", "FI"),
     {0xD8, 0, "FADD", "ST,ST(i)", X87(arithmetic_register<Op::Add, false, false>), kRegisterOnly},
     {0xD8, 1, "FMUL", "ST,ST(i)", X87(arithmetic_register<Op::Multiply, false, false>), kRegisterOnly},
     {0xD8, 4, "FSUB", "ST,ST(i)", X87(arithmetic_register<Op::Subtract, false, false>), kRegisterOnly},
@@ -179,7 +146,6 @@ constexpr InstructionForm kForms[] = {
 };
 
 #undef MEMORY_ROWS
-#undef INTEGER_ROWS
 
 }  // namespace
 

@@ -6,30 +6,29 @@
 namespace x86lab::x87 {
 namespace {
 
-// Condition codes of FCOM-style results: C3 C2 C0 = 000 greater, 001 less, 100
-// equal, 111 unordered; C1 = 0.
-void set_condition_codes(Fpu& f, Relation r) {
-  u16 codes = 0;
+// The 3-bit encoding of a comparison shared by FCOM (C3 C2 C0) and FCOMI (ZF PF CF):
+// 000 greater, 001 less, 100 equal, 111 unordered; `high`, `middle` and `low` are
+// the three bits.
+constexpr u32 relation_bits(Relation r, u32 high, u32 middle, u32 low) {
   switch (r) {
-    case Relation::Greater: break;
-    case Relation::Less: codes = fsw::C0; break;
-    case Relation::Equal: codes = fsw::C3; break;
-    case Relation::Unordered: codes = fsw::C3 | fsw::C2 | fsw::C0; break;
+    case Relation::Greater: return 0;
+    case Relation::Less: return low;
+    case Relation::Equal: return high;
+    case Relation::Unordered: return high | middle | low;
   }
-  f.set_condition(fsw::kConditionCodes, codes);
+  return 0;
 }
 
-// FCOMI-style results in EFLAGS: ZF PF CF = 000 greater, 001 less, 100 equal, 111
-// unordered; OF, SF and AF are cleared. QUIRK: C1 keeps its value (FCOM clears it).
+// FCOM-style results in C3 C2 C0; C1 = 0.
+void set_condition_codes(Fpu& f, Relation r) {
+  f.set_condition(fsw::kConditionCodes, static_cast<u16>(relation_bits(r, fsw::C3, fsw::C2, fsw::C0)));
+}
+
+// FCOMI-style results in ZF PF CF; OF, SF and AF are cleared. QUIRK: C1 keeps its
+// value (FCOM clears it).
 void set_eflags(Fpu& f, Relation r) {
-  u32 bits = 0;
-  switch (r) {
-    case Relation::Greater: break;
-    case Relation::Less: bits = flag::CF; break;
-    case Relation::Equal: bits = flag::ZF; break;
-    case Relation::Unordered: bits = flag::ZF | flag::PF | flag::CF; break;
-  }
-  f.cpu().set_flags(bits, flag::ZF | flag::PF | flag::CF | flag::OF | flag::SF | flag::AF);
+  f.cpu().set_flags(relation_bits(r, flag::ZF, flag::PF, flag::CF),
+                    flag::ZF | flag::PF | flag::CF | flag::OF | flag::SF | flag::AF);
 }
 
 // Compares ST(0) with `source`, writes the result with `set`, pops `kPops` times.
@@ -52,19 +51,6 @@ void compare_with(Fpu& f, bool source_empty, const Operand& source, Set set) {
   if (f.stops(exceptions)) return;
   for (unsigned n = 0; n < kPops; ++n) f.pop();
 }
-
-struct Single {
-  static Operand read(Fpu& f) { return unpack_single(f.read<u32>()); }
-};
-struct Double {
-  static Operand read(Fpu& f) { return unpack_double(f.read<u64>()); }
-};
-struct Word {
-  static Operand read(Fpu& f) { return unpack_integer(static_cast<i16>(f.read<u16>())); }
-};
-struct Short {
-  static Operand read(Fpu& f) { return unpack_integer(static_cast<i32>(f.read<u32>())); }
-};
 
 template <class Source, unsigned kPops>
 void fcom_memory(Fpu& f) {

@@ -30,41 +30,46 @@ void read_image(Fpu& f, u8* bytes, unsigned size) {
   for (unsigned k = 0; k < size; ++k) bytes[k] = f.read<u8>(k);
 }
 
+// The memory image of FNSTENV/FLDENV (the environment, kState = false) or of
+// FNSAVE/FRSTOR (the whole state, kState = true) in the layout of the operand size.
+template <bool kState, bool kSize32>
+void store_image(Fpu& f) {
+  const ImageLayout layout = layout_of(f, kSize32);
+  std::array<u8, 108> image{};
+  if constexpr (kState) store_state(f.s, layout, image.data());
+  else store_environment(f.s, layout, image.data());
+  write_image(f, image.data(), kState ? state_size(layout) : environment_size(layout));
+}
+template <bool kState, bool kSize32>
+void load_image(Fpu& f) {
+  const ImageLayout layout = layout_of(f, kSize32);
+  std::array<u8, 108> image{};
+  read_image(f, image.data(), kState ? state_size(layout) : environment_size(layout));
+  if constexpr (kState) load_state(f.s, layout, image.data());
+  else load_environment(f.s, layout, image.data());
+}
+
 // FNSTENV stores the environment, then masks every exception (which also clears
 // ES and FERR#).
 template <bool kSize32>
 void fnstenv(Fpu& f) {
-  const ImageLayout layout = layout_of(f, kSize32);
-  std::array<u8, 28> image{};
-  store_environment(f.s, layout, image.data());
-  write_image(f, image.data(), environment_size(layout));
+  store_image<false, kSize32>(f);
   f.s.control |= fcw::kMasks;
 }
-
 template <bool kSize32>
 void fldenv(Fpu& f) {
-  const ImageLayout layout = layout_of(f, kSize32);
-  std::array<u8, 28> image{};
-  read_image(f, image.data(), environment_size(layout));
-  load_environment(f.s, layout, image.data());
+  load_image<false, kSize32>(f);
 }
 
 // FNSAVE stores the whole state, then initializes the FPU as FNINIT does.
 template <bool kSize32>
 void fnsave(Fpu& f) {
-  const ImageLayout layout = layout_of(f, kSize32);
-  std::array<u8, 108> image{};
-  store_state(f.s, layout, image.data());
-  write_image(f, image.data(), state_size(layout));
+  store_image<true, kSize32>(f);
   initialize(f.s);
 }
-
 template <bool kSize32>
 void frstor(Fpu& f) {
-  const ImageLayout layout = layout_of(f, kSize32);
-  std::array<u8, 108> image{};
-  read_image(f, image.data(), state_size(layout));
-  load_state(f.s, layout, image.data());
+  load_image<true, kSize32>(f);
 }
 
 // FFREE tags ST(i) empty and clears C1.

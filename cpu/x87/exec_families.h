@@ -12,4 +12,33 @@ FormList compare_forms();         // exec_compare.cpp: FCOM FUCOM FICOM FCOMI FT
 FormList control_forms();         // exec_control.cpp: FNINIT FLDCW FNSTENV FNSAVE FWAIT ...
 FormList transcendental_forms();  // exec_transcendental.cpp: FSIN FCOS FPTAN FPATAN F2XM1 FYL2X ...
 
+// Memory source operands of the arithmetic and compare families (m32fp, m64fp, m16int,
+// m32int as the SDM names them), read before anything changes.
+struct Single {
+  static Operand read(Fpu& f) { return unpack_single(f.read<u32>()); }
+};
+struct Double {
+  static Operand read(Fpu& f) { return unpack_double(f.read<u64>()); }
+};
+struct Word {
+  static Operand read(Fpu& f) { return unpack_integer(static_cast<i16>(f.read<u16>())); }
+};
+struct Short {
+  static Operand read(Fpu& f) { return unpack_integer(static_cast<i32>(f.read<u32>())); }
+};
+
+// FXTRACT, FPTAN and FSINCOS replace ST(0) and push a second result, so they need a
+// valid ST(0) and an empty ST(7). Otherwise a stack underflow or overflow (#IS) is
+// raised; when masked, ST(0) and the pushed register get the QNaN indefinite. Returns
+// whether the instruction goes on (SDM Vol. 1 "Stack Overflow or Underflow Exception").
+inline bool room_for_two_results(Fpu& f) {
+  const bool underflow = f.empty(0);
+  if (!underflow && f.empty(7)) return true;
+  if (underflow ? f.stack_underflow() : f.stack_overflow()) {
+    f.set_st(0, kIndefinite);
+    f.push(kIndefinite);
+  }
+  return false;
+}
+
 }  // namespace x86lab::x87

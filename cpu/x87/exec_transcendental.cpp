@@ -29,20 +29,7 @@ void trigonometric(Fpu& f) {
 template <bool kSinCos>
 void two_results(Fpu& f) {
   f.set_condition(fsw::C2, 0);
-  if (f.empty(0)) {
-    if (f.stack_underflow()) {
-      f.set_st(0, kIndefinite);
-      f.push(kIndefinite);
-    }
-    return;
-  }
-  if (!f.empty(7)) {
-    if (f.stack_overflow()) {
-      f.set_st(0, kIndefinite);
-      f.push(kIndefinite);
-    }
-    return;
-  }
+  if (!room_for_two_results(f)) return;
   const Operand x = f.operand(0);
   if (!trigonometric_range(x)) {
     f.set_condition(fsw::C2 | fsw::C1, fsw::C2);

@@ -167,25 +167,31 @@ bool is_one(const Operand& x) { return x.category == Category::Normal && x.expon
 
 bool trigonometric_range(const Operand& x) { return !x.finite_nonzero() || x.exponent < 63; }
 
-Result sine(const Operand& x, const Environment& env) {
+namespace {
+
+// sin x or cos x from r = x reduced by pi/2 into quadrant q: sin x is sin r, cos r,
+// -sin r, -cos r for q = 0..3 (and the sign of x), cos x is cos r, -sin r, -cos r,
+// sin r.
+template <bool kCosine>
+Result sine_or_cosine(const Operand& x, const Environment& env) {
   Result out;
   u8 de = 0;
   if (trigonometric_special(x, env, out, de)) return out;
-  if (x.category == Category::Zero) return {zero(x.sign)};
+  if (x.category == Category::Zero) {
+    return {kCosine ? make_float80(false, kExponentBias, kIntegerBit) : zero(x.sign)};
+  }
   const Reduced red = reduce(x);
-  const Value v = (red.quadrant & 1) ? cos_of(red.r) : sin_of(red.r);
-  return finish(v, (red.quadrant >= 2) != x.sign, env, de);
+  const bool odd = red.quadrant & 1;
+  const Value v = odd != kCosine ? cos_of(red.r) : sin_of(red.r);
+  const bool negative = kCosine ? red.quadrant == 1 || red.quadrant == 2 : (red.quadrant >= 2) != x.sign;
+  return finish(v, negative, env, de);
 }
 
-Result cosine(const Operand& x, const Environment& env) {
-  Result out;
-  u8 de = 0;
-  if (trigonometric_special(x, env, out, de)) return out;
-  if (x.category == Category::Zero) return {make_float80(false, kExponentBias, kIntegerBit)};
-  const Reduced red = reduce(x);
-  const Value v = (red.quadrant & 1) ? sin_of(red.r) : cos_of(red.r);
-  return finish(v, red.quadrant == 1 || red.quadrant == 2, env, de);
-}
+}  // namespace
+
+Result sine(const Operand& x, const Environment& env) { return sine_or_cosine<false>(x, env); }
+
+Result cosine(const Operand& x, const Environment& env) { return sine_or_cosine<true>(x, env); }
 
 Result tangent(const Operand& x, const Environment& env) {
   Result out;

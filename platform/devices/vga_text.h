@@ -26,6 +26,8 @@ class VgaText : public PortDevice {
   // The 25 text rows from the CRTC start address, one line each, trailing blanks
   // removed; characters outside printable ASCII appear as '.'. No side effects.
   std::string text() const;
+  // Display start (CRTC registers 0Ch/0Dh) as a character offset. No side effects.
+  u16 start_address() const { return static_cast<u16>(crtc_[0x0C] << 8 | crtc_[0x0D]); }
   // Cursor position (CRTC registers 0Eh/0Fh) as a character offset.
   u16 cursor() const { return static_cast<u16>(crtc_[0x0E] << 8 | crtc_[0x0F]); }
 

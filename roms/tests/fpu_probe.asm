@@ -7,11 +7,6 @@
 ; makes an escape opcode raise #NM until CLTS.
 %include "rom.inc"
 
-%macro SET_VECTOR 2
-  mov word [%1 * 4], %2
-  mov word [%1 * 4 + 2], 0xF000
-%endmacro
-
 section .text
 start:
   REAL_MODE_START

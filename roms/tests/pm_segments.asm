@@ -14,9 +14,7 @@
 section .text
 bits 16
 start:
-  xor ax, ax
-  mov ss, ax
-  mov sp, 0x7000
+  REAL_MODE_START
   ENTER_PM gdt, gdt_end
 
 bits 32
@@ -110,10 +108,7 @@ to_16bit:
   mov cr0, eax
   jmp 0xF000:real_again
 real_again:
-  xor ax, ax
-  mov ss, ax
-  mov sp, 0x7000
-  mov ds, ax
+  REAL_MODE_START
   xor ax, ax
   mov fs, ax                         ; real-mode load: base 0, limit kept (4 GiB)
   mov eax, [fs:dword 0x123456]

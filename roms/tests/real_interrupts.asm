@@ -3,11 +3,6 @@
 ; returns to the faulting instruction; #UD from UD2; INTO when OF=1; BOUND #BR.
 %include "rom.inc"
 
-%macro SET_VECTOR 2
-  mov word [%1 * 4], %2
-  mov word [%1 * 4 + 2], 0xF000
-%endmacro
-
 section .text
 start:
   REAL_MODE_START

@@ -4,9 +4,23 @@
 
 #include <initializer_list>
 
+#include "../mmu/bus_words.h"
 #include "cpu/cpu.h"
 
 namespace x86lab::testing {
+
+// An interrupt controller with one request line (an 8259A in its simplest use):
+// `raised` stays set until the CPU acknowledges it, with `vector`.
+struct OneShotInterrupt : InterruptController {
+  explicit OneShotInterrupt(u8 vector_number = 0x50) : vector(vector_number) {}
+  bool raised = false;
+  u8 vector;
+  bool interrupt_pending() const override { return raised; }
+  u8 acknowledge() override {
+    raised = false;
+    return vector;
+  }
+};
 
 struct CpuFixture {
   Counters counters;
@@ -27,6 +41,8 @@ struct CpuFixture {
   void code(u32 address, std::initializer_list<u8> bytes) {
     for (u8 b : bytes) bus.poke(address++, b);
   }
+  void poke32(u32 address, u32 value) { testing::poke32(bus, address, value); }
+  u32 peek32(u32 address) const { return testing::peek32(bus, address); }
   void steps(unsigned n) {
     for (unsigned i = 0; i < n; ++i) cpu.step();
   }

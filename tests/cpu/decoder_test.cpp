@@ -1,6 +1,7 @@
 // Decoder cases, one line each: mode, bytes, expected length and mnemonic (lengths
 // checked against the SDM's encoding rules; the Zydis comparison covers the rest).
 #include "cpu/decoder.h"
+#include "decode_cases.h"
 #include "segmentation/descriptor.h"
 
 #include <gtest/gtest.h>
@@ -10,12 +11,7 @@
 namespace x86lab {
 namespace {
 
-struct Case {
-  bool mode32;
-  std::vector<u8> bytes;
-  unsigned length;
-  const char* mnemonic;
-};
+using decode_testing::Case;
 
 const Case kCases[] = {
     {false, {0xB8, 0x34, 0x12}, 3, "MOV"},                               // mov ax, 1234h
@@ -48,13 +44,7 @@ const Case kCases[] = {
 };
 
 TEST(Decoder, EachCaseHasTheExpectedLengthAndMnemonic) {
-  for (const Case& c : kCases) {
-    Instruction insn;
-    ASSERT_TRUE(decode_bytes(c.bytes.data(), static_cast<unsigned>(c.bytes.size()), c.mode32, insn))
-        << c.mnemonic;
-    EXPECT_EQ(insn.length, c.length) << c.mnemonic;
-    EXPECT_EQ(insn.form->mnemonic, c.mnemonic);
-  }
+  decode_testing::expect_lengths_and_mnemonics(kCases);
 }
 
 TEST(Decoder, LastSegmentOverrideWins) {

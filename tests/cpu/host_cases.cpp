@@ -93,23 +93,28 @@ std::vector<Form> build_forms() {
     f.push_back(one("TEST", 0xF6, ext, B, Shape::EIb));
     f.push_back(one("TEST", 0xF7, ext, V, Shape::EIz));
   }
-  f.push_back(one("NOT", 0xF6, 2, B, Shape::E, kLock));
-  f.push_back(one("NOT", 0xF7, 2, V, Shape::E, kLock));
-  f.push_back(one("NEG", 0xF6, 3, B, Shape::E, kLock));
-  f.push_back(one("NEG", 0xF7, 3, V, Shape::E, kLock));
-  f.push_back(one("INC", 0xFE, 0, B, Shape::E, kLock));
-  f.push_back(one("INC", 0xFF, 0, V, Shape::E, kLock));
-  f.push_back(one("DEC", 0xFE, 1, B, Shape::E, kLock));
-  f.push_back(one("DEC", 0xFF, 1, V, Shape::E, kLock));
-  // Multiply and divide.
-  f.push_back(one("MUL", 0xF6, 4, B, Shape::E, kUsesAccumulator));
-  f.push_back(one("MUL", 0xF7, 4, V, Shape::E, kUsesAccumulator));
-  f.push_back(one("IMUL", 0xF6, 5, B, Shape::E, kUsesAccumulator));
-  f.push_back(one("IMUL", 0xF7, 5, V, Shape::E, kUsesAccumulator));
-  f.push_back(one("DIV", 0xF6, 6, B, Shape::E, kUsesAccumulator | kDivide));
-  f.push_back(one("DIV", 0xF7, 6, V, Shape::E, kUsesAccumulator | kDivide));
-  f.push_back(one("IDIV", 0xF6, 7, B, Shape::E, kUsesAccumulator | kDivide | kSigned));
-  f.push_back(one("IDIV", 0xF7, 7, V, Shape::E, kUsesAccumulator | kDivide | kSigned));
+  // One-operand groups, each as a byte form (F6h/FEh) and a word/dword form (F7h/FFh):
+  // NOT NEG INC DEC (lockable), then multiply and divide.
+  struct Unary {
+    std::string_view mnemonic;
+    u8 byte_opcode;
+    i8 ext;
+    u16 traits;
+  };
+  constexpr Unary kUnary[] = {
+      {"NOT", 0xF6, 2, kLock},
+      {"NEG", 0xF6, 3, kLock},
+      {"INC", 0xFE, 0, kLock},
+      {"DEC", 0xFE, 1, kLock},
+      {"MUL", 0xF6, 4, kUsesAccumulator},
+      {"IMUL", 0xF6, 5, kUsesAccumulator},
+      {"DIV", 0xF6, 6, kUsesAccumulator | kDivide},
+      {"IDIV", 0xF6, 7, kUsesAccumulator | kDivide | kSigned},
+  };
+  for (const Unary& u : kUnary) {
+    f.push_back(one(u.mnemonic, u.byte_opcode, u.ext, B, Shape::E, u.traits));
+    f.push_back(one(u.mnemonic, static_cast<u8>(u.byte_opcode + 1), u.ext, V, Shape::E, u.traits));
+  }
   f.push_back(two("IMUL", 0xAF, -1, V, Shape::GE));
   f.push_back(one("IMUL", 0x69, -1, V, Shape::GEIz));
   f.push_back(one("IMUL", 0x6B, -1, V, Shape::GEIb));

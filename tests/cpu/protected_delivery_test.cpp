@@ -18,16 +18,7 @@ using testing::gate;
 using testing::kCode;
 using testing::ProtectedModeFixture;
 
-// An interrupt controller with one request line that stays raised until acknowledged.
-struct OneShotPic : InterruptController {
-  bool raised = false;
-  u8 vector = 0x50;
-  bool interrupt_pending() const override { return raised; }
-  u8 acknowledge() override {
-    raised = false;
-    return vector;
-  }
-};
+using OneShotPic = testing::OneShotInterrupt;
 
 TEST(Delivery, TripleFaultShutsDownAndReportsTheFaultChain) {
   ProtectedModeFixture f;
@@ -92,8 +83,7 @@ TEST(Delivery, NmiWakesHaltedCpu) {
 TEST(Delivery, StiDelaysAnInterruptByOneInstruction) {
   ProtectedModeFixture f;
   OneShotPic pic;
-  f.cpu.set_interrupt_controller(&pic);
-  f.put_idt(0x50, gate(kCode, 0x1400, 0x8E));
+  f.connect_interrupt(pic);
   f.code(0x1000, {0xFB, 0x90, 0x90});  // sti; nop; nop
   pic.raised = true;
   f.cpu.step();  // STI
@@ -107,8 +97,7 @@ TEST(Delivery, StiDelaysAnInterruptByOneInstruction) {
 TEST(Delivery, MovSsBlocksInterruptsForOneInstruction) {
   ProtectedModeFixture f;
   OneShotPic pic;
-  f.cpu.set_interrupt_controller(&pic);
-  f.put_idt(0x50, gate(kCode, 0x1400, 0x8E));
+  f.connect_interrupt(pic);
   f.cpu.state.eflags |= flag::IF;
   f.cpu.state.gpr[EAX] = testing::kData;
   f.code(0x1000, {0x8E, 0xD0, 0x90, 0x90});  // mov ss, ax; nop; nop
@@ -124,8 +113,7 @@ TEST(Delivery, MovSsBlocksInterruptsForOneInstruction) {
 TEST(Delivery, FaultWhileDeliveringAnExternalInterruptHasTheExtBit) {
   ProtectedModeFixture f;
   OneShotPic pic;
-  f.cpu.set_interrupt_controller(&pic);
-  f.put_idt(0x50, gate(kCode, 0x1400, 0x0E));  // not present
+  f.connect_interrupt(pic, gate(kCode, 0x1400, 0x0E));  // not present
   f.put_idt(11, gate(kCode, 0x1500, 0x8E));
   f.cpu.state.eflags |= flag::IF;
   f.code(0x1000, {0x90});

@@ -19,18 +19,23 @@ struct RealModeLimits : ::testing::Test, testing::CpuFixture {
   }
   // The vector taken: the handler's HLT is at 0F00h + vector, and EIP is past it.
   u32 vector_taken() const { return cpu.state.eip - 1 - 0xF00; }
+  // Real mode with the two handlers, `reg` = FFFFh, and the one instruction `bytes`
+  // at 1000h; runs it and the handler's HLT, and returns the vector taken.
+  u32 run_with_ffff(unsigned reg, std::initializer_list<u8> bytes) {
+    real_mode_at();
+    handlers();
+    cpu.state.gpr[reg] = 0xFFFF;
+    code(0x1000, bytes);
+    steps(2);
+    return vector_taken();
+  }
 };
 
 // SDM Vol. 3, "Interrupt 12—Stack Fault Exception (#SS)": a limit violation of a
 // stack operation, LEAVE named among them, raises #SS (the 286 raises #GP: a known
 // difference, docs/sst286.md, which also notes the LEAVE page's older #GP wording).
 TEST_F(RealModeLimits, LeaveWithBpFFFFRaisesSs) {
-  real_mode_at();
-  handlers();
-  cpu.state.gpr[EBP] = 0xFFFF;
-  code(0x1000, {0xC9});  // LEAVE
-  steps(2);
-  EXPECT_EQ(vector_taken(), 12u);
+  EXPECT_EQ(run_with_ffff(EBP, {0xC9}), 12u);  // LEAVE
   EXPECT_EQ(cpu.state.gpr[ESP], 0x8000u - 6) << "SP is restored before the frame is pushed";
   EXPECT_EQ(bus.peek(0x8000 - 6), 0x00) << "the pushed IP is LEAVE's own";
   EXPECT_EQ(bus.peek(0x8000 - 5), 0x10);
@@ -39,23 +44,13 @@ TEST_F(RealModeLimits, LeaveWithBpFFFFRaisesSs) {
 // SDM Vol. 3, "Interrupt 12—Stack Fault Exception (#SS)": POP beyond the stack limit
 // (the 286 raises #GP here: a known difference, docs/sst286.md).
 TEST_F(RealModeLimits, PopWithSpFFFFRaisesSs) {
-  real_mode_at();
-  handlers();
-  cpu.state.gpr[ESP] = 0xFFFF;
-  code(0x1000, {0x07});  // POP ES
-  steps(2);
-  EXPECT_EQ(vector_taken(), 12u);
+  EXPECT_EQ(run_with_ffff(ESP, {0x07}), 12u);  // POP ES
 }
 
 // SDM "LODS": #GP for an operand outside the DS limit, and a fault leaves SI as it was
 // (the 286 advances SI first: a known difference, docs/sst286.md).
 TEST_F(RealModeLimits, LodswAtSiFFFFRaisesGpWithSiUnchanged) {
-  real_mode_at();
-  handlers();
-  cpu.state.gpr[ESI] = 0xFFFF;
-  code(0x1000, {0xAD});  // LODSW
-  steps(2);
-  EXPECT_EQ(vector_taken(), 13u);
+  EXPECT_EQ(run_with_ffff(ESI, {0xAD}), 13u);  // LODSW
   EXPECT_EQ(cpu.state.gpr[ESI], 0xFFFFu);
 }
 

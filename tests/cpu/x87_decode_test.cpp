@@ -8,16 +8,12 @@
 
 #include "cpu/cpu_profile.h"
 #include "cpu/decoder.h"
+#include "decode_cases.h"
 
 namespace x86lab {
 namespace {
 
-struct Case {
-  bool mode32;
-  std::vector<u8> bytes;
-  unsigned length;
-  const char* mnemonic;
-};
+using decode_testing::Case;
 
 const Case kCases[] = {
     {true, {0xD8, 0x03}, 2, "FADD"},                                    // fadd dword [ebx]
@@ -78,12 +74,7 @@ const Case kCases[] = {
 };
 
 TEST(X87Decoder, EachCaseHasTheExpectedLengthAndMnemonic) {
-  for (const Case& c : kCases) {
-    Instruction insn;
-    ASSERT_TRUE(decode_bytes(c.bytes.data(), static_cast<unsigned>(c.bytes.size()), c.mode32, insn)) << c.mnemonic;
-    EXPECT_EQ(insn.length, c.length) << c.mnemonic;
-    EXPECT_EQ(insn.form->mnemonic, c.mnemonic);
-  }
+  decode_testing::expect_lengths_and_mnemonics(kCases);
 }
 
 // Measured on an Intel host (SIGILL) and in the SDM's escape opcode maps as blank.

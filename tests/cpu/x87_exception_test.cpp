@@ -183,15 +183,10 @@ TEST_F(X87Exceptions, WithCr0NeClearFerrFollowsTheExceptionAndTheNextWaitingInst
 }
 
 // FERR# wired to IRQ 13 as on a PC: the slave 8259A's vector 75h.
-struct Irq13 : InterruptController, X87ErrorPins {
-  bool latched = false;
-  void ferr(bool asserted) override { latched = latched || asserted; }
+struct Irq13 : testing::OneShotInterrupt, X87ErrorPins {
+  Irq13() : OneShotInterrupt(0x75) {}
+  void ferr(bool asserted) override { raised = raised || asserted; }
   bool ignne() const override { return false; }
-  bool interrupt_pending() const override { return latched; }
-  u8 acknowledge() override {
-    latched = false;
-    return 0x75;
-  }
 };
 
 TEST_F(X87Exceptions, TheInterruptFromFerrWakesTheFrozenCpuAndReturnsToTheWaitingInstruction) {

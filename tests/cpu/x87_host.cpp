@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "cpu/cpu.h"
+#include "segmentation/system_segments.h"
 
 namespace x86lab::x87_testing {
 namespace {
@@ -97,16 +98,6 @@ SimulatedX87::~SimulatedX87() = default;
 
 namespace {
 constexpr u32 kCode = 0x1000, kData = 0x2000;
-
-void flat(SegmentRegister& reg, u16 selector, bool code) {
-  Descriptor d;
-  d.base = 0;
-  d.limit_raw = 0xFFFFF;
-  d.g = d.db = d.s = d.present = true;
-  d.type = code ? 0xB : 0x3;
-  reg.selector = selector;
-  reg.cache.load(d);
-}
 }  // namespace
 
 Observation SimulatedX87::run(const Case& c) {
@@ -116,7 +107,7 @@ Observation SimulatedX87::run(const Case& c) {
   s.cpl = 0;
   s.halted = s.shutdown = false;
   s.idtr = {0, 0};
-  for (unsigned seg = 0; seg < 6; ++seg) flat(s.segments[seg], seg == CS ? 0x08 : 0x10, seg == CS);
+  for (unsigned seg = 0; seg < 6; ++seg) load_flat_segment(s.segments[seg], seg == CS ? 0x08 : 0x10, seg == CS, 0);
   s.gpr = {};
   s.gpr[EBX] = kData;
   s.eip = kCode;

@@ -32,10 +32,6 @@ struct Exclusion {
   std::vector<ZydisMnemonic> mnemonics = {};
 };
 const Exclusion kExclusions[] = {
-    // Known gaps, reported: x86lab models no performance counters, and INT1's delivery
-    // (a #DB trap without the gate DPL check) is not built yet.
-    {"P6 instructions not implemented yet: INT1/ICEBP (F1), RDPMC (0F 33)", {},
-     {ZYDIS_MNEMONIC_INT1, ZYDIS_MNEMONIC_RDPMC}},
     {"MMX", {ZYDIS_ISA_SET_PENTIUMMMX, ZYDIS_ISA_SET_SSE2MMX, ZYDIS_ISA_SET_SSSE3MMX}},
     {"SSE to SSE4 (with prefetch hints, FXSAVE, LDMXCSR, SSE3's FISTTP)",
      {ZYDIS_ISA_SET_SSE, ZYDIS_ISA_SET_SSE2, ZYDIS_ISA_SET_SSE3, ZYDIS_ISA_SET_SSE3X87, ZYDIS_ISA_SET_SSSE3,

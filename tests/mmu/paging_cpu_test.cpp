@@ -25,9 +25,6 @@ struct PagedCpu : testing::CpuFixture {
     poke32(0x30000, 0xAAAAAAAA);
     poke32(0x31000, 0xBBBBBBBB);
   }
-  void poke32(u32 address, u32 value) {
-    for (int i = 0; i < 4; ++i) bus.poke(address + i, static_cast<u8>(value >> (8 * i)));
-  }
   u32 read_page5() { return mmu.read<u32>(0x5000, AccessKind::Data, false); }
 };
 

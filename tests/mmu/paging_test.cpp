@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include "bus_words.h"
+
 namespace x86lab {
 namespace {
 
@@ -25,14 +27,8 @@ struct PagingFixture {
     set_pde(0, kTable | P | W | U);
     mmu.set_control(control);
   }
-  void poke32(u32 address, u32 value) {
-    for (int i = 0; i < 4; ++i) bus.poke(address + i, static_cast<u8>(value >> (8 * i)));
-  }
-  u32 peek32(u32 address) const {
-    u32 value = 0;
-    for (int i = 0; i < 4; ++i) value |= u32{bus.peek(address + i)} << (8 * i);
-    return value;
-  }
+  void poke32(u32 address, u32 value) { testing::poke32(bus, address, value); }
+  u32 peek32(u32 address) const { return testing::peek32(bus, address); }
   void set_pde(u32 index, u32 value) { poke32(kDirectory + index * 4, value); }
   void set_pte(u32 index, u32 value) { poke32(kTable + index * 4, value); }
   u32 pde(u32 index) const { return peek32(kDirectory + index * 4); }

@@ -1,24 +1,32 @@
 #!/usr/bin/env bash
-# Runs one self-checking ROM under x86lab or qemu-system-i386 and passes when it
-# printed PASS and left through the exit port with 10h (exit status 33).
-# usage: run_rom.sh x86lab|qemu EMULATOR ROM
+# Runs one self-checking guest program, a ROM image (x86lab --bios, qemu -bios) or a
+# Multiboot kernel (x86lab --kernel, qemu -kernel), under x86lab or qemu-system-i386,
+# and passes when it printed PASS and left through the exit port with 10h (exit
+# status 33). tests/boot/run_kernel.sh runs kernels through this script.
+# usage: run_rom.sh x86lab|qemu EMULATOR IMAGE [rom|kernel]
 set -u
-kind=$1 emulator=$2 rom=$3
+kind=$1 emulator=$2 rom=$3 image=${4:-rom}
+case $image in
+  rom) x86lab_load=(--bios "$rom") x86lab_limit=50000000 qemu_load=(-serial none -bios "$rom") qemu_seconds=30 ;;
+  kernel) x86lab_load=(--kernel "$rom" --serial none) x86lab_limit=200000000
+    qemu_load=(-serial null -kernel "$rom") qemu_seconds=60 ;;
+  *) echo "unknown image kind $image"; exit 2 ;;
+esac
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 case $kind in
   x86lab)
-    "$emulator" run --bios "$rom" --debugcon "file:$out" --max-instructions 50000000
+    "$emulator" run "${x86lab_load[@]}" --debugcon "file:$out" --max-instructions $x86lab_limit
     status=$? ;;
   qemu)
     if [ -z "$emulator" ] || [ ! -x "$emulator" ]; then echo "qemu-system-i386 not installed: skipped"; exit 77; fi
-    timeout 30 "$emulator" -M pc -cpu pentium3 -m 64 -display none -monitor none -serial none -nodefaults \
-      -bios "$rom" -debugcon "file:$out" -device isa-debug-exit,iobase=0xf4,iosize=0x04
+    timeout $qemu_seconds "$emulator" -M pc -cpu pentium3 -m 64 -display none -monitor none -nodefaults \
+      "${qemu_load[@]}" -debugcon "file:$out" -device isa-debug-exit,iobase=0xf4,iosize=0x04
     status=$? ;;
   *) echo "unknown kind $kind"; exit 2 ;;
 esac
 cat "$out"
-if [ "$kind" = qemu ]; then
+if [ "$kind" = qemu ] && [ "$image" = rom ]; then
   name=$(basename "$rom" .bin)
   expected=$(awk -F'\t' -v n="$name" '$1 == n {print $2}' "$(dirname "$0")/qemu_differences.txt")
   if [ -n "$expected" ]; then
@@ -36,6 +44,6 @@ if [ "$kind" = qemu ]; then
   fi
 fi
 if [ "$status" -ne 33 ] || ! grep -q '^PASS$' "$out"; then
-  echo "ROM $rom under $kind: exit status $status (expected 33 and a PASS line)"
+  echo "$image $rom under $kind: exit status $status (expected 33 and a PASS line)"
   exit 1
 fi

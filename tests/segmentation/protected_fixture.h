@@ -54,13 +54,11 @@ struct ProtectedModeFixture : CpuFixture {
   void put_idt(u8 vector, u64 raw) {
     for (int i = 0; i < 8; ++i) bus.poke(kIdt + vector * 8u + i, static_cast<u8>(raw >> (8 * i)));
   }
-  void poke32(u32 address, u32 value) {
-    for (int i = 0; i < 4; ++i) bus.poke(address + i, static_cast<u8>(value >> (8 * i)));
-  }
-  u32 peek32(u32 address) const {
-    u32 v = 0;
-    for (int i = 0; i < 4; ++i) v |= u32{bus.peek(address + i)} << (8 * i);
-    return v;
+  // Connects `pic` as the CPU's interrupt controller and puts `gate_50h` into IDT entry
+  // 50h (OneShotInterrupt's default vector): where the external-interrupt tests start.
+  void connect_interrupt(OneShotInterrupt& pic, u64 gate_50h = gate(kCode, 0x1400, 0x8E)) {
+    cpu.set_interrupt_controller(&pic);
+    put_idt(0x50, gate_50h);
   }
   u8 access_byte(u16 selector) const { return bus.peek(kGdt + (selector & ~7u) + 5); }
   u64 locked(AccessKind kind) const { return counters.locked_by_kind[static_cast<int>(kind)]; }

@@ -2,31 +2,24 @@
 // traces, `x86lab trace diff`, and bad trace options.
 #include <gtest/gtest.h>
 
-#include "../ui/run_x86lab.h"
-#include <sys/wait.h>
-
-#include <array>
-#include <cstdio>
 #include <fstream>
-#include <sstream>
 #include <string>
+
+#include "../ui/run_x86lab.h"
 
 namespace {
 
+using x86lab::testing::expect_rejected;
 using x86lab::testing::Outcome;
+using x86lab::testing::read_file;
 
 Outcome run(const std::string& arguments) { return x86lab::testing::run_x86lab(arguments); }
 
-std::string read_file(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  std::stringstream text;
-  text << file.rdbuf();
-  return text.str();
-}
-
 const std::string kDemo = std::string(X86LAB_ROM_DIR) + "/demo.bin";
 
-// The golden file was checked by hand against the SDM: LGDT loads base 1000h; CR0.PE
+// The golden file was checked by hand against the SDM: the real-mode loads (the far
+// JMP from the reset vector, SS, DS, ES) cache base = selector * 16 with no descriptor;
+// LGDT loads base 1000h; CR0.PE
 // set; each first load of CS, SS and DS writes the Accessed bit (type 9Ah->9Bh,
 // 92h->93h) and caches base 0, limit FFFFFFFFh; the reload after the GDT edit caches
 // base 100000h and writes nothing (A already set); LGDT costs 50 cycles on p3.
@@ -58,29 +51,23 @@ TEST(TraceCli, DiffFindsADifferentProfile) {
 }
 
 TEST(TraceCli, BadTraceSpecIsOneLineAndStatus2) {
-  const Outcome o = run("run --bios " + kDemo + " --trace xml:/tmp/x");
-  EXPECT_EQ(o.status, 2);
-  EXPECT_EQ(o.output, "x86lab: --trace kind must be text, bin or perfetto, not 'xml'\n");
+  expect_rejected("run --bios " + kDemo + " --trace xml:/tmp/x",
+                  "--trace kind must be text, bin or perfetto, not 'xml'");
 }
 
 TEST(TraceCli, UnwritableTracePathIsOneLineAndStatus2) {
-  const Outcome o = run("run --bios " + kDemo + " --trace text:/nonexistent/dir/t.txt");
-  EXPECT_EQ(o.status, 2);
-  EXPECT_EQ(o.output, "x86lab: cannot create trace file '/nonexistent/dir/t.txt': No such file or directory\n");
+  expect_rejected("run --bios " + kDemo + " --trace text:/nonexistent/dir/t.txt",
+                  "cannot create trace file '/nonexistent/dir/t.txt': No such file or directory");
 }
 
 TEST(TraceCli, FilterWithoutTraceIsRejected) {
-  const Outcome o = run("run --bios " + kDemo + " --trace-filter seg");
-  EXPECT_EQ(o.status, 2);
-  EXPECT_EQ(o.output, "x86lab: --trace-filter needs --trace\n");
+  expect_rejected("run --bios " + kDemo + " --trace-filter seg", "--trace-filter needs --trace");
 }
 
 TEST(TraceCli, CostFileWithUnknownKeyNamesTheLine) {
   const std::string path = ::testing::TempDir() + "bad.cost";
   std::ofstream(path) << "name = p3  source: test\nbogus = 1  source: none\n";
-  const Outcome o = run("run --bios " + kDemo + " --profile " + path);
-  EXPECT_EQ(o.status, 2);
-  EXPECT_EQ(o.output, "x86lab: " + path + ":2: unknown key 'bogus'\n");
+  expect_rejected("run --bios " + kDemo + " --profile " + path, path + ":2: unknown key 'bogus'");
 }
 
 TEST(TraceCli, PerfettoOutputIsJsonWithTraceEvents) {
@@ -103,9 +90,7 @@ TEST(TraceCli, StatsJsonHasTheLockedAccessCounts) {
 TEST(TraceCli, TraceCommandWithoutArgumentsIsStatus2) {
   EXPECT_EQ(run("trace").status, 2);
   EXPECT_EQ(run("trace dump").status, 2);
-  const Outcome o = run("trace dump /nonexistent.bin");
-  EXPECT_EQ(o.status, 2);
-  EXPECT_EQ(o.output, "x86lab: cannot open trace '/nonexistent.bin': No such file or directory\n");
+  expect_rejected("trace dump /nonexistent.bin", "cannot open trace '/nonexistent.bin': No such file or directory");
 }
 
 }  // namespace

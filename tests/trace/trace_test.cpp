@@ -14,6 +14,17 @@
 namespace x86lab {
 namespace {
 
+// `parse` throws std::invalid_argument with exactly `message`.
+template <class Parse>
+void expect_invalid_argument(Parse parse, const std::string& message) {
+  try {
+    parse();
+    FAIL() << "no error; expected: " << message;
+  } catch (const std::invalid_argument& error) {
+    EXPECT_EQ(std::string(error.what()), message);
+  }
+}
+
 Event segment_load_event() {
   Event e;
   e.kind = EventKind::SegmentLoad;
@@ -153,11 +164,16 @@ TEST(Tracer, FilterKeepsOnlyTheNamedKindsAndCpl) {
   EXPECT_EQ(events[0].instruction, 0u);
 }
 
+// One start (`start` = true) or stop trigger parsed from `spec`.
+TraceTriggers trigger(const char* spec, bool start) {
+  TraceTriggers triggers;
+  parse_trace_trigger(spec, start, triggers);
+  return triggers;
+}
+
 TEST(Tracer, StartTriggerOnAVectorBeginsAtThatDelivery) {
   std::vector<Event> events;
-  TraceTriggers triggers;
-  parse_trace_trigger("vector=13", true, triggers);
-  Tracer tracer({}, triggers);
+  Tracer tracer({}, trigger("vector=13", true));
   tracer.add_sink(std::make_unique<CollectingSink>(&events));
   tracer.emit(segment_load_event());
   Event gp;
@@ -171,9 +187,7 @@ TEST(Tracer, StartTriggerOnAVectorBeginsAtThatDelivery) {
 
 TEST(Tracer, StopTriggerEndsTracingForGood) {
   std::vector<Event> events;
-  TraceTriggers triggers;
-  parse_trace_trigger("eip=2000", false, triggers);
-  Tracer tracer({}, triggers);
+  Tracer tracer({}, trigger("eip=2000", false));
   tracer.add_sink(std::make_unique<CollectingSink>(&events));
   tracer.begin_instruction(0, 0, 8, 0x1000, 0);
   tracer.emit(segment_load_event());
@@ -185,12 +199,7 @@ TEST(Tracer, StopTriggerEndsTracingForGood) {
 }
 
 TEST(TraceFilter, UnknownItemIsRejectedByName) {
-  try {
-    parse_trace_filter("seg,bogus");
-    FAIL();
-  } catch (const std::invalid_argument& error) {
-    EXPECT_EQ(std::string(error.what()), "--trace-filter: unknown item 'bogus'");
-  }
+  expect_invalid_argument([] { parse_trace_filter("seg,bogus"); }, "--trace-filter: unknown item 'bogus'");
 }
 
 TEST(CostModel, P3ProfileGivesTheSeedsLldtAndLgdtCyclesExactly) {
@@ -206,21 +215,14 @@ TEST(CostModel, EveryBuiltinProfileParses) {
 }
 
 TEST(CostModel, UnknownKeyIsAnErrorNamingTheLine) {
-  try {
-    parse_cost_model("name = x  source: test\nwarp-speed = 9  source: fiction\n", "x.cost");
-    FAIL();
-  } catch (const std::invalid_argument& error) {
-    EXPECT_EQ(std::string(error.what()), "x.cost:2: unknown key 'warp-speed'");
-  }
+  expect_invalid_argument(
+      [] { parse_cost_model("name = x  source: test\nwarp-speed = 9  source: fiction\n", "x.cost"); },
+      "x.cost:2: unknown key 'warp-speed'");
 }
 
 TEST(CostModel, NumberWithoutSourceIsAnErrorNamingTheLine) {
-  try {
-    parse_cost_model("name = x  source: test\n\ninstruction.LLDT = 51\n", "x.cost");
-    FAIL();
-  } catch (const std::invalid_argument& error) {
-    EXPECT_EQ(std::string(error.what()), "x.cost:3: the number for 'instruction.LLDT' has no source");
-  }
+  expect_invalid_argument([] { parse_cost_model("name = x  source: test\n\ninstruction.LLDT = 51\n", "x.cost"); },
+                          "x.cost:3: the number for 'instruction.LLDT' has no source");
 }
 
 TEST(CostModel, FractionalCyclesAreKeptInSubcycles) {

@@ -2,34 +2,27 @@
 // status 2 (README "Exit status"); and the demo ROM's run.
 #include <gtest/gtest.h>
 
-#include "run_x86lab.h"
-#include <sys/wait.h>
-
-#include <array>
-#include <cstdio>
 #include <fstream>
 #include <string>
 
+#include "run_x86lab.h"
+
 namespace {
 
+using x86lab::testing::expect_rejected;
+using x86lab::testing::expect_rejected_in_one_line;
 using x86lab::testing::Outcome;
 
 Outcome run(const std::string& arguments) { return x86lab::testing::run_x86lab(arguments); }
 
-int lines(const std::string& text) { return x86lab::testing::line_count(text); }
-
 TEST(Cli, MissingRomIsOneLineAndStatus2) {
-  const Outcome o = run("run --bios missing.bin");
-  EXPECT_EQ(o.status, 2);
-  EXPECT_EQ(o.output, "x86lab: cannot open ROM 'missing.bin': No such file or directory\n");
+  expect_rejected("run --bios missing.bin", "cannot open ROM 'missing.bin': No such file or directory");
 }
 
 TEST(Cli, RomOfTheWrongSizeIsRejected) {
   const std::string path = ::testing::TempDir() + "odd.rom";
   std::ofstream(path, std::ios::binary) << std::string(1000, '\x90');
-  const Outcome o = run("run --bios " + path);
-  EXPECT_EQ(o.status, 2);
-  EXPECT_EQ(lines(o.output), 1);
+  const Outcome o = expect_rejected_in_one_line("run --bios " + path);
   EXPECT_NE(o.output.find("multiple of 64 KiB"), std::string::npos) << o.output;
   EXPECT_NE(o.output.find(path), std::string::npos);
 }
@@ -41,47 +34,31 @@ TEST(Cli, RomAbove16MiBIsRejected) {
     file.seekp(17 * 1024 * 1024 - 1);
     file.put('\0');
   }
-  const Outcome o = run("run --bios " + path);
-  EXPECT_EQ(o.status, 2);
-  EXPECT_EQ(lines(o.output), 1);
+  const Outcome o = expect_rejected_in_one_line("run --bios " + path);
   EXPECT_NE(o.output.find("at most 16 MiB"), std::string::npos) << o.output;
 }
 
 TEST(Cli, NonNumericMemoryIsRejected) {
-  const Outcome o = run("run --memory lots --bios x.bin");
-  EXPECT_EQ(o.status, 2);
-  EXPECT_EQ(o.output, "x86lab: --memory needs a non-negative whole number, not 'lots'\n");
+  expect_rejected("run --memory lots --bios x.bin", "--memory needs a non-negative whole number, not 'lots'");
 }
 
 TEST(Cli, MemoryOutOfRangeIsRejected) {
-  const Outcome o = run(std::string("run --memory 0 --bios ") + X86LAB_ROM_DIR + "/demo.bin");
-  EXPECT_EQ(o.status, 2);
-  EXPECT_EQ(lines(o.output), 1);
+  expect_rejected_in_one_line(std::string("run --memory 0 --bios ") + X86LAB_ROM_DIR + "/demo.bin");
 }
 
 TEST(Cli, UnknownOptionIsRejected) {
-  const Outcome o = run("run --frobnicate");
-  EXPECT_EQ(o.status, 2);
-  EXPECT_EQ(lines(o.output), 1);
+  const Outcome o = expect_rejected_in_one_line("run --frobnicate");
   EXPECT_NE(o.output.find("frobnicate"), std::string::npos);
 }
 
-TEST(Cli, UnknownCommandIsRejected) {
-  const Outcome o = run("fly");
-  EXPECT_EQ(o.status, 2);
-  EXPECT_EQ(o.output, "x86lab: unknown command 'fly' (try x86lab help)\n");
-}
+TEST(Cli, UnknownCommandIsRejected) { expect_rejected("fly", "unknown command 'fly' (try x86lab help)"); }
 
 TEST(Cli, BadDebugconIsRejected) {
-  const Outcome o = run(std::string("run --debugcon tty --bios ") + X86LAB_ROM_DIR + "/demo.bin");
-  EXPECT_EQ(o.status, 2);
-  EXPECT_EQ(lines(o.output), 1);
+  expect_rejected_in_one_line(std::string("run --debugcon tty --bios ") + X86LAB_ROM_DIR + "/demo.bin");
 }
 
 TEST(Cli, UnknownProfileIsRejected) {
-  const Outcome o = run(std::string("run --profile z80 --bios ") + X86LAB_ROM_DIR + "/demo.bin");
-  EXPECT_EQ(o.status, 2);
-  EXPECT_EQ(lines(o.output), 1);
+  expect_rejected_in_one_line(std::string("run --profile z80 --bios ") + X86LAB_ROM_DIR + "/demo.bin");
 }
 
 TEST(Cli, VersionPrintsTheVersion) {

@@ -1,76 +1,54 @@
 // The platform options' bad-input contract (one line naming the file or option, exit
 // status 2) and a --kernel run of the Multiboot timer kernel through the CLI.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
-#include <array>
-#include <cstdio>
 #include <fstream>
 #include <string>
 
+#include "run_x86lab.h"
+
 namespace {
 
-struct Outcome {
-  int status;
-  std::string output;
-};
+using x86lab::testing::expect_rejected;
+using x86lab::testing::Outcome;
 
-Outcome run(const std::string& arguments) {
-  const std::string command = std::string(X86LAB_BINARY) + " " + arguments + " 2>&1 </dev/null";
-  FILE* pipe = popen(command.c_str(), "r");
-  Outcome outcome{-1, {}};
-  if (!pipe) return outcome;
-  std::array<char, 512> buffer;
-  while (fgets(buffer.data(), buffer.size(), pipe)) outcome.output += buffer.data();
-  const int raw = pclose(pipe);
-  outcome.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  return outcome;
-}
+Outcome run(const std::string& arguments) { return x86lab::testing::run_x86lab(arguments); }
 
 const std::string kTimerKernel = std::string(X86LAB_ROM_DIR) + "/multiboot/timer_kernel.elf";
 
 TEST(PlatformCli, MissingKernelIsOneLineAndStatus2) {
-  const Outcome o = run("run --kernel /nonexistent/vmlinuz");
-  EXPECT_EQ(o.status, 2);
-  EXPECT_EQ(o.output, "x86lab: cannot open kernel '/nonexistent/vmlinuz': No such file or directory\n");
+  expect_rejected("run --kernel /nonexistent/vmlinuz",
+                  "cannot open kernel '/nonexistent/vmlinuz': No such file or directory");
 }
 
 TEST(PlatformCli, KernelThatIsNeitherBzImageNorMultibootIsRejected) {
   const std::string path = ::testing::TempDir() + "junk.kernel";
   std::ofstream(path, std::ios::binary) << std::string(20000, '\x90');
-  const Outcome o = run("run --kernel " + path);
-  EXPECT_EQ(o.status, 2);
-  EXPECT_EQ(o.output, "x86lab: kernel '" + path + "' is neither a bzImage (no HdrS setup header) nor a Multiboot kernel\n");
+  expect_rejected("run --kernel " + path,
+                  "kernel '" + path + "' is neither a bzImage (no HdrS setup header) nor a Multiboot kernel");
 }
 
 TEST(PlatformCli, MissingInitrdIsRejected) {
-  const Outcome o = run("run --kernel " + kTimerKernel + " --initrd /nonexistent/initrd.gz");
-  EXPECT_EQ(o.status, 2);
-  EXPECT_EQ(o.output, "x86lab: cannot open initrd '/nonexistent/initrd.gz': No such file or directory\n");
+  expect_rejected("run --kernel " + kTimerKernel + " --initrd /nonexistent/initrd.gz",
+                  "cannot open initrd '/nonexistent/initrd.gz': No such file or directory");
 }
 
 TEST(PlatformCli, InitrdWithoutKernelIsRejected) {
-  const Outcome o = run(std::string("run --bios ") + X86LAB_ROM_DIR + "/demo.bin --initrd x");
-  EXPECT_EQ(o.status, 2);
-  EXPECT_EQ(o.output, "x86lab: --initrd and --append need --kernel\n");
+  expect_rejected(std::string("run --bios ") + X86LAB_ROM_DIR + "/demo.bin --initrd x",
+                  "--initrd and --append need --kernel");
 }
 
 TEST(PlatformCli, BadSerialSpecIsRejected) {
-  const Outcome o = run("run --kernel " + kTimerKernel + " --serial tcp:1234");
-  EXPECT_EQ(o.status, 2);
-  EXPECT_EQ(o.output, "x86lab: --serial must be stdio, file:PATH or none, not 'tcp:1234'\n");
+  expect_rejected("run --kernel " + kTimerKernel + " --serial tcp:1234",
+                  "--serial must be stdio, file:PATH or none, not 'tcp:1234'");
 }
 
 TEST(PlatformCli, CpuMhzOutOfRangeIsRejected) {
-  const Outcome o = run("run --kernel " + kTimerKernel + " --cpu-mhz 0");
-  EXPECT_EQ(o.status, 2);
-  EXPECT_EQ(o.output, "x86lab: --cpu-mhz must be between 1 and 100000, not 0\n");
+  expect_rejected("run --kernel " + kTimerKernel + " --cpu-mhz 0", "--cpu-mhz must be between 1 and 100000, not 0");
 }
 
 TEST(PlatformCli, NeitherBiosNorKernelIsRejected) {
-  const Outcome o = run("run");
-  EXPECT_EQ(o.status, 2);
-  EXPECT_EQ(o.output, "x86lab: run needs --bios FILE or --kernel FILE (x86lab run --help lists the options)\n");
+  expect_rejected("run", "run needs --bios FILE or --kernel FILE (x86lab run --help lists the options)");
 }
 
 TEST(PlatformCli, MultibootKernelRunsToPass) {

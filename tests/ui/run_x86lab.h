@@ -1,10 +1,14 @@
 // Runs the built x86lab binary with arguments and captures its exit status and its
-// stdout and stderr together, for tests of the command line.
+// stdout and stderr together, for tests of the command line; and the bad-input
+// contract those tests check (README "Exit status": one line, exit status 2).
 #pragma once
+#include <gtest/gtest.h>
 #include <sys/wait.h>
 
 #include <array>
 #include <cstdio>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 namespace x86lab::testing {
@@ -14,8 +18,9 @@ struct Outcome {
   std::string output;  // stdout and stderr together
 };
 
+// Standard input is /dev/null, so that no run waits on the terminal.
 inline Outcome run_x86lab(const std::string& arguments) {
-  const std::string command = std::string(X86LAB_BINARY) + " " + arguments + " 2>&1";
+  const std::string command = std::string(X86LAB_BINARY) + " " + arguments + " 2>&1 </dev/null";
   FILE* pipe = popen(command.c_str(), "r");
   Outcome outcome{-1, {}};
   if (!pipe) return outcome;
@@ -31,6 +36,32 @@ inline int line_count(const std::string& text) {
   int n = 0;
   for (char c : text) n += c == '\n';
   return n;
+}
+
+// The whole file at `path` (empty when it cannot be read).
+inline std::string read_file(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  std::stringstream text;
+  text << file.rdbuf();
+  return text.str();
+}
+
+// `arguments` are rejected with exit status 2 and exactly the line "x86lab: <message>".
+inline void expect_rejected(const std::string& arguments, const std::string& message) {
+  SCOPED_TRACE("x86lab " + arguments);
+  const Outcome o = run_x86lab(arguments);
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output, "x86lab: " + message + "\n");
+}
+
+// `arguments` are rejected with exit status 2 and one line; the outcome is returned
+// for checks of that line.
+inline Outcome expect_rejected_in_one_line(const std::string& arguments) {
+  SCOPED_TRACE("x86lab " + arguments);
+  const Outcome o = run_x86lab(arguments);
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(line_count(o.output), 1) << o.output;
+  return o;
 }
 
 }  // namespace x86lab::testing

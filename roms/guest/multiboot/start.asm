@@ -2,25 +2,13 @@
 ; (Multiboot Specification 0.6.96, "Header layout"; SDM "Interrupt and Exception
 ; Handling": the stubs save the registers a C function may clobber and IRET).
 bits 32
-section .multiboot
-align 4
-MB_MAGIC equ 0x1BADB002
-MB_FLAGS equ 0x00000003            ; page-align modules, memory information
-  dd MB_MAGIC, MB_FLAGS, -(MB_MAGIC + MB_FLAGS)
+%include "multiboot_entry.inc"
 
 section .text
 global _start, irq0_entry, spurious7_entry, unexpected_entry
 extern kernel_main, irq0_handler, spurious7_handler, unexpected_handler
 
-_start:
-  mov esp, stack_top
-  push ebx                         ; Multiboot information
-  push eax                         ; 2BADB002h
-  call kernel_main
-.halt:
-  cli
-  hlt
-  jmp .halt
+MULTIBOOT_START stack_top
 
 %macro ENTRY_STUB 2
 %1:

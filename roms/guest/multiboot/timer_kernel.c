@@ -6,20 +6,11 @@
  * PASS, 11h for FAIL. Runs on x86lab and on qemu-system-i386 -kernel. */
 #include <stdint.h>
 
+#include "guest_io.h"
+
 #define TICKS 20
 #define PIT_COUNT 1193 /* 1193182 Hz / 1193 = 1000.15 Hz */
 
-static inline void outb(uint16_t port, uint8_t v) { __asm__ volatile("outb %0, %1" : : "a"(v), "Nd"(port)); }
-static inline uint8_t inb(uint16_t port) {
-  uint8_t v;
-  __asm__ volatile("inb %1, %0" : "=a"(v) : "Nd"(port));
-  return v;
-}
-static inline uint64_t rdtsc(void) {
-  uint32_t lo, hi;
-  __asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
-  return ((uint64_t)hi << 32) | lo;
-}
 
 static void putc_all(char c) {
   outb(0xE9, (uint8_t)c);

@@ -40,10 +40,7 @@ kbc_output_port:
   ret
 
 start:
-  xor ax, ax
-  mov ss, ax
-  mov sp, 0x7000
-  mov ds, ax
+  REAL_MODE_START
   mov ax, 0xFFFF
   mov es, ax                        ; ES:0020h is physical 100010h
 

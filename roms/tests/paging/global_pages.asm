@@ -6,46 +6,41 @@
 %include "pm.inc"
 %include "paging.inc"
 
-%define T  (WINDOW + 0x0000)
-%define T2 (WINDOW + 0x1000)
-%define FA 0x30000                ; holds AAAA0001h
-%define FB 0x31000                ; holds BBBB0002h
 %define BIG 0x00C00000            ; directory entry 3: a 4 MiB page
 
 PAGING_ROM_START
 PAGING_PM_ENTRY
-  mov dword [FA], 0xAAAA0001
-  mov dword [FB], 0xBBBB0002
+  MARK_FRAMES
 
   ; PGE = 0: G is ignored, MOV CR3 drops the translation.
-  mov dword [PTE(T)], FA | P | W | G
-  mov eax, [T]
-  mov dword [PTE(T)], FB | P | W | G
+  mov dword [PTE(WIN_PAGE0)], FRAME_A | P | W | G
+  mov eax, [WIN_PAGE0]
+  mov dword [PTE(WIN_PAGE0)], FRAME_B | P | W | G
   mov eax, cr3
   mov cr3, eax
-  mov eax, [T]
+  mov eax, [WIN_PAGE0]
   CASE_EQ eax, 0xBBBB0002, "with CR4.PGE = 0 the G flag is ignored by MOV CR3"
 
   ; PGE = 1: INVLPG drops a global translation.
   mov eax, cr4
   or eax, 0x80
   mov cr4, eax
-  mov dword [PTE(T)], FA | P | W | G
-  mov eax, [T]
+  mov dword [PTE(WIN_PAGE0)], FRAME_A | P | W | G
+  mov eax, [WIN_PAGE0]
   CASE_EQ eax, 0xAAAA0001, "setting CR4.PGE flushed the TLB"
-  mov dword [PTE(T)], FB | P | W | G
-  invlpg [T]
-  mov eax, [T]
+  mov dword [PTE(WIN_PAGE0)], FRAME_B | P | W | G
+  invlpg [WIN_PAGE0]
+  mov eax, [WIN_PAGE0]
   CASE_EQ eax, 0xBBBB0002, "INVLPG drops a global translation"
 
   ; Clearing and setting PGE drops global translations.
-  mov dword [PTE(T)], FA | P | W | G
+  mov dword [PTE(WIN_PAGE0)], FRAME_A | P | W | G
   mov eax, cr4
   and eax, ~0x80
   mov cr4, eax
   or eax, 0x80
   mov cr4, eax
-  mov eax, [T]
+  mov eax, [WIN_PAGE0]
   CASE_EQ eax, 0xAAAA0001, "toggling CR4.PGE drops global translations"
 
   ; INVLPG of any address in a global 4 MiB page drops all of it.
@@ -63,24 +58,24 @@ PAGING_PM_ENTRY
   CASE_EQ eax, 0, "INVLPG of another 4 KiB part of a global 4 MiB page drops it"
 
   ; MOV CR3: the non-global translation goes, the global ones stay (P6).
-  mov dword [PTE(T2)], FA | P | W
-  mov eax, [T2]
-  mov dword [PTE(T2)], FB | P | W
-  mov dword [PTE(T)], FA | P | W | G
-  invlpg [T]
-  mov eax, [T]
-  mov dword [PTE(T)], FB | P | W | G
+  mov dword [PTE(WIN_PAGE1)], FRAME_A | P | W
+  mov eax, [WIN_PAGE1]
+  mov dword [PTE(WIN_PAGE1)], FRAME_B | P | W
+  mov dword [PTE(WIN_PAGE0)], FRAME_A | P | W | G
+  invlpg [WIN_PAGE0]
+  mov eax, [WIN_PAGE0]
+  mov dword [PTE(WIN_PAGE0)], FRAME_B | P | W | G
   mov dword [PDE(BIG)], 0x00400000 | P | W | PS | G
   mov eax, cr3
   mov cr3, eax
-  mov eax, [T2]
+  mov eax, [WIN_PAGE1]
   CASE_EQ eax, 0xBBBB0002, "MOV CR3 drops a non-global translation"
-  mov eax, [T]
+  mov eax, [WIN_PAGE0]
   CASE_EQ eax, 0xAAAA0001, "MOV CR3 keeps a global translation"
   mov eax, [BIG]
   CASE_EQ eax, 0, "MOV CR3 keeps a global 4 MiB translation"
-  invlpg [T]
-  mov eax, [T]
+  invlpg [WIN_PAGE0]
+  mov eax, [WIN_PAGE0]
   CASE_EQ eax, 0xBBBB0002, "INVLPG then drops the global translation"
   FINISH
 

@@ -7,129 +7,124 @@
 %include "pm.inc"
 %include "paging.inc"
 
-%define T  (WINDOW + 0x0000)
-%define T2 (WINDOW + 0x1000)
-%define FA 0x30000                ; holds AAAA0001h
-%define FB 0x31000                ; holds BBBB0002h
 
 PAGING_ROM_START
 PAGING_PM_ENTRY
-  mov dword [FA], 0xAAAA0001
-  mov dword [FB], 0xBBBB0002
+  MARK_FRAMES
 
   ; A changed entry is not seen until INVLPG.
-  mov dword [PTE(T)], FA | P | W
-  mov eax, [T]
+  mov dword [PTE(WIN_PAGE0)], FRAME_A | P | W
+  mov eax, [WIN_PAGE0]
   CASE_EQ eax, 0xAAAA0001, "the page maps frame A"
-  mov dword [PTE(T)], FB | P | W
-  mov eax, [T]
+  mov dword [PTE(WIN_PAGE0)], FRAME_B | P | W
+  mov eax, [WIN_PAGE0]
   CASE_EQ eax, 0xAAAA0001, "after the entry changes, the TLB still translates to frame A"
-  invlpg [T + 0x800]
-  mov eax, [T]
+  invlpg [WIN_PAGE0 + 0x800]
+  mov eax, [WIN_PAGE0]
   CASE_EQ eax, 0xBBBB0002, "INVLPG of any byte in the page drops the stale translation"
 
   ; INVLPG of another page leaves this one cached.
-  mov dword [PTE(T)], FA | P | W
-  invlpg [T2]
-  mov eax, [T]
+  mov dword [PTE(WIN_PAGE0)], FRAME_A | P | W
+  invlpg [WIN_PAGE1]
+  mov eax, [WIN_PAGE0]
   CASE_EQ eax, 0xBBBB0002, "INVLPG of another page keeps this page's translation"
 
   ; MOV CR3, even with the same value, drops non-global translations.
   mov eax, cr3
   mov cr3, eax
-  mov eax, [T]
+  mov eax, [WIN_PAGE0]
   CASE_EQ eax, 0xAAAA0001, "MOV CR3 with an unchanged value flushes the TLB"
 
   ; INVLPG's operand is a logical address: the segment base counts.
-  mov dword [PTE(T)], FB | P | W
+  mov dword [PTE(WIN_PAGE0)], FRAME_B | P | W
   mov ax, 0x30
   mov fs, ax
   invlpg [fs:0]
-  mov eax, [T]
+  mov eax, [WIN_PAGE0]
   CASE_EQ eax, 0xBBBB0002, "INVLPG [fs:0] with FS base = the page drops it"
 
   ; Not-present entries are never cached.
-  mov dword [PTE(T)], 0
-  invlpg [T]
+  mov dword [PTE(WIN_PAGE0)], 0
+  invlpg [WIN_PAGE0]
   TRY
-  mov eax, [T]
+  mov eax, [WIN_PAGE0]
   END_TRY
   CASE_EQ dword [FAULT_VECTOR], 14, "a not-present page faults"
-  mov dword [PTE(T)], FA | P | W
+  mov dword [PTE(WIN_PAGE0)], FRAME_A | P | W
   TRY
-  mov eax, [T]
+  mov eax, [WIN_PAGE0]
   END_TRY
   CASE_EQ dword [FAULT_VECTOR], 0xFF, "once present it is used without INVLPG"
   CASE_EQ eax, 0xAAAA0001, "and translates to the new frame"
 
   ; A cached translation does not set A again.
-  invlpg [T]
-  mov eax, [T]
-  and dword [PTE(T)], ~A
-  mov eax, [T]
-  test dword [PTE(T)], A
+  invlpg [WIN_PAGE0]
+  mov eax, [WIN_PAGE0]
+  and dword [PTE(WIN_PAGE0)], ~A
+  mov eax, [WIN_PAGE0]
+  test dword [PTE(WIN_PAGE0)], A
   CASE z, "a TLB hit does not set A after software cleared it"
-  invlpg [T]
-  mov eax, [T]
-  test dword [PTE(T)], A
+  invlpg [WIN_PAGE0]
+  mov eax, [WIN_PAGE0]
+  test dword [PTE(WIN_PAGE0)], A
   CASE nz, "after INVLPG the walk sets A again"
 
   ; A translation cached dirty does not set D again.
-  mov dword [T + 4], 1
-  and dword [PTE(T)], ~D
-  mov dword [T + 4], 2
-  test dword [PTE(T)], D
+  mov dword [WIN_PAGE0 + 4], 1
+  and dword [PTE(WIN_PAGE0)], ~D
+  mov dword [WIN_PAGE0 + 4], 2
+  test dword [PTE(WIN_PAGE0)], D
   CASE z, "a write hitting a dirty TLB entry does not set D again"
-  invlpg [T]
-  mov dword [T + 4], 3
-  test dword [PTE(T)], D
+  invlpg [WIN_PAGE0]
+  mov dword [WIN_PAGE0 + 4], 3
+  test dword [PTE(WIN_PAGE0)], D
   CASE nz, "after INVLPG the write sets D again"
 
   ; Rights taken away are not seen until INVLPG (WP = 1, entry cached dirty).
   mov eax, cr0
   or eax, 0x10000
   mov cr0, eax
-  mov dword [T + 8], 1
-  and dword [PTE(T)], ~W
+  mov dword [WIN_PAGE0 + 8], 1
+  and dword [PTE(WIN_PAGE0)], ~W
   TRY
-  mov dword [T + 8], 2
+  mov dword [WIN_PAGE0 + 8], 2
   END_TRY
   CASE_EQ dword [FAULT_VECTOR], 0xFF, "a cached writable translation still allows the write"
-  invlpg [T]
+  invlpg [WIN_PAGE0]
   TRY
-  mov dword [T + 8], 3
+  mov dword [WIN_PAGE0 + 8], 3
   END_TRY
   CASE_EQ dword [FAULT_CODE], 3, "after INVLPG the read-only entry faults (error code 3)"
-  CASE_EQ dword [FA + 8], 2, "the frame holds the write made through the stale entry"
+  CASE_EQ dword [FRAME_A + 8], 2, "the frame holds the write made through the stale entry"
   mov eax, cr0
   and eax, ~0x10000
   mov cr0, eax
 
   ; Clearing and setting CR0.PG flushes.
-  mov dword [PTE(T)], FB | P | W
-  invlpg [T]
-  mov eax, [T]
-  mov dword [PTE(T)], FA | P | W
+  mov dword [PTE(WIN_PAGE0)], FRAME_B | P | W
+  invlpg [WIN_PAGE0]
+  mov eax, [WIN_PAGE0]
+  mov dword [PTE(WIN_PAGE0)], FRAME_A | P | W
   mov eax, cr0
   and eax, 0x7FFFFFFF
   mov cr0, eax
   or eax, 0x80000000
   mov cr0, eax
-  mov eax, [T]
+  mov eax, [WIN_PAGE0]
   CASE_EQ eax, 0xAAAA0001, "turning paging off and on flushes the TLB"
 
   ; Changing CR4.PSE flushes.
-  mov dword [PTE(T)], FB | P | W
+  mov dword [PTE(WIN_PAGE0)], FRAME_B | P | W
   mov eax, cr4
   or eax, 0x10
   mov cr4, eax
-  mov eax, [T]
+  mov eax, [WIN_PAGE0]
   CASE_EQ eax, 0xBBBB0002, "setting CR4.PSE flushes the TLB"
-  mov dword [PTE(T)], FA | P | W
+  mov dword [PTE(WIN_PAGE0)], FRAME_A | P | W
   mov eax, cr4
   and eax, ~0x10
   mov cr4, eax
-  mov eax, [T]
+  mov eax, [WIN_PAGE0]
   CASE_EQ eax, 0xAAAA0001, "clearing CR4.PSE flushes the TLB"
   FINISH
 

@@ -9,12 +9,8 @@ TICKS equ 10
 
 section .text
 start:
-  xor ax, ax
-  mov ss, ax
-  mov sp, 0x7000
-  mov ds, ax
-  mov word [0x08 * 4], irq0
-  mov word [0x08 * 4 + 2], 0xF000
+  REAL_MODE_START
+  SET_VECTOR 0x08, irq0
   ; A CPU with a local APIC (CPUID.1:EDX bit 9) passes the 8259A's INTR to the core
   ; only through LINT0, which is masked after reset; with the APIC globally disabled
   ; (IA32_APIC_BASE bit 11) the pin is the plain INTR input (SDM "Local APIC State

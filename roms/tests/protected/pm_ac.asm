@@ -24,52 +24,38 @@
 tests:
   CASE "a misaligned dword read at CPL 3 with CR0.AM and EFLAGS.AC raises #AC(0)"
   SET_AM
-  TRY
-  IRET_TO SEL_CODE3, ABS(r3_read_dword), SEL_DATA3, ESP3_TOP, AC | 2
-  CATCH
+  TRY_RING3 r3_read_dword, AC | 2
   EXPECT_FAULT 17, 0
   EXPECT_EQ dword [F_EIP], ABS(r3_read_dword), "EIP of the read"
   EXPECT_EQ dword [F_CS], SEL_CODE3, "in ring 3"
 
   CASE "a misaligned word write at CPL 3 raises #AC(0)"
-  TRY
-  IRET_TO SEL_CODE3, ABS(r3_write_word), SEL_DATA3, ESP3_TOP, AC | 2
-  CATCH
+  TRY_RING3 r3_write_word, AC | 2
   EXPECT_FAULT 17, 0
   EXPECT_EQ dword [F_EIP], ABS(r3_write_word), "EIP of the write"
 
   CASE "a push to a misaligned stack at CPL 3 raises #AC(0)"
-  TRY
-  IRET_TO SEL_CODE3, ABS(r3_push), SEL_DATA3, ESP3_TOP - 2, AC | 2
-  CATCH
+  TRY_ONE IRET_TO SEL_CODE3, ABS(r3_push), SEL_DATA3, ESP3_TOP - 2, AC | 2
   EXPECT_FAULT 17, 0
   EXPECT_EQ dword [F_ESP], ESP3_TOP - 2, "ESP unchanged"
 
   CASE "an aligned dword access at CPL 3 does not raise #AC"
-  TRY
-  IRET_TO SEL_CODE3, ABS(r3_read_aligned), SEL_DATA3, ESP3_TOP, AC | 2
-  CATCH
+  TRY_RING3 r3_read_aligned, AC | 2
   EXPECT_ARRIVED SEL_CODE3
 
   CASE "a byte access is never misaligned"
-  TRY
-  IRET_TO SEL_CODE3, ABS(r3_read_byte), SEL_DATA3, ESP3_TOP, AC | 2
-  CATCH
+  TRY_RING3 r3_read_byte, AC | 2
   EXPECT_ARRIVED SEL_CODE3
 
   CASE "with EFLAGS.AC clear a misaligned access does not raise #AC"
-  TRY
-  IRET_TO SEL_CODE3, ABS(r3_read_dword), SEL_DATA3, ESP3_TOP, 2
-  CATCH
+  TRY_RING3 r3_read_dword
   EXPECT_ARRIVED SEL_CODE3
 
   CASE "at CPL 0 a misaligned access does not raise #AC"
   pushfd
   or dword [esp], AC
   popfd
-  TRY
-  mov eax, [SCRATCH + 1]
-  CATCH
+  TRY_ONE mov eax, [SCRATCH + 1]
   pushfd
   and dword [esp], ~AC
   popfd
@@ -94,9 +80,7 @@ tests:
 
   CASE "with CR0.AM clear a misaligned access does not raise #AC"
   CLEAR_AM
-  TRY
-  IRET_TO SEL_CODE3, ABS(r3_read_dword), SEL_DATA3, ESP3_TOP, AC | 2
-  CATCH
+  TRY_RING3 r3_read_dword, AC | 2
   EXPECT_ARRIVED SEL_CODE3
 
   DONE

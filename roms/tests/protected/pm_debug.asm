@@ -257,18 +257,14 @@ tests:
   CLEAR_DEBUG
 
   CASE "MOV to DR7 at CPL 3 raises #GP(0)"
-  TRY
-  IRET_TO SEL_CODE3, ABS(r3_mov_dr7), SEL_DATA3, ESP3_TOP, 2
-  CATCH
+  TRY_RING3 r3_mov_dr7
   EXPECT_FAULT 13, 0
 
   CASE "DR4 with CR4.DE = 1 raises #UD"
   mov eax, cr4
   or eax, 8
   mov cr4, eax
-  TRY
-  mov eax, dr4
-  CATCH
+  TRY_ONE mov eax, dr4
   mov eax, cr4
   and eax, ~8
   mov cr4, eax

@@ -7,7 +7,6 @@
 %include "pm.inc"
 %include "protected.inc"
 
-%define SAVED_ESP T_VARS
 %define SEEN_EFL  (T_VARS + 4)
 %define BOUNDS    (T_VARS + 8)
 %define RF        0x10000
@@ -19,9 +18,7 @@ tests:
 
   CASE "INT n through a DPL-0 gate from ring 3 raises #GP(vector*8+2)"
   SET_IDT 0x40, SEL_CODE0, ABS(gate_arrive), 0x8E
-  TRY
-  IRET_TO SEL_CODE3, ABS(r3_int40), SEL_DATA3, ESP3_TOP, 2
-  CATCH
+  TRY_RING3 r3_int40
   EXPECT_FAULT 13, 0x40 * 8 + 2
   EXPECT_EQ dword [F_EIP], ABS(r3_int40), "EIP of the INT"
 
@@ -38,9 +35,7 @@ tests:
   CASE "INT n beyond the IDT limit raises #GP(vector*8+2)"
   mov word [IDT_RAM - 6], 0x3F * 8 + 7
   lidt [IDT_RAM - 6]
-  TRY
-  int 0x40
-  CATCH
+  TRY_ONE int 0x40
   mov word [IDT_RAM - 6], 0x7FF
   lidt [IDT_RAM - 6]
   EXPECT_FAULT 13, 0x40 * 8 + 2
@@ -48,32 +43,24 @@ tests:
   CASE "an IDT entry that is not a gate raises #GP(vector*8+2)"
   mov dword [IDT_RAM + 0x41 * 8], 0x0000FFFF
   mov dword [IDT_RAM + 0x41 * 8 + 4], 0x00CF9200
-  TRY
-  int 0x41
-  CATCH
+  TRY_ONE int 0x41
   EXPECT_FAULT 13, 0x41 * 8 + 2
 
   CASE "INT n to a gate whose code segment is not present raises #NP(selector)"
   SET_DESC GDT, 0x80, 0, 0xFFFFF, 0x1A, 0xC
   SET_IDT 0x42, 0x80, ABS(gate_arrive), 0x8E
-  TRY
-  int 0x42
-  CATCH
+  TRY_ONE int 0x42
   EXPECT_FAULT 11, 0x80
 
   CASE "an exception to a gate whose code segment is not present raises #NP(selector+EXT)"
   SET_IDT 6, 0x80, ABS(gate_arrive), 0x8E
-  TRY
-  ud2
-  CATCH
+  TRY_ONE ud2
   RESTORE_IDT 6
   EXPECT_FAULT 11, 0x81
 
   CASE "an exception to a gate with a null code selector raises #GP(EXT)"
   SET_IDT 6, 0, ABS(gate_arrive), 0x8E
-  TRY
-  ud2
-  CATCH
+  TRY_ONE ud2
   RESTORE_IDT 6
   EXPECT_FAULT 13, 1
 
@@ -96,17 +83,12 @@ tests:
   CASE "a 16-bit interrupt gate pushes FLAGS, CS and IP as words"
   SET_IDT 0x44, SEL_CODE16, handler16, 0x86
   TRY
-  mov [SAVED_ESP], esp
   int 0x44
 .after44:
   CATCH
   EXPECT_ARRIVED SEL_CODE16
-  mov eax, ABS(.after44)
-  EXPECT_EQ word [F_RAW + 12], ax, "pushed IP"
-  EXPECT_EQ word [F_RAW + 14], SEL_CODE0, "pushed CS"
-  mov eax, [SAVED_ESP]
-  sub eax, 6 + 12
-  EXPECT_EQ [F_HESP], eax, "6 bytes pushed"
+  EXPECT_RETURN16 ABS(.after44), SEL_CODE0
+  EXPECT_PUSHED 6, "6 bytes pushed"
 
   CASE "#GP through a 16-bit gate pushes a 16-bit error code"
   SET_IDT 13, SEL_CODE16, handler16, 0x86
@@ -122,9 +104,7 @@ tests:
   EXPECT_EQ word [F_RAW + 14], ax, "pushed IP of the MOV"
 
   CASE "a fault in ring 3 pushes the ring-3 SS:ESP on the TSS stack"
-  TRY
-  IRET_TO SEL_CODE3, ABS(r3_hlt), SEL_DATA3, ESP3_TOP, 2
-  CATCH
+  TRY_RING3 r3_hlt
   EXPECT_FAULT 13, 0
   EXPECT_EQ dword [F_SS], SEL_DATA3, "pushed SS"
   EXPECT_EQ dword [F_ESP], ESP3_TOP, "pushed ESP"
@@ -201,33 +181,25 @@ tests:
   EXPECT_NO_FAULT
 
   CASE "INT3 from ring 3 through a DPL-0 gate raises #GP(3*8+2)"
-  TRY
-  IRET_TO SEL_CODE3, ABS(r3_int3), SEL_DATA3, ESP3_TOP, 2
-  CATCH
+  TRY_RING3 r3_int3
   EXPECT_FAULT 13, 3 * 8 + 2
 
   CASE "IRET to ring 3 nulls DS holding a DPL-0 segment and keeps ES with DPL 3"
   mov ax, SEL_DATA3
   mov es, ax
-  TRY
-  IRET_TO SEL_CODE3, ABS(r3_arrive), SEL_DATA3, ESP3_TOP, 2
-  CATCH
+  TRY_RING3 r3_arrive
   EXPECT_ARRIVED SEL_CODE3
   EXPECT_EQ dword [F_DS], 0, "DS nulled"
   EXPECT_EQ dword [F_ES], SEL_DATA3, "ES kept"
 
   CASE "IRET at CPL 3 changes neither IOPL nor, with CPL > IOPL, IF"
-  TRY
-  IRET_TO SEL_CODE3, ABS(r3_iret_flags), SEL_DATA3, ESP3_TOP, 2
-  CATCH
+  TRY_RING3 r3_iret_flags
   EXPECT_ARRIVED SEL_CODE3
   test dword [F_EFL], 0x3200
   EXPECT z, "IOPL 0 and IF clear"
 
   CASE "POPF at CPL 3 with IOPL 0 leaves IF unchanged without a fault"
-  TRY
-  IRET_TO SEL_CODE3, ABS(r3_popf_if), SEL_DATA3, ESP3_TOP, 2
-  CATCH
+  TRY_RING3 r3_popf_if
   EXPECT_ARRIVED SEL_CODE3
   test dword [F_EFL], 0x200
   EXPECT z, "IF clear"
@@ -236,9 +208,7 @@ tests:
 
   CASE "an interrupt to a conforming handler stays at CPL 3 on the ring-3 stack"
   SET_IDT 0x45, SEL_CONF0, ABS(gate_arrive), 0xEE
-  TRY
-  IRET_TO SEL_CODE3, ABS(r3_int45), SEL_DATA3, ESP3_TOP, 2
-  CATCH
+  TRY_RING3 r3_int45
   EXPECT_ARRIVED SEL_CONF0 | 3
   EXPECT_EQ dword [F_ESP], ESP3_TOP - 12, "INT 45h frame on the ring-3 stack"
   EXPECT_EQ dword [F_SS], SEL_DATA3, "ring-3 SS"

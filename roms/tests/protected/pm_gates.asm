@@ -6,53 +6,37 @@
 %include "pm.inc"
 %include "protected.inc"
 
-%define SAVED_ESP T_VARS
 
 tests:
   CASE "CALL through a 32-bit call gate at the same ring pushes CS and EIP"
   SET_GATE GDT, 0x80, SEL_CODE0, ABS(gate_arrive), 0x8C, 0
   TRY
-  mov [SAVED_ESP], esp
   call 0x80:0
 .ret1:
   CATCH
   EXPECT_ARRIVED SEL_CODE0
   EXPECT_EQ dword [F_RAW + 12], ABS(.ret1), "pushed EIP"
   EXPECT_EQ dword [F_RAW + 16], SEL_CODE0, "pushed CS"
-  mov eax, [SAVED_ESP]
-  sub eax, 8 + 12
-  EXPECT_EQ [F_HESP], eax, "8 bytes pushed"
+  EXPECT_PUSHED 8, "8 bytes pushed"
 
   CASE "CALL through a 16-bit call gate pushes a 16-bit CS:IP"
   SET_GATE GDT, 0x88, SEL_CODE16, gate16_arrive, 0x84, 0
   TRY
-  mov [SAVED_ESP], esp
   call 0x88:0
 .ret2:
   CATCH
   EXPECT_ARRIVED SEL_CODE16
-  mov eax, ABS(.ret2)
-  EXPECT_EQ word [F_RAW + 12], ax, "pushed IP"
-  EXPECT_EQ word [F_RAW + 14], SEL_CODE0, "pushed CS"
-  mov eax, [SAVED_ESP]
-  sub eax, 4 + 12
-  EXPECT_EQ [F_HESP], eax, "4 bytes pushed"
+  EXPECT_RETURN16 ABS(.ret2), SEL_CODE0
+  EXPECT_PUSHED 4, "4 bytes pushed"
 
   CASE "JMP through a call gate pushes nothing"
-  TRY
-  mov [SAVED_ESP], esp
-  jmp 0x80:0
-  CATCH
+  TRY_ONE jmp 0x80:0
   EXPECT_ARRIVED SEL_CODE0
-  mov eax, [SAVED_ESP]
-  sub eax, 12
-  EXPECT_EQ [F_HESP], eax, "ESP unchanged by the JMP"
+  EXPECT_PUSHED 0, "ESP unchanged by the JMP"
 
   CASE "CALL from ring 3 through a DPL-3 gate to ring 0 switches to SS0:ESP0"
   SET_GATE GDT, 0x90, SEL_CODE0, ABS(gate_arrive), 0xEC, 0
-  TRY
-  IRET_TO SEL_CODE3, ABS(r3_call_90), SEL_DATA3, ESP3_TOP, 2
-  CATCH
+  TRY_RING3 r3_call_90
   EXPECT_ARRIVED SEL_CODE0
   EXPECT_EQ dword [F_HSS], SEL_STACK0, "SS = TSS SS0"
   EXPECT_EQ dword [F_HESP], ESP0_TOP - 16 - 12, "ESP = ESP0 - frame"
@@ -63,9 +47,7 @@ tests:
 
   CASE "a 32-bit call gate copies its parameter dwords in order"
   SET_GATE GDT, 0x98, SEL_CODE0, ABS(gate_arrive), 0xEC, 3
-  TRY
-  IRET_TO SEL_CODE3, ABS(r3_call_98), SEL_DATA3, ESP3_TOP, 2
-  CATCH
+  TRY_RING3 r3_call_98
   EXPECT_ARRIVED SEL_CODE0
   EXPECT_EQ dword [F_RAW + 20], 0x33333333, "parameter at the old ESP"
   EXPECT_EQ dword [F_RAW + 24], 0x22222222, "second parameter"
@@ -76,9 +58,7 @@ tests:
 
   CASE "a 16-bit call gate copies parameter words"
   SET_GATE GDT, 0xA0, SEL_CODE16, gate16_arrive, 0xE4, 2
-  TRY
-  IRET_TO SEL_CODE3, ABS(r3_call_a0), SEL_DATA3, ESP3_TOP, 2
-  CATCH
+  TRY_RING3 r3_call_a0
   EXPECT_ARRIVED SEL_CODE16
   EXPECT_EQ word [F_RAW + 14], SEL_CODE3, "pushed CS"
   EXPECT_EQ word [F_RAW + 16], 0xBBBB, "word at the old SP"
@@ -88,9 +68,7 @@ tests:
 
   CASE "RETF imm16 to an outer ring releases the parameters on both stacks"
   SET_GATE GDT, 0xA8, SEL_CODE0, ABS(retf_8), 0xEC, 2
-  TRY
-  IRET_TO SEL_CODE3, ABS(r3_call_a8), SEL_DATA3, ESP3_TOP, 2
-  CATCH
+  TRY_RING3 r3_call_a8
   EXPECT_ARRIVED SEL_CODE3
   EXPECT_EQ dword [F_ESP], ESP3_TOP, "ring-3 ESP after RETF 8"
   EXPECT_EQ dword [F_SS], SEL_DATA3, "ring-3 SS restored"
@@ -98,74 +76,52 @@ tests:
 
   CASE "a call gate with DPL < CPL raises #GP(gate selector)"
   SET_GATE GDT, 0xB0, SEL_CODE0, ABS(gate_arrive), 0x8C, 0
-  TRY
-  IRET_TO SEL_CODE3, ABS(r3_call_b3), SEL_DATA3, ESP3_TOP, 2
-  CATCH
-  EXPECT_FAULT 13, 0xB0
-  EXPECT_EQ dword [F_CS], SEL_CODE3, "fault in ring 3"
+  FAULT_AT_CPL3 r3_call_b3, 13, 0xB0
   EXPECT_EQ dword [F_EIP], ABS(r3_call_b3), "EIP of the CALL"
 
   CASE "a call gate with DPL < RPL raises #GP(gate selector)"
-  TRY
-  call 0xB3:0
-  CATCH
+  TRY_ONE call 0xB3:0
   EXPECT_FAULT 13, 0xB0
 
   CASE "a not-present call gate raises #NP(gate selector)"
   SET_GATE GDT, 0xB8, SEL_CODE0, ABS(gate_arrive), 0x0C, 0
-  TRY
-  call 0xB8:0
-  CATCH
+  TRY_ONE call 0xB8:0
   EXPECT_FAULT 11, 0xB8
 
   CASE "a call gate with a null code selector raises #GP(0)"
   SET_GATE GDT, 0xC0, 0, ABS(gate_arrive), 0x8C, 0
-  TRY
-  call 0xC0:0
-  CATCH
+  TRY_ONE call 0xC0:0
   EXPECT_FAULT 13, 0
 
   CASE "a call gate to a data segment raises #GP(target selector)"
   SET_GATE GDT, 0xC8, SEL_DATA0, ABS(gate_arrive), 0x8C, 0
-  TRY
-  call 0xC8:0
-  CATCH
+  TRY_ONE call 0xC8:0
   EXPECT_FAULT 13, SEL_DATA0
 
   CASE "a call gate to code with DPL > CPL raises #GP(target selector)"
   SET_GATE GDT, 0xD0, SEL_CODE3, ABS(gate_arrive), 0x8C, 0
-  TRY
-  call 0xD0:0
-  CATCH
+  TRY_ONE call 0xD0:0
   EXPECT_FAULT 13, SEL_CODE3 & 0xFFFC
 
   CASE "a call gate to a not-present code segment raises #NP(target selector)"
   SET_DESC GDT, 0xD8, 0, 0xFFFFF, 0x1A, 0xC
   SET_GATE GDT, 0xE0, 0xD8, ABS(gate_arrive), 0x8C, 0
-  TRY
-  call 0xE0:0
-  CATCH
+  TRY_ONE call 0xE0:0
   EXPECT_FAULT 11, 0xD8
 
   CASE "JMP through a call gate to a more privileged ring raises #GP(target)"
-  TRY
-  IRET_TO SEL_CODE3, ABS(r3_jmp_90), SEL_DATA3, ESP3_TOP, 2
-  CATCH
+  TRY_RING3 r3_jmp_90
   EXPECT_FAULT 13, SEL_CODE0
 
   CASE "a call gate offset beyond the target's limit raises #GP(0)"
   SET_DESC GDT, 0xE8, 0, 0x00FFF, 0x9A, 0x4
   SET_GATE GDT, 0xF0, 0xE8, 0x2000, 0x8C, 0
-  TRY
-  call 0xF0:0
-  CATCH
+  TRY_ONE call 0xF0:0
   EXPECT_FAULT 13, 0
 
   CASE "CALL through a gate to conforming code keeps CPL 3 and its stack"
   SET_GATE GDT, 0xF8, SEL_CONF0, ABS(gate_arrive), 0xEC, 0
-  TRY
-  IRET_TO SEL_CODE3, ABS(r3_call_f8), SEL_DATA3, ESP3_TOP, 2
-  CATCH
+  TRY_RING3 r3_call_f8
   EXPECT_ARRIVED SEL_CONF0 | 3
   EXPECT_EQ dword [F_SS], SEL_DATA3, "still on the ring-3 stack"
   EXPECT_EQ dword [F_ESP], ESP3_TOP - 8, "CS:EIP pushed on the ring-3 stack"
@@ -173,32 +129,22 @@ tests:
   CASE "an inner-ring CALL with a null SS1 in the TSS raises #TS(0)"
   SET_GATE GDT, 0x100, SEL_CODE1 & 0xFFFC, ABS(gate_arrive), 0xEC, 0
   mov dword [TSS_MAIN + 0x10], 0
-  TRY
-  IRET_TO SEL_CODE3, ABS(r3_call_100), SEL_DATA3, ESP3_TOP, 2
-  CATCH
-  EXPECT_FAULT 10, 0
-  EXPECT_EQ dword [F_CS], SEL_CODE3, "fault in the caller's ring"
+  FAULT_AT_CPL3 r3_call_100, 10, 0
 
   CASE "an inner-ring CALL whose new SS has DPL != new CPL raises #TS(SS)"
   mov dword [TSS_MAIN + 0x10], SEL_DATA0 | 1
-  TRY
-  IRET_TO SEL_CODE3, ABS(r3_call_100), SEL_DATA3, ESP3_TOP, 2
-  CATCH
+  TRY_RING3 r3_call_100
   EXPECT_FAULT 10, SEL_DATA0
 
   CASE "an inner-ring CALL whose new SS is not present raises #SS(SS)"
   SET_DESC GDT, 0x108, 0, 0xFFFFF, 0xB2 & 0x7F, 0xC
   mov dword [TSS_MAIN + 0x10], 0x109
-  TRY
-  IRET_TO SEL_CODE3, ABS(r3_call_100), SEL_DATA3, ESP3_TOP, 2
-  CATCH
+  TRY_RING3 r3_call_100
   EXPECT_FAULT 12, 0x108
   mov dword [TSS_MAIN + 0x10], SEL_DATA1
 
   CASE "an inner-ring CALL lands on SS1:ESP1 with CPL 1"
-  TRY
-  IRET_TO SEL_CODE3, ABS(r3_call_100), SEL_DATA3, ESP3_TOP, 2
-  CATCH
+  TRY_RING3 r3_call_100
   EXPECT_ARRIVED SEL_CODE1
   EXPECT_EQ dword [ESP1_TOP - 12], SEL_CODE3, "pushed CS on the ring-1 stack"
   EXPECT_EQ dword [ESP1_TOP - 8], ESP3_TOP, "pushed ESP"
@@ -208,9 +154,7 @@ tests:
 
   CASE "RETF to an outer ring nulls DS and ES holding a DPL-0 segment"
   SET_GATE GDT, 0x110, SEL_CODE0, ABS(load_segments_retf), 0xEC, 0
-  TRY
-  IRET_TO SEL_CODE3, ABS(r3_call_110), SEL_DATA3, ESP3_TOP, 2
-  CATCH
+  TRY_RING3 r3_call_110
   EXPECT_ARRIVED SEL_CODE3
   EXPECT_EQ dword [F_DS], 0, "DS nulled"
   EXPECT_EQ dword [F_ES], 0, "ES nulled"
@@ -218,19 +162,13 @@ tests:
   EXPECT_EQ dword [F_GS], SEL_CONF0, "GS (conforming code) kept"
 
   CASE "RETF to a more privileged ring raises #GP(return CS)"
-  TRY
-  IRET_TO SEL_CODE3, ABS(r3_retf_inner), SEL_DATA3, ESP3_TOP, 2
-  CATCH
-  EXPECT_FAULT 13, SEL_CODE0
-  EXPECT_EQ dword [F_CS], SEL_CODE3, "fault in ring 3"
+  FAULT_AT_CPL3 r3_retf_inner, 13, SEL_CODE0
 
   CASE "an inner-ring CALL with no room for the frame raises #SS(new SS)"
   SET_DESC GDT, 0x118, 0, 0x00FFF, 0xB2, 0x4
   mov dword [TSS_MAIN + 0x10], 0x119
   mov dword [TSS_MAIN + 0x0C], 8
-  TRY
-  IRET_TO SEL_CODE3, ABS(r3_call_100), SEL_DATA3, ESP3_TOP, 2
-  CATCH
+  TRY_RING3 r3_call_100
   EXPECT_FAULT 12, 0x118
   mov dword [TSS_MAIN + 0x10], SEL_DATA1
   mov dword [TSS_MAIN + 0x0C], ESP1_TOP

@@ -7,27 +7,29 @@
 %include "protected.inc"
 
 %define TSS_T   0x5000            ; a TSS for LTR
-%define TSS_N   0x5100            ; the task switched to
 %define SEL_TSS_T 0xC0
-%define SEL_TSS_N 0xD8
+%define SEL_TSS_N SEL_TASK_N      ; task N, the task switched to
 %define PTR     T_VARS            ; far pointer for LDS
+
+; LOAD_SREG_AND_BACK sreg, selector, standard: loads `selector` into `sreg` (the load
+; is the access under test), then the standard selector again.
+%macro LOAD_SREG_AND_BACK 3
+  mov ax, %2
+  mov %1, ax
+  mov ax, %3
+  mov %1, ax
+%endmacro
 
 tests:
   CASE "MOV DS sets the Accessed bit of its GDT descriptor"
   SET_DESC GDT, 0x80, 0, 0xFFFFF, 0x92, 0xC
-  mov ax, 0x80
-  mov ds, ax
-  mov ax, SEL_DATA0
-  mov ds, ax
+  LOAD_SREG_AND_BACK ds, 0x80, SEL_DATA0
   EXPECT_EQ byte [GDT + 0x80 + 5], 0x93, "access byte 93h"
   EXPECT_EQ dword [GDT + 0x80], 0x0000FFFF, "low dword unchanged"
   EXPECT_EQ dword [GDT + 0x84], 0x00CF9300, "high dword: only the Accessed bit changed"
 
   CASE "MOV ES with the Accessed bit already set leaves the descriptor as it is"
-  mov ax, 0x80
-  mov es, ax
-  mov ax, SEL_DATA0
-  mov es, ax
+  LOAD_SREG_AND_BACK es, 0x80, SEL_DATA0
   EXPECT_EQ dword [GDT + 0x84], 0x00CF9300, "high dword unchanged"
 
   CASE "LDS through an LDT selector sets the Accessed bit in the LDT"
@@ -46,10 +48,7 @@ tests:
 
   CASE "MOV SS sets the Accessed bit of the stack descriptor"
   SET_DESC GDT, 0x88, 0, 0xFFFFF, 0x92, 0xC
-  mov ax, 0x88
-  mov ss, ax
-  mov ax, SEL_STACK0
-  mov ss, ax
+  LOAD_SREG_AND_BACK ss, 0x88, SEL_STACK0
   EXPECT_EQ byte [GDT + 0x88 + 5], 0x93, "access byte 93h"
 
   CASE "far JMP sets the Accessed bit of the code descriptor"
@@ -76,9 +75,7 @@ tests:
   CASE "IRET to ring 3 sets Accessed on the new CS and SS descriptors"
   SET_DESC GDT, 0xB0, 0, 0xFFFFF, 0xFA, 0xC
   SET_DESC GDT, 0xB8, 0, 0xFFFFF, 0xF2, 0xC
-  TRY
-  IRET_TO 0xB3, ABS(ring3_arrive), 0xBB, ESP3_TOP, 2
-  CATCH
+  TRY_ONE IRET_TO 0xB3, ABS(ring3_arrive), 0xBB, ESP3_TOP, 2
   EXPECT_ARRIVED 0xB3
   EXPECT_EQ byte [GDT + 0xB0 + 5], 0xFB, "CS access byte FBh"
   EXPECT_EQ byte [GDT + 0xB8 + 5], 0xF3, "SS access byte F3h"
@@ -129,20 +126,15 @@ tests:
 
   CASE "JMP to a TSS clears the old Busy bit and sets the new one"
   call make_task_n
-  TRY
-  jmp SEL_TSS_N:0
-  CATCH
-  EXPECT_ARRIVED SEL_CODE0
-  EXPECT_EQ dword [F_TR], SEL_TSS_N, "TR in the new task"
+  TRY_ONE jmp SEL_TSS_N:0
+  EXPECT_IN_TASK SEL_CODE0, SEL_TSS_N
   EXPECT_EQ byte [GDT + SEL_TSS + 5], 0x89, "old TSS available (89h)"
   EXPECT_EQ byte [GDT + SEL_TSS_N + 5], 0x8B, "new TSS busy (8Bh)"
   call restore_main_task
 
   CASE "CALL to a TSS keeps the caller's Busy bit and sets the callee's"
   call make_task_n
-  TRY
-  call SEL_TSS_N:0
-  CATCH
+  TRY_ONE call SEL_TSS_N:0
   EXPECT_ARRIVED SEL_CODE0
   EXPECT_EQ byte [GDT + SEL_TSS + 5], 0x8B, "caller still busy (8Bh)"
   EXPECT_EQ byte [GDT + SEL_TSS_N + 5], 0x8B, "callee busy (8Bh)"
@@ -156,8 +148,7 @@ tests:
   call SEL_TSS_N:0
   ARRIVE
   CATCH
-  EXPECT_ARRIVED SEL_CODE0
-  EXPECT_EQ dword [F_TR], SEL_TSS, "back in the caller's task"
+  EXPECT_IN_TASK SEL_CODE0, SEL_TSS
   EXPECT_EQ byte [GDT + SEL_TSS + 5], 0x8B, "caller busy (8Bh)"
   EXPECT_EQ byte [GDT + SEL_TSS_N + 5], 0x89, "callee available (89h)"
   call restore_main_task
@@ -179,19 +170,6 @@ tests:
   mov fs, ax
 
   DONE
-
-make_task_n:
-  mov edi, TSS_N
-  mov eax, ABS(task_arrive)
-  mov ebx, 0x5F00
-  call make_tss32
-  SET_DESC GDT, SEL_TSS_N, TSS_N, 0x67, 0x89, 0
-  ret
-
-task_arrive:
-  ARRIVE
-task_iret:
-  iretd
 
 gate_target:
   retf

@@ -10,17 +10,10 @@
 %define IOPL3 0x3000
 %define ZF    0x40
 
-; R3 label, eflags: run ring-3 code at `label`.
-%macro R3 1-2 2
-  TRY
-  IRET_TO SEL_CODE3, ABS(%1), SEL_DATA3, ESP3_TOP, %2
-  CATCH
-%endmacro
-
 ; GP_AT_CPL3 "case", label: the instruction at `label` raises #GP(0) at CPL 3.
 %macro GP_AT_CPL3 2
   CASE %1
-  R3 %2
+  TRY_RING3 %2
   EXPECT_FAULT 13, 0
   EXPECT_EQ dword [F_EIP], ABS(%2), "EIP of the instruction"
 %endmacro
@@ -47,76 +40,74 @@ tests:
   GP_AT_CPL3 "CLI at CPL 3 with IOPL 0 raises #GP(0)", r3_cli
 
   CASE "MOV from CR3 at CPL 1 raises #GP(0)"
-  TRY
-  IRET_TO SEL_CODE1, ABS(r1_mov_cr3), SEL_DATA1, ESP1_TOP, 2
-  CATCH
+  TRY_ONE IRET_TO SEL_CODE1, ABS(r1_mov_cr3), SEL_DATA1, ESP1_TOP, 2
   EXPECT_FAULT 13, 0
   EXPECT_EQ dword [F_CS], SEL_CODE1, "in ring 1"
 
   CASE "SGDT at CPL 3 stores GDTR"
   mov dword [SCRATCH], 0
   mov word [SCRATCH + 4], 0
-  R3 r3_sgdt
+  TRY_RING3 r3_sgdt
   EXPECT_ARRIVED SEL_CODE3
   EXPECT_EQ word [SCRATCH], GDT_ENTRIES * 8 - 1, "limit"
   EXPECT_EQ dword [SCRATCH + 2], GDT_RAM, "base"
 
   CASE "SMSW at CPL 3 returns the low word of CR0"
-  R3 r3_smsw
+  TRY_RING3 r3_smsw
   EXPECT_ARRIVED SEL_CODE3
   mov eax, cr0
   EXPECT_EQ word [F_GPR], ax, "machine status word"
 
   CASE "STR at CPL 3 returns the TSS selector"
-  R3 r3_str
+  TRY_RING3 r3_str
   EXPECT_ARRIVED SEL_CODE3
   EXPECT_EQ word [F_GPR], SEL_TSS, "TR"
 
   CASE "CLI at CPL 3 with IOPL 3 clears IF"
-  R3 r3_cli, IOPL3 | 0x200 | 2
+  TRY_RING3 r3_cli, IOPL3 | 0x200 | 2
   EXPECT_ARRIVED SEL_CODE3
   test dword [F_EFL], 0x200
   EXPECT z, "IF clear"
 
   CASE "IN at CPL 3 with IOPL 0 from a denied port raises #GP(0)"
   DENY_PORT 0x80
-  R3 r3_in80
+  TRY_RING3 r3_in80
   ALLOW_PORT 0x80
   EXPECT_FAULT 13, 0
   EXPECT_EQ dword [F_EIP], ABS(r3_in80), "EIP of IN"
 
   CASE "IN at CPL 3 with IOPL 0 from an allowed port does not fault"
-  R3 r3_in80
+  TRY_RING3 r3_in80
   EXPECT_ARRIVED SEL_CODE3
 
   CASE "IN at CPL 3 with IOPL 3 ignores the bitmap"
   DENY_PORT 0x80
-  R3 r3_in80, IOPL3 | 2
+  TRY_RING3 r3_in80, IOPL3 | 2
   ALLOW_PORT 0x80
   EXPECT_ARRIVED SEL_CODE3
 
   CASE "a word OUT whose second port is denied raises #GP(0)"
   DENY_PORT 0x81
-  R3 r3_out80w
+  TRY_RING3 r3_out80w
   ALLOW_PORT 0x81
   EXPECT_FAULT 13, 0
   EXPECT_EQ dword [F_EIP], ABS(r3_out80w) + 4, "EIP of OUT"
 
   CASE "OUTSB at CPL 3 is checked against the I/O bitmap"
   DENY_PORT 0x80
-  R3 r3_outsb
+  TRY_RING3 r3_outsb
   ALLOW_PORT 0x80
   EXPECT_FAULT 13, 0
   EXPECT_EQ dword [F_EIP], ABS(r3_outsb) + 9, "EIP of OUTSB"
 
   CASE "a port whose bitmap byte lies beyond the TSS limit is denied"
   mov word [TSS_MAIN + 0x66], 0x2060
-  R3 r3_in80
+  TRY_RING3 r3_in80
   mov word [TSS_MAIN + 0x66], 0x68
   EXPECT_FAULT 13, 0
 
   CASE "POPF at CPL 3 cannot change IOPL"
-  R3 r3_popf_iopl
+  TRY_RING3 r3_popf_iopl
   EXPECT_ARRIVED SEL_CODE3
   test dword [F_EFL], IOPL3
   EXPECT z, "IOPL 0"
@@ -125,7 +116,7 @@ tests:
   mov eax, cr4
   or eax, 4
   mov cr4, eax
-  R3 r3_rdtsc
+  TRY_RING3 r3_rdtsc
   mov eax, cr4
   and eax, ~4
   mov cr4, eax
@@ -133,14 +124,14 @@ tests:
 
   CASE "LAR at CPL 3 returns the access rights of a DPL-3 segment"
   SET_DESC GDT, 0x80, 0, 0x0FFFF, 0xF3, 0xC
-  R3 r3_lar
+  TRY_RING3 r3_lar
   EXPECT_ARRIVED SEL_CODE3
   EXPECT_EQ dword [F_GPR + 4], 0x00C0F300, "ECX = access rights"
   test dword [F_EFL], ZF
   EXPECT nz, "ZF set"
 
   CASE "LAR at CPL 3 of a DPL-0 segment clears ZF and leaves the destination"
-  R3 r3_lar_dpl0
+  TRY_RING3 r3_lar_dpl0
   EXPECT_ARRIVED SEL_CODE3
   EXPECT_EQ dword [F_GPR + 4], 0x12345678, "ECX unchanged"
   test dword [F_EFL], ZF
@@ -148,25 +139,25 @@ tests:
 
   CASE "LSL returns the byte limit of a page-granular segment"
   SET_DESC GDT, 0x88, 0, 0x0000F, 0xF3, 0xC
-  R3 r3_lsl
+  TRY_RING3 r3_lsl
   EXPECT_ARRIVED SEL_CODE3
   EXPECT_EQ dword [F_GPR + 4], 0xFFFF, "ECX = limit"
 
   CASE "VERW of a read-only data segment clears ZF"
   SET_DESC GDT, 0x90, 0, 0xFFFFF, 0xF1, 0xC
-  R3 r3_verw
+  TRY_RING3 r3_verw
   EXPECT_ARRIVED SEL_CODE3
   test dword [F_EFL], ZF
   EXPECT z, "ZF clear"
 
   CASE "VERR of a read-only data segment sets ZF"
-  R3 r3_verr
+  TRY_RING3 r3_verr
   EXPECT_ARRIVED SEL_CODE3
   test dword [F_EFL], ZF
   EXPECT nz, "ZF set"
 
   CASE "ARPL raises a lower RPL to the source's and sets ZF"
-  R3 r3_arpl
+  TRY_RING3 r3_arpl
   EXPECT_ARRIVED SEL_CODE3
   EXPECT_EQ word [F_GPR], 0x13, "AX = 13h"
   test dword [F_EFL], ZF

@@ -29,11 +29,7 @@ tests:
   EXPECT_FAULT 13, 0x80
 
   CASE "MOV DS at CPL 3 of a DPL-0 data segment raises #GP(selector)"
-  TRY
-  IRET_TO SEL_CODE3, ABS(r3_load_ds_80), SEL_DATA3, ESP3_TOP, 2
-  CATCH
-  EXPECT_FAULT 13, 0x80
-  EXPECT_EQ dword [F_CS], SEL_CODE3, "in ring 3"
+  FAULT_AT_CPL3 r3_load_ds_80, 13, 0x80
 
   CASE "MOV DS of an execute-only code segment raises #GP(selector)"
   TRY
@@ -55,9 +51,7 @@ tests:
   EXPECT_EQ ebx, 0x600DC0DE, "value read through code DS"
 
   CASE "MOV DS at CPL 3 of a DPL-0 conforming readable code segment is allowed"
-  TRY
-  IRET_TO SEL_CODE3, ABS(r3_load_ds_conf), SEL_DATA3, ESP3_TOP, 2
-  CATCH
+  TRY_RING3 r3_load_ds_conf
   EXPECT_ARRIVED SEL_CODE3
   EXPECT_EQ dword [F_DS], SEL_CONF0, "DS loaded"
 
@@ -140,9 +134,7 @@ tests:
   EXPECT_EQ dword [F_EIP], ABS(.write_ro), "EIP of the write"
 
   CASE "a write through a CS override raises #GP(0)"
-  TRY
-  mov dword [cs:SCRATCH], 1
-  CATCH
+  TRY_ONE mov dword [cs:SCRATCH], 1
   EXPECT_FAULT 13, 0
 
   CASE "an expand-down segment rejects offsets at or below its limit"
@@ -180,9 +172,7 @@ tests:
   EXPECT_FAULT 13, 0
 
   CASE "a push across the stack limit raises #SS(0)"
-  TRY
-  IRET_TO SEL_CODE3, ABS(r3_push_limit), SEL_DATA3, ESP3_TOP, 2
-  CATCH
+  TRY_RING3 r3_push_limit
   EXPECT_FAULT 12, 0
   EXPECT_EQ dword [F_EIP], ABS(r3_push_limit.cross), "EIP of the push across the limit"
   EXPECT_EQ dword [F_ESP], 0x802, "ESP unchanged"
@@ -195,27 +185,19 @@ tests:
   EXPECT_FAULT 13, SEL_CODE3 & 0xFFFC
 
   CASE "far JMP from ring 3 to DPL-0 conforming code keeps CPL 3"
-  TRY
-  IRET_TO SEL_CODE3, ABS(r3_jmp_conf), SEL_DATA3, ESP3_TOP, 2
-  CATCH
+  TRY_RING3 r3_jmp_conf
   EXPECT_ARRIVED SEL_CONF0 | 3
 
   CASE "far CALL to a data segment raises #GP(selector)"
-  TRY
-  call 0x80:0
-  CATCH
+  TRY_ONE call 0x80:0
   EXPECT_FAULT 13, 0x80
 
   CASE "far JMP to a not-present code segment raises #NP(selector)"
-  TRY
-  jmp 0xB8:0
-  CATCH
+  TRY_ONE jmp 0xB8:0
   EXPECT_FAULT 11, 0xB8
 
   CASE "far JMP beyond the target's limit raises #GP(0)"
-  TRY
-  jmp 0xC0:0x1000
-  CATCH
+  TRY_ONE jmp 0xC0:0x1000
   EXPECT_FAULT 13, 0
 
   CASE "LLDT of a descriptor that is not an LDT raises #GP(selector)"
@@ -241,9 +223,7 @@ tests:
   EXPECT_FAULT 13, 0x44
 
   CASE "MOV to CS raises #UD"
-  TRY
-  db 0x8E, 0xC8                   ; mov cs, ax
-  CATCH
+  TRY_ONE db 0x8E, 0xC8                   ; mov cs, ax
   EXPECT_FAULT 6, NO_FAULT
 
   CASE "LSS loads SS and ESP from memory"

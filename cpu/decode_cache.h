@@ -1,0 +1,71 @@
+// Decoded instructions cached by physical address (docs/performance.md). An entry is
+// the Instruction decode() produced from the bytes at a physical address for one code
+// segment size (CS.D); it stays valid until something writes into its 4 KiB physical
+// page. Writes reach the cache through PhysicalBus's code-page marks: the first write
+// into a page instructions were fetched from (by the CPU, a device, a loader or a
+// debugger poke) calls code_page_written, which retires every entry of that page at
+// once by bumping the page's generation (Intel SDM Vol. 3, "Self-Modifying Code":
+// detection is by physical address, so writes through any linear alias count).
+//
+// Only instructions wholly inside one RAM or ROM page are cached (not MMIO, not
+// page-crossing ones); the caller translates the linear address first, so a changed
+// mapping (MOV CR3, INVLPG, new page tables) simply finds the other physical page.
+#pragma once
+#include <memory>
+
+#include "cpu/instruction.h"
+#include "mmu/physical_bus.h"
+
+namespace x86lab {
+
+class DecodeCache final : public CodeWriteListener {
+ public:
+  // Registers with `bus` for code-page writes; unregisters on destruction.
+  explicit DecodeCache(PhysicalBus& bus);
+  ~DecodeCache() override;
+  DecodeCache(const DecodeCache&) = delete;
+  DecodeCache& operator=(const DecodeCache&) = delete;
+
+  // The instruction decoded at `physical` (A20 already applied) for CS.D =
+  // `default32`, or null.
+  const Instruction* find(u32 physical, bool default32) const {
+    const Entry& e = entries_[index(physical)];
+    if (e.physical != physical || e.default32 != default32 || e.generation != generations_[page_slot(physical)])
+      return nullptr;
+    return &e.insn;
+  }
+  // Caches `insn` (length 1-15) decoded at `physical`. The caller checks cacheable().
+  void insert(u32 physical, bool default32, const Instruction& insn) {
+    Entry& e = entries_[index(physical)];
+    e.physical = physical;
+    e.default32 = default32;
+    e.generation = generations_[page_slot(physical)];
+    e.insn = insn;
+  }
+  // True when an instruction of `length` bytes at `physical` may be cached: inside one
+  // page, and that page is RAM or ROM (host memory the bus's code-page marks watch).
+  bool cacheable(u32 physical, unsigned length) const {
+    return (physical & 0xFFF) + length <= 0x1000 && bus_.has_host_page(physical >> 12);
+  }
+  // Retires every entry decoded from physical page `page` (address >> 12).
+  void code_page_written(u32 page) override { ++generations_[page & (kGenerationSlots - 1)]; }
+
+  static constexpr u32 kEntries = 1u << 15;          // direct-mapped; ~2.5 MiB
+  static constexpr u32 kGenerationSlots = 1u << 16;  // pages share a slot by page number mod 64Ki
+
+ private:
+  struct Entry {
+    u32 physical = 0xFFFFFFFFu;  // never a valid instruction start with default32 unset below
+    u32 generation = 0xFFFFFFFFu;
+    bool default32 = false;
+    Instruction insn;
+  };
+  static u32 index(u32 physical) { return (physical ^ (physical >> 15)) & (kEntries - 1); }
+  static u32 page_slot(u32 physical) { return (physical >> 12) & (kGenerationSlots - 1); }
+
+  PhysicalBus& bus_;
+  std::unique_ptr<Entry[]> entries_;
+  std::unique_ptr<u32[]> generations_;
+};
+
+}  // namespace x86lab

@@ -1,0 +1,321 @@
+// Debugger execution control and hooks (see debugger.h).
+#include "platform/debugger/debugger.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "cpu/decoder.h"
+
+namespace x86lab {
+
+namespace {
+
+std::string hex(u32 value, int digits) {
+  char buffer[16];
+  std::snprintf(buffer, sizeof buffer, "%0*X", digits, value);
+  return buffer;
+}
+
+// The opcode byte after the legacy prefixes (SDM Vol. 2, "Instruction Prefixes").
+std::optional<u8> opcode_at(const Mmu& mmu, u32 linear) {
+  for (unsigned i = 0; i < kMaxInstructionBytes; ++i) {
+    const auto byte = mmu.peek_linear(linear + i);
+    if (!byte) return std::nullopt;
+    switch (*byte) {
+      case 0x26: case 0x2E: case 0x36: case 0x3E: case 0x64: case 0x65:
+      case 0x66: case 0x67: case 0xF0: case 0xF2: case 0xF3: continue;
+      default: return *byte;
+    }
+  }
+  return std::nullopt;
+}
+
+bool is_return(u8 opcode) {
+  return opcode == 0xC3 || opcode == 0xC2 || opcode == 0xCB || opcode == 0xCA || opcode == 0xCF;
+}
+
+}  // namespace
+
+// The debugger's hooks: the CPU's step monitor (code breakpoints, step modes, counted
+// breakpoints) and the tracer tap (event breakpoints, watchpoints, history).
+class Debugger::Hooks final : public StepMonitor, public TraceSink {
+ public:
+  explicit Hooks(Debugger& debugger) : d_(debugger), own_tracer_(none_filter(), TraceTriggers{}) {}
+
+  Mode mode = Mode::Run;
+  u32 target = 0;               // RunTo/StepOver: linear address to stop at
+  u32 stack0 = 0;               // StepOver/StepOut: stack pointer when the step began
+  u64 resume_step = 0;          // Cpu::steps() when the run began: code breakpoints skip it
+  bool returned = false;        // StepOut: the RET-family instruction has been reached
+  bool counted = false;         // match_counts is armed
+  std::optional<StopInfo> stop;  // a stop found by a hook
+
+  void begin(Cpu& cpu) {
+    stop.reset();
+    returned = false;
+    resume_step = cpu.steps();
+    stack0 = cpu.stack_pointer();
+    counts_ = CountSnapshot::of(cpu.counters());
+    last_cs_ = cpu.state.segments[CS].selector;
+    last_eip_ = cpu.state.eip;
+  }
+
+  // Installs the tap on the machine's tracer, or on a tracer of our own that passes
+  // no event to any sink; false removes it.
+  void set_tap(Counters& counters, bool on) {
+    if (on) {
+      if (!counters.tracer) counters.tracer = &own_tracer_;
+      counters.tracer->set_tap(this);
+    } else if (counters.tracer) {
+      counters.tracer->set_tap(nullptr);
+      if (counters.tracer == &own_tracer_) counters.tracer = nullptr;
+    }
+  }
+
+  void before_step() override {
+    Cpu& cpu = d_.machine_.cpu;
+    if (stop) return;  // a hook already asked for the pause
+    if (counted) {
+      const CountSnapshot now = CountSnapshot::of(cpu.counters());
+      if (auto hit = d_.breakpoints_.match_counts(counts_, now, cpu.state)) {
+        hit->cs = last_cs_;
+        hit->eip = last_eip_;
+        return request({StopKind::Event, hit, std::nullopt});
+      }
+      counts_ = now;
+    }
+    last_cs_ = cpu.state.segments[CS].selector;
+    last_eip_ = cpu.state.eip;
+    const bool first = cpu.steps() == resume_step;
+    if (mode == Mode::StepOut) {
+      if (returned) return request({StopKind::Step, std::nullopt, std::nullopt});
+      const auto opcode = opcode_at(cpu.mmu(), d_.pc_linear());
+      returned = opcode && is_return(*opcode) && cpu.stack_pointer() >= stack0;
+    }
+    if (first) return;
+    if (auto hit = d_.breakpoints_.match_code(cpu.state)) return request({StopKind::Breakpoint, hit, std::nullopt});
+    if ((mode == Mode::RunTo || mode == Mode::StepOver) && d_.pc_linear() == target &&
+        (mode == Mode::RunTo || cpu.stack_pointer() >= stack0))
+      request({StopKind::Step, std::nullopt, std::nullopt});
+  }
+
+  void write(const Event& event) override {
+    Cpu& cpu = d_.machine_.cpu;
+    if (d_.history_on_) note_history(event);
+    if (stop || event.kind == EventKind::Instruction) return;
+    if (auto hit = d_.breakpoints_.match_event(event, cpu.state)) {
+      if (hit->kind != BreakpointKind::Vector) {
+        hit->cs = cpu.state.segments[CS].selector;
+        hit->eip = cpu.instruction_eip();
+      }
+      request({StopKind::Event, hit, std::nullopt});
+    }
+  }
+  void finish() override {}
+
+ private:
+  static TraceFilter none_filter() {
+    TraceFilter filter;
+    filter.kinds.reset();
+    return filter;
+  }
+  void request(StopInfo info) {
+    stop = std::move(info);
+    d_.machine_.request_pause();
+  }
+  void note_history(const Event& event) {
+    HistoryEntry entry;
+    entry.instruction = event.instruction;
+    if (event.kind == EventKind::Instruction) {
+      entry.cs = static_cast<u16>(event.a);
+      entry.eip = event.b;
+      entry.linear = event.c;
+      entry.length = event.size;
+      entry.cpl = event.detail;
+      entry.bytes = event.bytes;
+      entry.mnemonic = event.text;
+    } else if (event.kind == EventKind::Exception && !(event.flags & kEventShutdown)) {
+      entry.cs = static_cast<u16>(event.b);
+      entry.eip = event.c;
+      entry.linear = d_.machine_.cpu.state.segments[CS].cache.base + event.c;
+      entry.cpl = d_.machine_.cpu.state.cpl;
+      entry.mnemonic = "delivery";
+      entry.vector = event.detail;
+    } else {
+      return;
+    }
+    d_.record(entry);
+  }
+
+  Debugger& d_;
+  Tracer own_tracer_;
+  CountSnapshot counts_;
+  u16 last_cs_ = 0;
+  u32 last_eip_ = 0;
+};
+
+std::string StopInfo::describe() const {
+  switch (kind) {
+    case StopKind::Paused: return "paused";
+    case StopKind::Step: return "step done";
+    case StopKind::MachineEnded: {
+      static constexpr const char* kReasons[] = {"exit port", "halted", "halted with no interrupt that could wake it",
+                                                 "instruction limit", "shutdown (triple fault)", "stopped", "paused"};
+      return std::string("machine ended: ") + (end ? kReasons[static_cast<int>(end->reason)] : "?") + ", exit status " +
+             std::to_string(end ? end->exit_status : 0);
+    }
+    case StopKind::Breakpoint:
+    case StopKind::Event: break;
+  }
+  if (!hit) return "stopped";
+  const BreakpointHit& h = *hit;
+  std::string text = std::string(kind == StopKind::Breakpoint ? "breakpoint " : "event breakpoint ") +
+                     std::to_string(h.id) + " (" + std::string(name_of(h.kind)) + ")";
+  switch (h.kind) {
+    case BreakpointKind::Vector:
+      text += " vector " + std::to_string(h.address);
+      if (h.has_error_code) text += " error code " + hex(static_cast<u32>(h.value), 4) + "h";
+      break;
+    case BreakpointKind::SegmentLoad:
+    case BreakpointKind::Selector: text += " selector " + hex(h.address, 4) + "h"; break;
+    case BreakpointKind::LockedAccess:
+      text += ' ';
+      text += name_of(h.access);
+      break;
+    case BreakpointKind::IoPort:
+      text += std::string(h.write ? " write" : " read") + " port " + hex(h.address, 4) + "h value " +
+              hex(static_cast<u32>(h.value), 2 * h.size) + "h";
+      break;
+    case BreakpointKind::Watch:
+    case BreakpointKind::DescriptorWrite:
+      text += std::string(h.write ? " write" : " read") + " at linear " + hex(h.address, 8) + "h (physical " +
+              hex(h.physical, 8) + "h, " + std::to_string(h.size) + " bytes, " + std::string(name_of(h.access)) +
+              ") value " + hex(static_cast<u32>(h.value), 2 * h.size) + "h";
+      break;
+    default: break;
+  }
+  return text + " at " + hex(h.cs, 4) + ":" + hex(h.eip, 8);
+}
+
+Debugger::Debugger(Machine& machine, std::size_t history_capacity)
+    : machine_(machine), hooks_(std::make_unique<Hooks>(*this)), history_(history_capacity) {}
+
+Debugger::~Debugger() { disarm(); }
+
+void Debugger::enable_history(bool on) {
+  history_on_ = on && history_.capacity() > 0;
+  if (!on) history_.clear();
+}
+
+void Debugger::arm() {
+  Cpu& cpu = machine_.cpu;
+  hooks_->counted = breakpoints_.has_counted();
+  const bool monitor = hooks_->mode != Mode::Run || breakpoints_.has_code() || hooks_->counted;
+  cpu.set_step_monitor(monitor ? hooks_.get() : nullptr);
+  hooks_->set_tap(machine_.counters, history_on_ || breakpoints_.has_events());
+}
+
+void Debugger::disarm() {
+  machine_.cpu.set_step_monitor(nullptr);
+  hooks_->set_tap(machine_.counters, false);
+}
+
+StopInfo Debugger::finish(StopInfo stop) {
+  last_stop_ = stop;
+  return stop;
+}
+
+StopInfo Debugger::execute(u64 max_steps, Mode mode, u32 target) {
+  if (ended_) return finish({StopKind::MachineEnded, std::nullopt, ended_});
+  Cpu& cpu = machine_.cpu;
+  hooks_->mode = mode;
+  hooks_->target = target;
+  hooks_->begin(cpu);
+  arm();
+  StopInfo result;
+  u64 left = max_steps;
+  for (;;) {
+    if (pause_requested_.exchange(false, std::memory_order_relaxed) || left == 0) {
+      result = {StopKind::Paused, std::nullopt, std::nullopt};
+      break;
+    }
+    const u64 before = cpu.steps();
+    const RunResult run = machine_.run_for(std::min(left, kSliceSteps));
+    left -= std::min(left, cpu.steps() - before);
+    if (hooks_->stop) {
+      result = *hooks_->stop;
+      break;
+    }
+    if (run.reason != RunResult::Reason::Paused) {
+      ended_ = run;
+      result = {StopKind::MachineEnded, std::nullopt, run};
+      break;
+    }
+  }
+  disarm();
+  hooks_->mode = Mode::Run;
+  return finish(result);
+}
+
+StopInfo Debugger::run(u64 max_steps) { return execute(max_steps, Mode::Run); }
+
+StopInfo Debugger::step_into() {
+  StopInfo stop = execute(1, Mode::Run);
+  if (stop.kind == StopKind::Paused) stop.kind = StopKind::Step;
+  return finish(stop);
+}
+
+StopInfo Debugger::step_over() {
+  const Cpu& cpu = machine_.cpu;
+  std::array<u8, kMaxInstructionBytes> bytes{};
+  const std::size_t got = read_linear(pc_linear(), bytes);
+  Instruction insn;
+  if (got == 0 || !decode_bytes(bytes.data(), static_cast<unsigned>(got), cpu.state.segments[CS].cache.db, insn))
+    return step_into();
+  const u16 opcode = insn.opcode_index;
+  const bool call = opcode == 0xE8 || opcode == 0x9A || (opcode == 0xFF && (insn.reg == 2 || insn.reg == 3));
+  const bool interrupt = opcode == 0xCC || opcode == 0xCD || opcode == 0xCE || opcode == 0xF1;
+  const bool rep_string = insn.rep && insn.form && (insn.form->attributes & kStringOp);
+  if (!call && !interrupt && !rep_string) return step_into();
+  return execute(UINT64_MAX, Mode::StepOver, pc_linear() + insn.length);
+}
+
+StopInfo Debugger::step_out() { return execute(UINT64_MAX, Mode::StepOut); }
+
+StopInfo Debugger::run_to(u32 linear) { return execute(UINT64_MAX, Mode::RunTo, linear); }
+
+void Debugger::reset() {
+  machine_.cpu.reset();
+  ended_.reset();
+  last_stop_ = {};
+}
+
+u32 Debugger::pc_linear() const {
+  const CpuState& state = machine_.cpu.state;
+  return state.segments[CS].cache.base + state.eip;
+}
+
+std::size_t Debugger::read_linear(u32 linear, std::span<u8> out) const {
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    const auto byte = machine_.mmu.peek_linear(linear + static_cast<u32>(i));
+    if (!byte) return i;
+    out[i] = *byte;
+  }
+  return out.size();
+}
+
+std::size_t Debugger::write_linear(u32 linear, std::span<const u8> bytes) {
+  for (std::size_t i = 0; i < bytes.size(); ++i)
+    if (!machine_.mmu.poke_linear(linear + static_cast<u32>(i), bytes[i])) return i;
+  return bytes.size();
+}
+
+void Debugger::read_physical(u32 physical, std::span<u8> out) const {
+  for (std::size_t i = 0; i < out.size(); ++i) out[i] = machine_.bus.peek(physical + static_cast<u32>(i));
+}
+
+void Debugger::write_physical(u32 physical, std::span<const u8> bytes) {
+  for (std::size_t i = 0; i < bytes.size(); ++i) machine_.bus.poke(physical + static_cast<u32>(i), bytes[i]);
+}
+
+}  // namespace x86lab

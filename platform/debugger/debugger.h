@@ -1,0 +1,142 @@
+// The debugger: execution control (run, pause, step into/over/out, run to), breakpoints
+// on code, events and data, an instruction history ring and stop reasons, kept apart
+// from any window or protocol (DESIGN.md section 6; the GUI and the gdb stub in ui/
+// both drive it). Hooks: Cpu::StepMonitor for code breakpoints and step modes (armed
+// only while needed, so the run loop's fast path stays one attention check), and a
+// Tracer tap for event breakpoints, watchpoints and the history (events are produced
+// only while one of those is armed).
+//
+// Threading: one thread runs the machine and calls every function here; pause() alone
+// may be called from any thread (it is an atomic flag the run loop polls between slices
+// of kSliceSteps steps, so the machine stays deterministic).
+#pragma once
+#include <atomic>
+#include <boost/circular_buffer.hpp>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "platform/debugger/breakpoints.h"
+#include "platform/machine.h"
+
+namespace x86lab {
+
+// Why the debugger stopped, and what hit.
+enum class StopKind : u8 {
+  Paused,           // pause() from another thread, or a budget of steps ran out (run(max_steps))
+  Step,             // a step mode (into, over, out) or run_to finished
+  Breakpoint,       // a code breakpoint (BreakpointKind::Linear or CsEip): CS:EIP is the instruction, not executed
+  Event,            // an event breakpoint or a watchpoint: stopped after the instruction (or delivery) that hit
+  MachineEnded,     // the machine's run ended (exit port, halt, shutdown, limit): see StopInfo::end
+};
+
+struct StopInfo {
+  StopKind kind = StopKind::Paused;
+  std::optional<BreakpointHit> hit;  // Breakpoint and Event: which breakpoint and the event's values
+  std::optional<RunResult> end;      // MachineEnded: how the machine's run ended
+  // One line for people: "breakpoint 2 at 0008:00101234", "watchpoint 3 write at linear 00105000 (4 bytes)".
+  std::string describe() const;
+};
+
+// One executed instruction or event delivery, oldest first in Debugger::history().
+struct HistoryEntry {
+  u64 instruction = 0;         // Counters::instructions when it started
+  u16 cs = 0;                  // CS selector
+  u32 eip = 0;                 // offset in CS
+  u32 linear = 0;              // CS.base + EIP
+  u8 length = 0;               // bytes (0 for a delivery)
+  u8 cpl = 0;
+  std::array<u8, 15> bytes{};  // the instruction's bytes as fetched
+  std::string_view mnemonic;   // the instruction's mnemonic; for a delivery "delivery"
+  i16 vector = -1;             // a delivery's vector, else -1
+};
+
+class Debugger {
+ public:
+  // Steps between polls of pause() while running.
+  static constexpr u64 kSliceSteps = 1u << 16;
+
+  // Attaches to `machine` (which must outlive the debugger). `history_capacity`
+  // entries (0: no history) are kept while history is enabled.
+  explicit Debugger(Machine& machine, std::size_t history_capacity = 1024);
+  ~Debugger();
+  Debugger(const Debugger&) = delete;
+  Debugger& operator=(const Debugger&) = delete;
+
+  Machine& machine() { return machine_; }
+  const Machine& machine() const { return machine_; }
+
+  // ---- execution control (the machine's thread) ----
+  // Runs until a breakpoint, a pause() or the end of the machine's run; with
+  // `max_steps`, at most that many steps (instructions and deliveries) and then
+  // StopKind::Paused. A code breakpoint at the current CS:EIP is passed over once.
+  StopInfo run(u64 max_steps = UINT64_MAX);
+  // Executes one instruction (a delivery of a pending interrupt takes its place:
+  // the step then stops at the handler's first instruction).
+  StopInfo step_into();
+  // As step_into, but CALL, INT n/INT3/INTO and a REP/REPE/REPNE string instruction
+  // run to the instruction after them (same CS, ESP back at or above its value now).
+  // Breakpoints hit on the way stop it.
+  StopInfo step_over();
+  // Runs until a RET/RETF/IRET executed at a stack depth at or above the current one
+  // has returned (the end of the current function); stops on breakpoints on the way.
+  StopInfo step_out();
+  // Runs until CS.base + EIP == `linear` (or a breakpoint).
+  StopInfo run_to(u32 linear);
+  // Resets the CPU (Cpu::reset) and clears the stop state; RAM and devices keep their
+  // state; breakpoints stay.
+  void reset();
+  // Asks a running run()/step to stop at the next slice boundary (any thread). A pause
+  // asked for while nothing runs stops the next run before its first step, unless
+  // clear_pause() drops it.
+  void pause() { pause_requested_.store(true, std::memory_order_relaxed); }
+  void clear_pause() { pause_requested_.store(false, std::memory_order_relaxed); }
+  // The last stop (Paused before the first run).
+  const StopInfo& last_stop() const { return last_stop_; }
+  // Whether the machine's run has ended (exit port, shutdown...): further runs return at once.
+  bool ended() const { return ended_.has_value(); }
+
+  // ---- breakpoints (breakpoints.h); ids are never reused ----
+  Breakpoints& breakpoints() { return breakpoints_; }
+  const Breakpoints& breakpoints() const { return breakpoints_; }
+
+  // ---- history ----
+  void enable_history(bool on);
+  bool history_enabled() const { return history_on_; }
+  const boost::circular_buffer<HistoryEntry>& history() const { return history_; }
+
+  // ---- display reads and debugger writes: no A/D bits, no TLB fill, no device reads ----
+  // Linear address of the next instruction (CS.base + EIP).
+  u32 pc_linear() const;
+  // Copies `out.size()` bytes from linear memory (through paging as the CPU would
+  // translate now); returns how many were read before the first unmapped page.
+  std::size_t read_linear(u32 linear, std::span<u8> out) const;
+  // Writes linear memory (dropping decoded code of the pages written); returns how many
+  // bytes were written before the first unmapped page.
+  std::size_t write_linear(u32 linear, std::span<const u8> bytes);
+  void read_physical(u32 physical, std::span<u8> out) const;
+  void write_physical(u32 physical, std::span<const u8> bytes);
+
+ private:
+  class Hooks;
+  friend class Hooks;
+  enum class Mode : u8 { Run, StepOver, StepOut, RunTo };
+  StopInfo execute(u64 max_steps, Mode mode, u32 target = 0);
+  StopInfo finish(StopInfo stop);
+  void arm();
+  void disarm();
+  void record(const HistoryEntry& entry) { history_.push_back(entry); }
+
+  Machine& machine_;
+  Breakpoints breakpoints_;
+  std::unique_ptr<Hooks> hooks_;
+  boost::circular_buffer<HistoryEntry> history_;
+  bool history_on_ = false;
+  std::atomic<bool> pause_requested_{false};
+  StopInfo last_stop_;
+  std::optional<RunResult> ended_;
+};
+
+}  // namespace x86lab

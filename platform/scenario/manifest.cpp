@@ -1,0 +1,151 @@
+// Reading and checking variants.json (docs/compare.md, "Manifest").
+#include "platform/scenario/manifest.h"
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "platform/input_error.h"
+
+namespace x86lab {
+namespace {
+
+using nlohmann::json;
+
+class ManifestReader {
+ public:
+  explicit ManifestReader(const std::filesystem::path& path) : path_(path) {}
+
+  [[noreturn]] void fail(const std::string& problem) const {
+    throw InputError("manifest '" + path_.string() + "': " + problem);
+  }
+
+  std::string text(const json& object, const char* key, const std::string& where, bool required = true) const {
+    if (!object.contains(key)) {
+      if (required) fail(where + "has no \"" + key + "\"");
+      return {};
+    }
+    if (!object[key].is_string()) fail(where + "\"" + key + "\" is not a string");
+    return object[key].get<std::string>();
+  }
+
+  u64 whole(const json& object, const char* key, const std::string& where, u64 low, u64 high, u64 fallback,
+            bool required) const {
+    if (!object.contains(key)) {
+      if (required) fail(where + "has no \"" + key + "\"");
+      return fallback;
+    }
+    const json& value = object[key];
+    if (!value.is_number_unsigned() || value.get<u64>() < low || value.get<u64>() > high)
+      fail(where + "\"" + key + "\" must be a whole number from " + std::to_string(low) + " to " +
+           std::to_string(high));
+    return value.get<u64>();
+  }
+
+  // "code_range": "BEGIN:END", two hex numbers (as `x86lab run --code-range`), BEGIN < END.
+  void code_range(const json& value, const std::string& where, VariantSpec& spec) const {
+    const std::string problem = where + "\"code_range\" must be \"BEGIN:END\" in hex with BEGIN < END";
+    if (!value.is_string()) fail(problem);
+    const std::string text = value.get<std::string>();
+    const auto colon = text.find(':');
+    const auto hex = [&](const std::string& part) {
+      if (part.empty() || part.size() > 8 || part.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos)
+        fail(problem);
+      return static_cast<u32>(std::stoul(part, nullptr, 16));
+    };
+    if (colon == std::string::npos) fail(problem);
+    spec.code_range_begin = hex(text.substr(0, colon));
+    spec.code_range_end = hex(text.substr(colon + 1));
+    if (spec.code_range_begin >= spec.code_range_end) fail(problem);
+  }
+
+  VariantSpec variant(const json& object, std::size_t index) const {
+    const std::string at = "variant " + std::to_string(index) + " ";
+    if (!object.is_object()) fail(at + "is not an object");
+    VariantSpec spec;
+    spec.name = text(object, "name", at);
+    if (!is_valid_name(spec.name)) fail(at + "name '" + spec.name + "' is not [a-z0-9_-]+");
+    const std::string where = "variant '" + spec.name + "' ";
+    spec.description = text(object, "description", where, false);
+    const std::string kernel = text(object, "kernel", where, false);
+    const std::string bios = text(object, "bios", where, false);
+    if (kernel.empty() == bios.empty()) fail(where + "needs exactly one of \"kernel\" and \"bios\"");
+    const std::filesystem::path folder = path_.parent_path();
+    if (!kernel.empty()) spec.kernel = folder / kernel;
+    if (!bios.empty()) spec.bios = folder / bios;
+    spec.append = text(object, "append", where, false);
+    spec.memory_mib = static_cast<u32>(whole(object, "memory_mib", where, 1, 3584, 64, false));
+    spec.max_instructions = whole(object, "max_instructions", where, 1, UINT64_MAX, 0, true);
+    if (object.contains("code_range")) code_range(object["code_range"], where, spec);
+    if (object.contains("seed")) {
+      if (!object["seed"].is_object()) fail(where + "\"seed\" is not an object");
+      for (const auto& [key, value] : object["seed"].items()) {
+        if (!value.is_number()) fail(where + "seed \"" + key + "\" is not a number");
+        spec.seed[key] = value.get<double>();
+      }
+    }
+    return spec;
+  }
+
+ private:
+  std::filesystem::path path_;
+};
+
+}  // namespace
+
+bool is_valid_name(std::string_view name) {
+  if (name.empty()) return false;
+  for (char c : name)
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-')) return false;
+  return true;
+}
+
+const VariantSpec* ScenarioManifest::find(std::string_view name) const {
+  for (const VariantSpec& variant : variants)
+    if (variant.name == name) return &variant;
+  return nullptr;
+}
+
+ScenarioManifest load_manifest(const std::filesystem::path& variants_json) {
+  const ManifestReader reader(variants_json);
+  std::ifstream file(variants_json);
+  if (!file) throw InputError("cannot open manifest '" + variants_json.string() + "'");
+  json root;
+  try {
+    root = json::parse(file);
+  } catch (const json::parse_error& error) {
+    reader.fail(std::string("not valid JSON (") + error.what() + ")");
+  }
+  if (!root.is_object()) reader.fail("the top level is not an object");
+  ScenarioManifest manifest;
+  manifest.path = variants_json;
+  manifest.scenario = reader.text(root, "scenario", "");
+  if (!is_valid_name(manifest.scenario)) reader.fail("scenario name '" + manifest.scenario + "' is not [a-z0-9_-]+");
+  manifest.title = reader.text(root, "title", "", false);
+  manifest.seed = reader.text(root, "seed", "", false);
+  manifest.baseline = reader.text(root, "baseline", "");
+  manifest.operation = reader.text(root, "operation", "", false);
+  if (root.contains("seed_counterparts")) {
+    if (!root["seed_counterparts"].is_object()) reader.fail("\"seed_counterparts\" is not an object");
+    for (const auto& [key, value] : root["seed_counterparts"].items()) {
+      if (!value.is_string()) reader.fail("seed_counterparts \"" + key + "\" is not a string");
+      manifest.seed_counterparts[key] = value.get<std::string>();
+    }
+  }
+  if (root.contains("in_all")) {
+    if (!root["in_all"].is_boolean()) reader.fail("\"in_all\" is not true or false");
+    manifest.in_all = root["in_all"].get<bool>();
+  }
+  if (!root.contains("variants") || !root["variants"].is_array() || root["variants"].empty())
+    reader.fail("\"variants\" must be a non-empty array");
+  std::set<std::string> names;
+  for (std::size_t i = 0; i < root["variants"].size(); ++i) {
+    VariantSpec spec = reader.variant(root["variants"][i], i);
+    if (!names.insert(spec.name).second) reader.fail("variant '" + spec.name + "' appears twice");
+    manifest.variants.push_back(std::move(spec));
+  }
+  if (!manifest.find(manifest.baseline)) reader.fail("baseline '" + manifest.baseline + "' is not one of its variants");
+  return manifest;
+}
+
+}  // namespace x86lab

@@ -1,0 +1,56 @@
+// The manifest of a design-comparison scenario (issue 9, docs/compare.md): the
+// variants.json file each roms/scenarios/<scenario>/ folder copies into its build
+// folder, naming the guest images of the variants and the seed's own numbers.
+#pragma once
+#include <filesystem>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "trace/types.h"
+
+namespace x86lab {
+
+// One variant of a scenario: a guest program run on a fresh machine.
+struct VariantSpec {
+  std::string name;                    // [a-z0-9_-]+, unique in its scenario
+  std::string description;             // one line for the reader of a report
+  std::filesystem::path kernel;        // Multiboot kernel (resolved against the manifest's folder), or empty
+  std::filesystem::path bios;          // ROM image (resolved likewise), or empty; exactly one of the two is set
+  std::string append;                  // Multiboot command line ("" for none)
+  u32 memory_mib = 64;                 // RAM size in MiB (1 to 3584)
+  u64 max_instructions = 0;            // safety limit in steps (instructions and deliveries); reaching it fails the variant
+  std::map<std::string, double> seed;  // the seed document's numbers for this variant, keyed like METRIC names
+  u32 code_range_begin = 0;            // linear range [begin, end) counted on its own (Counters::code_range_*),
+  u32 code_range_end = 0;              // e.g. an interrupt stub table; "code_range": "BEGIN:END" in hex; 0, 0 = off
+};
+
+struct ScenarioManifest {
+  std::filesystem::path path;  // the variants.json that was read
+  std::string scenario;        // [a-z0-9_-]+, e.g. "tls"
+  std::string title;           // one line
+  std::string seed;            // the seed document's file name, e.g. "000_60a64b4897ed0d0d.txt"
+  std::string baseline;        // the variant that ratios divide by (names one of `variants`)
+  std::string operation;       // what one operation is, for cycles per operation ("TLS access")
+  // Seed keys with no x86lab quantity of the same name, mapped to the METRIC or counter
+  // key that stands for them ("seed_counterparts": {"hackbench_seconds": "pingpong_cycles"}).
+  std::map<std::string, std::string> seed_counterparts;
+  bool in_all = true;          // false: left out of `x86lab compare all` (test fixtures)
+  std::vector<VariantSpec> variants;  // in the manifest's order (the order of reports)
+
+  // The variant called `name`, or nullptr.
+  const VariantSpec* find(std::string_view name) const;
+};
+
+// Reads and checks a manifest (layout in docs/compare.md). Throws InputError with one
+// line "manifest '<path>': <problem>" when the file is missing, is not JSON, lacks a
+// field, has a field of the wrong type or range, names a variant twice, sets both or
+// neither of kernel/bios, or names a baseline that is not one of its variants. Image
+// files are not opened here (run_variant reports a missing one).
+ScenarioManifest load_manifest(const std::filesystem::path& variants_json);
+
+// True when `name` is a non-empty [a-z0-9_-]+ word (scenario and variant names).
+bool is_valid_name(std::string_view name);
+
+}  // namespace x86lab

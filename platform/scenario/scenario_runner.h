@@ -1,0 +1,54 @@
+// Runs the variants of a design-comparison scenario (issue 9, docs/compare.md): each
+// variant in-process on a fresh Machine, its debug console captured and parsed, its
+// counters copied. Machines share no mutable state, so variants run on threads.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "platform/machine.h"
+#include "platform/scenario/console_report.h"
+#include "platform/scenario/manifest.h"
+
+namespace x86lab {
+
+struct VariantResult {
+  std::string scenario;                             // the manifest's scenario name
+  std::string name;                                 // the variant's name
+  RunResult run{RunResult::Reason::Stopped, -1};    // how the run ended
+  bool succeeded = false;                           // see run_variant
+  std::string failure;                              // one line saying why not; empty when succeeded
+  Counters counters;                                // the machine's counters at the end (tracer cleared)
+  std::map<std::string, i64> metrics;               // METRIC values
+  std::map<std::string, std::vector<i64>> samples;  // SAMPLES values
+  std::string console;                              // the whole debug-console text
+};
+
+// The profile name of `x86lab run --profile` (p3, k7, p4, modern, i386-locking) put
+// into `config` (CPU profile and cost model). Throws InputError for an unknown name.
+void apply_builtin_profile(const std::string& name, MachineConfig& config);
+
+// Runs `variant` on a fresh machine configured from `base` (profile, cost model and
+// clock; memory, image, limit and exit-on-halt come from the variant). Succeeded means:
+// the guest wrote 10h to the exit port (exit status 33) or executed HLT with IF = 0
+// (status 0), and every METRIC/SAMPLES line parsed. Anything else (instruction limit,
+// triple fault, another exit value, a malformed line) fails the variant with a reason
+// in `failure`. A missing or unreadable image throws InputError naming the file.
+VariantResult run_variant(const ScenarioManifest& manifest, const VariantSpec& variant, const MachineConfig& base);
+
+// The same with a built-in profile name (the scenario tests' usual call).
+VariantResult run_variant(const ScenarioManifest& manifest, const VariantSpec& variant,
+                          const std::string& profile = "p3");
+
+// One variant to run by run_variants.
+struct VariantJob {
+  const ScenarioManifest* manifest;
+  const VariantSpec* variant;
+};
+
+// Runs the jobs on up to `threads` threads (at least 1) and returns the results in
+// the order of `jobs`, whatever order they finished in. The first InputError (in job
+// order) is rethrown after all threads have finished.
+std::vector<VariantResult> run_variants(const std::vector<VariantJob>& jobs, const MachineConfig& base,
+                                        unsigned threads);
+
+}  // namespace x86lab

@@ -1,0 +1,97 @@
+/* The ring-1 guest kernel of the TLS scenario (docs/scenarios/tls.md), standing for
+ * XenLinux 2.6 of 2004: it installs the ring-3 thread's TLS descriptor the way NPTL
+ * asks for it (set_thread_area, through the hypervisor), builds the TLS block and the
+ * tcbhead at the thread pointer, runs the ring-3 program (user.c) and serves its two
+ * system calls. With rewrites=1 every SYS_YIELD stands for a context switch between
+ * threads with different TLS: the kernel writes the TLS descriptor again (Accessed
+ * clear), which undoes a flip; the exit path's POP GS then loads it (one implied locked
+ * Accessed-bit write). */
+#include "hypervisor.h"
+
+static uint8_t user_stack[8192] __attribute__((aligned(16)));
+static uint64_t yields, rewrites;
+
+/* start.asm, user.c */
+void enter_outer_ring(uint32_t eip, uint32_t esp, uint32_t cs, uint32_t ds) __attribute__((noreturn));
+void user_main(void);
+
+static uint32_t hypercall(uint32_t number, uint32_t a, uint32_t b, uint32_t c) {
+  uint32_t result;
+  __asm__ volatile("int %1" : "=a"(result) : "i"(HYPERCALL_VECTOR), "a"(number), "b"(a), "c"(b), "d"(c) : "memory");
+  return result;
+}
+
+static void console_text(const struct text *t) { hypercall(HC_CONSOLE_WRITE, (uint32_t)t->buf, t->len, 0); }
+
+__attribute__((noreturn)) static void guest_exit(uint32_t status) {
+  hypercall(HC_SHUTDOWN, status, 0, 0);
+  for (;;) {
+  }
+}
+
+/* set_thread_area as NPTL calls it: entry 6, base = thread pointer. */
+static void install_tls_descriptor(void) {
+  const struct seg_desc d = desc_glibc_tls(TLS_THREAD_POINTER);
+  if (hypercall(HC_UPDATE_DESCRIPTOR, GDT_TLS_ENTRY, d.low, d.high) != 0) {
+    struct text t = {.len = 0};
+    text_str(&t, "FAIL the hypervisor refused the TLS descriptor\n");
+    console_text(&t);
+    guest_exit(1);
+  }
+}
+
+void guest_main(void) {
+  install_tls_descriptor();
+  /* The TLS block (zero-initialised __thread variables) below the thread pointer and
+   * glibc's tcbhead_t at it. */
+  volatile uint32_t *block = (volatile uint32_t *)(TLS_THREAD_POINTER - 4096);
+  for (unsigned i = 0; i < 4096 / 4 + 16; ++i) block[i] = 0;
+  volatile uint32_t *tcb = (volatile uint32_t *)TLS_THREAD_POINTER;
+  tcb[TCB_TCB / 4] = TLS_THREAD_POINTER;
+  tcb[TCB_SELF / 4] = TLS_THREAD_POINTER;
+  tcb[TCB_MULTIPLE_THREADS / 4] = 1;
+  tcb[TCB_STACK_GUARD / 4] = 0x5A17C0DEu;
+  tcb[TCB_POINTER_GUARD / 4] = 0x3C0FFEE5u;
+  /* GS = the TLS selector for ring 3; this first load of the installed descriptor
+   * sets its Accessed bit (the run's first implied locked Accessed-bit write). */
+  __asm__ volatile("mov %0, %%gs" : : "r"(SEL_TLS));
+  enter_outer_ring((uint32_t)user_main, (uint32_t)(user_stack + sizeof user_stack), SEL_USER_CODE, SEL_USER_DATA);
+}
+
+static void report(const struct user_report *r, uint64_t instructions) {
+  struct text t = {.len = 0};
+  text_metric(&t, "instructions_at_exit", instructions);
+  text_metric(&t, "operations", r->operations);
+  text_metric(&t, "iterations", r->iterations);
+  text_metric(&t, "yields", yields);
+  text_metric(&t, "rewrites", rewrites);
+  text_metric(&t, "tls_accesses_negative", r->gs_negative);
+  text_metric(&t, "tls_accesses_positive", r->gs_positive);
+  text_metric(&t, "extra_user_loads", r->extra_user_loads);
+  text_metric(&t, "checksum", r->checksum);
+  console_text(&t);
+}
+
+void guest_syscall(struct frame *f) {
+  switch (f->eax) {
+    case SYS_YIELD:
+      ++yields;
+      if (hv_start_info.rewrites) {
+        install_tls_descriptor();
+        ++rewrites;
+      }
+      f->eax = 0;
+      return;
+    case SYS_EXIT: {
+      /* Instructions retired so far (PerfCtr0, set up by the hypervisor), before any
+       * printing: the part of the run that the variants share. */
+      uint32_t low, high;
+      __asm__ volatile("rdpmc" : "=a"(low), "=d"(high) : "c"(0));
+      const struct user_report *r = (const struct user_report *)f->ebx;
+      report(r, ((uint64_t)high << 32) | low);
+      guest_exit(r->yields == yields ? 0 : 1);
+    }
+    default:
+      f->eax = (uint32_t)-1;
+  }
+}

@@ -1,0 +1,90 @@
+/* The ring-3 program of the TLS scenario: glibc-style thread-structure reads at
+ * positive %gs offsets interleaved with local-exec __thread variables, which gcc -m32
+ * reaches with negative %gs offsets (mov %gs:0xfffffff0,%edx). Built twice
+ * (CMakeLists.txt): with -ftls-model=local-exec, and with -mno-tls-direct-seg-refs
+ * added (VIRT_HAPPY), which makes gcc load the thread pointer from %gs:0 and address
+ * the variables through it. The per-call counts below are those of the compiled code;
+ * tests/scenarios/tls_test.cpp checks them against objdump of the image. */
+#include "abi.h"
+
+#define ITERATIONS 1024u  /* calls of tls_operation() */
+#define YIELD_PERIOD 16u  /* a SYS_YIELD after every 16th call */
+
+/* Zero-initialised, so the guest kernel only clears the block below the thread pointer. */
+__thread uint32_t tls_counter, tls_flag, tls_match, tls_last;
+
+/* glibc's THREAD_GETMEM: a read of a tcbhead_t field at a positive %gs offset. The
+ * "memory" clobber keeps gcc from moving TLS accesses across it. */
+#define THREAD_GETMEM(offset)                                                          \
+  ({                                                                                   \
+    uint32_t value_;                                                                   \
+    __asm__ volatile("movl %%gs:%c1,%0" : "=r"(value_) : "i"(offset) : "memory");      \
+    value_;                                                                            \
+  })
+
+/* One operation: 8 TLS accesses, signs + - + - + - + - in the direct build (MOV r->m,
+ * MOV imm->m, CMP m,r and MOV m->r on the negative side); in the VIRT_HAPPY build
+ * 4 tcbhead reads plus one %gs:0 thread-pointer load, nothing negative. */
+__attribute__((noinline)) uint32_t tls_operation(uint32_t i) {
+  const uint32_t self = THREAD_GETMEM(TCB_SELF);
+  tls_counter = i;
+  const uint32_t guard = THREAD_GETMEM(TCB_STACK_GUARD);
+  tls_flag = 1;
+  const uint32_t threads = THREAD_GETMEM(TCB_MULTIPLE_THREADS);
+  const uint32_t same = tls_match == guard;
+  const uint32_t pointer_guard = THREAD_GETMEM(TCB_POINTER_GUARD);
+  uint32_t last = tls_last;
+  __asm__("" : "+r"(last));  /* a plain MOV load, not folded into the XOR below */
+  return self ^ guard ^ threads ^ same ^ pointer_guard ^ last;
+}
+
+/* After a yield the result goes to a __thread variable (as a syscall wrapper stores
+ * errno): one negative store, or a %gs:0 load and a store through it. */
+__attribute__((noinline)) void tls_after_yield(uint32_t result) { tls_last = result; }
+
+#ifdef VIRT_HAPPY
+#define OP_NEGATIVE 0u
+#define OP_POSITIVE 5u
+#define OP_EXTRA_LOADS 1u  /* gcc loads %gs:0 once per function and reuses it */
+#define YIELD_NEGATIVE 0u
+#define YIELD_POSITIVE 1u
+#define YIELD_EXTRA_LOADS 1u
+#else
+#define OP_NEGATIVE 4u
+#define OP_POSITIVE 4u
+#define OP_EXTRA_LOADS 0u
+#define YIELD_NEGATIVE 1u
+#define YIELD_POSITIVE 0u
+#define YIELD_EXTRA_LOADS 0u
+#endif
+#define OP_SOURCE_ACCESSES 8u  /* 4 tcbhead reads + 4 __thread accesses */
+#define YIELD_SOURCE_ACCESSES 1u
+
+static uint32_t do_syscall(uint32_t number, uint32_t argument) {
+  uint32_t result;
+  __asm__ volatile("int %1" : "=a"(result) : "i"(SYSCALL_VECTOR), "a"(number), "b"(argument) : "memory");
+  return result;
+}
+
+static struct user_report report;
+
+void user_main(void) {
+  uint32_t checksum = 0, yields = 0;
+  for (uint32_t i = 0; i < ITERATIONS; ++i) {
+    checksum += tls_operation(i);
+    if ((i + 1) % YIELD_PERIOD == 0) {
+      tls_after_yield(do_syscall(SYS_YIELD, 0));
+      ++yields;
+    }
+  }
+  report.iterations = ITERATIONS;
+  report.yields = yields;
+  report.operations = ITERATIONS * OP_SOURCE_ACCESSES + yields * YIELD_SOURCE_ACCESSES;
+  report.gs_negative = ITERATIONS * OP_NEGATIVE + yields * YIELD_NEGATIVE;
+  report.gs_positive = ITERATIONS * OP_POSITIVE + yields * YIELD_POSITIVE;
+  report.extra_user_loads = ITERATIONS * OP_EXTRA_LOADS + yields * YIELD_EXTRA_LOADS;
+  report.checksum = checksum;
+  do_syscall(SYS_EXIT, (uint32_t)&report);
+  for (;;) {
+  }
+}

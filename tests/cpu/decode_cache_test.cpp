@@ -1,0 +1,227 @@
+// The decode cache (cpu/decode_cache.h, docs/performance.md): every way instruction
+// bytes can change behind a cached decode must be seen by the next execution (Intel
+// SDM Vol. 3, "Self-Modifying Code": detection by physical address; "Invalidation of
+// TLBs and Paging-Structure Caches" for remapped linear pages), and a cache hit must
+// leave the same counters as decoding byte by byte.
+#include <gtest/gtest.h>
+
+#include <memory>
+
+#include "cpu_fixture.h"
+
+namespace x86lab {
+namespace {
+
+constexpr u32 P = 1, W = 2, U = 4;
+constexpr u32 kPageDirectory = 0x10000, kPageTable = 0x11000, kPageDirectory2 = 0x12000, kPageTable2 = 0x13000;
+
+// MOV EAX, imm32; the immediate starts at byte 1.
+void mov_eax(testing::CpuFixture& f, u32 at, u32 value) {
+  f.code(at, {0xB8, static_cast<u8>(value), static_cast<u8>(value >> 8), static_cast<u8>(value >> 16),
+              static_cast<u8>(value >> 24)});
+}
+
+struct Flat32 : testing::CpuFixture {
+  Flat32() {
+    real_mode_at(0x1000);
+    cpu.state.segments[CS].cache.db = true;
+  }
+  void poke32(u32 address, u32 value) {
+    for (int i = 0; i < 4; ++i) bus.poke(address + i, static_cast<u8>(value >> (8 * i)));
+  }
+  // Places MOV EAX, `value` at `at` and runs it once, which caches its decode.
+  void cache_mov(u32 at, u32 value) {
+    mov_eax(*this, at, value);
+    EXPECT_EQ(run_at(at), value);
+  }
+  // Executes the instruction at `eip` and returns EAX.
+  u32 run_at(u32 eip) {
+    cpu.state.eip = eip;
+    cpu.step();
+    return cpu.state.gpr[EAX];
+  }
+  // Paging on: two page directories whose tables map the first 1 MiB one-to-one
+  // except linear page 5: frame 30000h in the first, frame 31000h in the second.
+  void enable_paging() {
+    for (u32 page = 0; page < 256; ++page) {
+      poke32(kPageTable + page * 4, page << 12 | P | W | U);
+      poke32(kPageTable2 + page * 4, page << 12 | P | W | U);
+    }
+    poke32(kPageTable + 5 * 4, 0x30000 | P | W | U);
+    poke32(kPageTable2 + 5 * 4, 0x31000 | P | W | U);
+    poke32(kPageDirectory, kPageTable | P | W | U);
+    poke32(kPageDirectory2, kPageTable2 | P | W | U);
+    cpu.state.cr3 = kPageDirectory;
+    cpu.state.cr0 |= cr0::PE | cr0::PG;
+    cpu.sync_paging();
+  }
+  // enable_paging(), then MOV EAX, AAAAAAAAh in frame 30000h and MOV EAX, BBBBBBBBh in
+  // frame 31000h; runs linear 5000h once through the first directory (caching its decode).
+  void enable_paging_with_two_frames_of_code() {
+    enable_paging();
+    mov_eax(*this, 0x30000, 0xAAAAAAAA);
+    mov_eax(*this, 0x31000, 0xBBBBBBBB);
+    EXPECT_EQ(run_at(0x5000), 0xAAAAAAAAu);
+  }
+};
+
+TEST(DecodeCache, AHitCountsTheSameCodeFetchesAsDecoding) {
+  Flat32 f;
+  mov_eax(f, 0x1000, 0x11111111);
+  f.code(0x1005, {0x40, 0x90});  // inc eax; nop
+  for (int round = 0; round < 3; ++round) {
+    f.cpu.state.eip = 0x1000;
+    f.steps(3);
+  }
+  EXPECT_EQ(f.cpu.state.gpr[EAX], 0x11111112u);
+  EXPECT_EQ(f.counters.accesses_by_kind[static_cast<std::size_t>(AccessKind::CodeFetch)], 3u * 7u)
+      << "one code fetch per instruction byte per execution, cached or not";
+  EXPECT_EQ(f.counters.code_bytes, 21u);
+  EXPECT_EQ(f.counters.instructions, 9u);
+}
+
+TEST(DecodeCache, AStoreIntoTheNextInstructionIsSeenInTheSameStream) {
+  Flat32 f;
+  f.cache_mov(0x1007, 0x11111111);
+  // mov dword [1008h], 22222222h  (C7 05 disp32 imm32), 10 bytes ending at 1006h+... placed before it
+  f.code(0x0FFD, {0xC7, 0x05, 0x08, 0x10, 0x00, 0x00, 0x22, 0x22, 0x22, 0x22});
+  f.cpu.state.eip = 0x0FFD;
+  f.steps(1);
+  EXPECT_EQ(f.cpu.state.eip, 0x1007u);
+  f.steps(1);
+  EXPECT_EQ(f.cpu.state.gpr[EAX], 0x22222222u) << "the cached MOV was dropped by the store";
+  EXPECT_GE(f.counters.code_page_invalidations, 1u);
+}
+
+TEST(DecodeCache, AStoreElsewhereInThePageDropsItsInstructionsToo) {
+  Flat32 f;
+  f.cache_mov(0x1000, 0x11111111);
+  f.mmu.write<u8>(0x1FFF, 0x90, AccessKind::Data, false);  // same physical page, other bytes
+  EXPECT_FALSE(f.bus.is_code_page(1));
+  EXPECT_EQ(f.run_at(0x1000), 0x11111111u);
+  EXPECT_TRUE(f.bus.is_code_page(1)) << "decoded again from the bytes, which marks the page";
+}
+
+TEST(DecodeCache, DeviceWritesOnTheBusAreSeen) {
+  Flat32 f;
+  f.cache_mov(0x1000, 0x11111111);
+  f.bus.write<u32>(0x1001, 0x33333333, AccessKind::Data);  // as a bus master (DMA) writes
+  EXPECT_EQ(f.run_at(0x1000), 0x33333333u);
+  f.bus.write<u16>(0x1003, 0x4444, AccessKind::Data);
+  EXPECT_EQ(f.run_at(0x1000), 0x44443333u);
+}
+
+TEST(DecodeCache, DebuggerPokesAreSeen) {
+  Flat32 f;
+  f.cache_mov(0x1000, 0x11111111);
+  f.bus.poke(0x1004, 0x55);
+  EXPECT_EQ(f.run_at(0x1000), 0x55111111u);
+  f.enable_paging();
+  mov_eax(f, 0x30000, 0xAAAAAAAA);
+  EXPECT_EQ(f.run_at(0x5000), 0xAAAAAAAAu);
+  EXPECT_TRUE(f.mmu.poke_linear(0x5001, 0x66));
+  EXPECT_EQ(f.run_at(0x5000), 0xAAAAAA66u);
+}
+
+TEST(DecodeCache, LoadsAndRomMappingsAreSeen) {
+  Flat32 f;
+  f.cache_mov(0x1000, 0x11111111);
+  const u8 image[] = {0xB8, 0x77, 0x77, 0x77, 0x77};
+  f.bus.load(0x1000, image);
+  EXPECT_EQ(f.run_at(0x1000), 0x77777777u);
+  std::vector<u8> rom(0x1000, 0x90);
+  rom[0] = 0xB8;
+  rom[1] = rom[2] = rom[3] = rom[4] = 0x88;
+  f.bus.map_rom(0x1000, rom);
+  EXPECT_EQ(f.run_at(0x1000), 0x88888888u) << "the page is ROM now";
+}
+
+TEST(DecodeCache, ARemappedLinearPageRunsTheNewFrameAfterInvlpg) {
+  Flat32 f;
+  f.enable_paging_with_two_frames_of_code();
+  f.poke32(kPageTable + 5 * 4, 0x31000 | P | W | U);
+  EXPECT_EQ(f.run_at(0x5000), 0xAAAAAAAAu) << "the TLB still holds the old frame until INVLPG";
+  f.cpu.state.gpr[EBX] = 0x5000;
+  f.code(0x1000, {0x0F, 0x01, 0x3B});  // invlpg [ebx]
+  f.cpu.state.eip = 0x1000;
+  f.steps(1);
+  EXPECT_EQ(f.run_at(0x5000), 0xBBBBBBBBu);
+}
+
+TEST(DecodeCache, MovCr3SwitchesToTheOtherFramesCode) {
+  Flat32 f;
+  f.enable_paging_with_two_frames_of_code();
+  f.cpu.write_cr3(kPageDirectory2);
+  EXPECT_EQ(f.run_at(0x5000), 0xBBBBBBBBu);
+  f.cpu.write_cr3(kPageDirectory);
+  EXPECT_EQ(f.run_at(0x5000), 0xAAAAAAAAu) << "both frames' decodes stay valid: nothing wrote them";
+}
+
+TEST(DecodeCache, AnInstructionAcrossAPageBoundarySeesAWriteToItsSecondPage) {
+  Flat32 f;
+  f.cache_mov(0x1FFE, 0x11111111);
+  f.bus.write<u8>(0x2001, 0x99, AccessKind::Data);
+  EXPECT_EQ(f.run_at(0x1FFE), 0x11991111u);
+}
+
+TEST(DecodeCache, ALowerCodeSegmentLimitFaultsOnACachedInstruction) {
+  Flat32 f;
+  f.cache_mov(0x1000, 0x11111111);
+  f.cpu.state.segments[CS].cache.valid_max = 0x1003;  // the last immediate byte is outside
+  f.cpu.state.gpr[EAX] = 0;
+  f.run_at(0x1000);
+  EXPECT_EQ(f.counters.exceptions_by_vector[13], 1u) << "#GP(0) for the code segment limit";
+  EXPECT_EQ(f.cpu.state.gpr[EAX], 0u);
+}
+
+TEST(DecodeCache, TheCodeSegmentSizeIsPartOfTheKey) {
+  Flat32 f;
+  f.cache_mov(0x1000, 0x11111111);
+  f.cpu.state.segments[CS].cache.db = false;  // B8 iw: MOV AX, 1111h (3 bytes)
+  f.cpu.state.gpr[EAX] = 0xFFFFFFFF;
+  f.run_at(0x1000);
+  EXPECT_EQ(f.cpu.state.gpr[EAX], 0xFFFF1111u);
+  EXPECT_EQ(f.cpu.state.eip, 0x1003u);
+}
+
+TEST(DecodeCache, TheA20GateSelectsThePhysicalPage) {
+  testing::CpuFixture f;  // 1 MiB of RAM: with A20 open, 100000h+ is open bus
+  f.real_mode_at(0x10);
+  f.cpu.state.segments[CS].selector = 0xFFFF;
+  f.cpu.state.segments[CS].cache.set_real_mode(0xFFFF0);  // FFFF:0010 = physical 100000h
+  f.code(0x0, {0xB0, 0x12});                              // mov al, 12h
+  f.bus.set_a20(false);
+  f.cpu.step();
+  EXPECT_EQ(f.cpu.state.gpr[EAX] & 0xFF, 0x12u) << "wrapped to physical 0";
+  f.bus.set_a20(true);
+  f.cpu.state.eip = 0x10;
+  f.cpu.state.gpr[EAX] = 0;
+  f.cpu.step();
+  EXPECT_NE(f.cpu.state.gpr[EAX] & 0xFF, 0x12u) << "physical 100000h is open bus, not the cached MOV";
+  EXPECT_GE(f.counters.open_bus_reads, 1u);
+}
+
+TEST(DecodeCache, ADestroyedCpuNoLongerListensToTheBus) {
+  Counters counters;
+  PhysicalBus bus{1 << 20, counters};
+  PortBus ports{counters};
+  Mmu mmu{bus};
+  {
+    Cpu first{mmu, ports, counters, default_profile()};
+    first.state.segments[CS].cache.set_real_mode(0);
+    first.state.eip = 0x1000;
+    bus.poke(0x1000, 0x90);
+    first.step();
+  }
+  Cpu second{mmu, ports, counters, default_profile()};
+  second.state.segments[CS].cache.set_real_mode(0);
+  second.state.eip = 0x1000;
+  second.step();                                  // NOP, cached by `second`
+  bus.write<u8>(0x1000, 0x40, AccessKind::Data);  // reported to `second` only
+  second.state.eip = 0x1000;
+  second.step();
+  EXPECT_EQ(second.state.gpr[EAX], 1u) << "INC AX from the new byte";
+}
+
+}  // namespace
+}  // namespace x86lab

@@ -1,0 +1,190 @@
+// The gdb stub's framing and commands without a socket (ui/gdb/rsp.h, gdb_protocol.h).
+// Expected checksums are the modulo-256 byte sums of the GDB manual's framing, computed
+// here independently; register images follow the target description's order.
+#include <gtest/gtest.h>
+
+#include <numeric>
+
+#include "ui/gdb/gdb_protocol.h"
+#include "ui/gdb/rsp.h"
+
+namespace x86lab::gdb {
+namespace {
+
+std::vector<Incoming> decode(const std::string& bytes) {
+  PacketDecoder decoder;
+  std::vector<Incoming> out;
+  decoder.feed(bytes, out);
+  return out;
+}
+
+TEST(GdbFraming, PacketsChecksumsAndInterruptsAreSeparated) {
+  // 'g' = 67h; "m0,4" = 6Dh + 30h + 2Ch + 34h = FDh.
+  const auto items = decode("+$g#67\x03$m0,4#fd-$g#00");
+  ASSERT_EQ(items.size(), 4u);
+  EXPECT_EQ(items[0].kind, Incoming::Kind::Packet);
+  EXPECT_EQ(items[0].payload, "g");
+  EXPECT_EQ(items[1].kind, Incoming::Kind::Interrupt);
+  EXPECT_EQ(items[2].payload, "m0,4");
+  EXPECT_EQ(items[3].kind, Incoming::Kind::BadChecksum);
+}
+
+TEST(GdbFraming, InterruptByteInsideAPacketIsData) {
+  const auto items = decode(std::string("$X0,1:\x03#") + "22");  // 58h+30h+2Ch+31h+3Ah+03h = 122h
+  ASSERT_EQ(items.size(), 1u);
+  EXPECT_EQ(items[0].kind, Incoming::Kind::Packet);
+  EXPECT_EQ(items[0].payload, std::string("X0,1:\x03"));
+}
+
+TEST(GdbFraming, OversizedPacketsAreDroppedAndADollarRestartsAPacket) {
+  auto items = decode(std::string("$") + std::string(kMaxPayload + 1, 'a') + "#00");
+  ASSERT_EQ(items.size(), 1u);
+  EXPECT_EQ(items[0].kind, Incoming::Kind::Oversized);
+  items = decode("$qSupp$?#3f");
+  ASSERT_EQ(items.size(), 1u);
+  EXPECT_EQ(items[0].payload, "?");
+}
+
+TEST(GdbFraming, PacketsSplitAcrossReadsAreJoined) {
+  PacketDecoder decoder;
+  std::vector<Incoming> out;
+  decoder.feed(std::string("$?"), out);
+  decoder.feed(std::string("#3"), out);
+  EXPECT_TRUE(out.empty());
+  decoder.feed(std::string("f"), out);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].payload, "?");
+}
+
+TEST(GdbFraming, FrameEscapesSpecialCharacters) {
+  const std::string framed = frame("a$b");
+  EXPECT_EQ(framed.substr(0, 6), std::string("$a}\x04") + "b#");
+  const unsigned sum = std::accumulate(framed.begin() + 1, framed.begin() + 5, 0u,
+                                       [](unsigned s, char c) { return s + static_cast<u8>(c); });
+  char expected[3];
+  std::snprintf(expected, sizeof expected, "%02x", sum & 0xFF);
+  EXPECT_EQ(framed.substr(6), expected);
+  EXPECT_EQ(unescape(std::string("a}\x04") + "b"), "a$b");
+}
+
+struct ProtocolFixture {
+  MachineConfig config;
+  std::unique_ptr<Machine> machine;
+  std::unique_ptr<Debugger> debugger;
+  std::unique_ptr<GdbProtocol> protocol;
+  ProtocolFixture() {
+    config.memory_mib = 1;
+    machine = std::make_unique<Machine>(config);
+    CpuState& s = machine->cpu.state;
+    for (auto& segment : s.segments) {
+      segment.selector = 0;
+      segment.cache.set_real_mode(0);
+    }
+    s.segments[CS].selector = 0x1000;
+    s.segments[CS].cache.set_real_mode(0x10000);
+    s.eip = 0x20;
+    debugger = std::make_unique<Debugger>(*machine);
+    protocol = std::make_unique<GdbProtocol>(*debugger);
+  }
+  std::string ask(const std::string& payload) {
+    const Reply reply = protocol->handle(payload);
+    return reply.packets.empty() ? "<none>" : reply.packets.back();
+  }
+};
+
+TEST(GdbProtocol, TargetDescriptionNamesEveryRegisterOfTheGPacket) {
+  const std::string& xml = GdbProtocol::target_xml();
+  std::size_t regs = 0;
+  for (std::size_t at = xml.find("<reg "); at != std::string::npos; at = xml.find("<reg ", at + 1)) ++regs;
+  EXPECT_EQ(regs, GdbProtocol::kRegisterCount);
+  ProtocolFixture f;
+  // 16 general/segment + 8 x87 data (10 bytes) + 8 x87 control + 17 system registers.
+  EXPECT_EQ(f.ask("g").size(), 2u * (16 * 4 + 8 * 10 + 8 * 4 + 17 * 4));
+  EXPECT_NE(f.ask("qSupported:swbreak+;hwbreak+").find("PacketSize=4000"), std::string::npos);
+  const std::string first = f.ask("qXfer:features:read:target.xml:0,10");
+  EXPECT_EQ(first, std::string("m") + xml.substr(0, 16));
+  EXPECT_EQ(f.ask("qXfer:features:read:target.xml:" + [&] {
+              char offset[16];
+              std::snprintf(offset, sizeof offset, "%zx", xml.size() - 4);
+              return std::string(offset);
+            }() + ",100"),
+            std::string("l") + xml.substr(xml.size() - 4));
+}
+
+TEST(GdbProtocol, RealModePcIsLinearAndWritesMapBack) {
+  ProtocolFixture f;
+  EXPECT_EQ(f.ask("p8"), "20000100");  // 10000h + 20h
+  EXPECT_EQ(f.ask("P8=40000100"), "OK");
+  EXPECT_EQ(f.machine->cpu.state.eip, 0x40u);
+  EXPECT_EQ(f.machine->cpu.state.segments[CS].selector, 0x1000);
+  EXPECT_EQ(f.ask("P8=35000200"), "OK");  // 20035h: out of reach of CS 1000h
+  EXPECT_EQ(f.machine->cpu.state.segments[CS].selector, 0x2003);
+  EXPECT_EQ(f.machine->cpu.state.eip, 5u);
+  EXPECT_EQ(f.ask("pa"), "03200000");  // cs
+  EXPECT_EQ(f.ask("P0=78563412"), "OK");
+  EXPECT_EQ(f.machine->cpu.state.gpr[EAX], 0x12345678u);
+  EXPECT_EQ(f.ask("P20=10000060"), "OK");   // cr0 is read-only: its own value is accepted
+  EXPECT_EQ(f.ask("P20=ffffffff"), "E01");  // ... a change is refused
+}
+
+TEST(GdbProtocol, MemoryReadsAndWritesAreLinear) {
+  ProtocolFixture f;
+  EXPECT_EQ(f.ask("M2000,3:0a0b0c"), "OK");
+  EXPECT_EQ(f.machine->bus.peek(0x2001), 0x0B);
+  EXPECT_EQ(f.ask("m2000,3"), "0a0b0c");
+  EXPECT_EQ(f.ask(std::string("X2004,2:}\x04}]")), "OK");  // escaped '$' and '}'
+  EXPECT_EQ(f.machine->bus.peek(0x2004), '$');
+  EXPECT_EQ(f.machine->bus.peek(0x2005), '}');
+  EXPECT_EQ(f.ask("M2000,2:00"), "E01");  // length mismatch
+}
+
+TEST(GdbProtocol, BreakpointsAndWatchpointsMapToTheDebugger) {
+  ProtocolFixture f;
+  EXPECT_EQ(f.ask("qSupported:swbreak+;hwbreak+").find("swbreak+") != std::string::npos, true);
+  EXPECT_EQ(f.ask("Z0,10024,1"), "OK");
+  ASSERT_EQ(f.debugger->breakpoints().all().size(), 1u);
+  EXPECT_EQ(f.debugger->breakpoints().all()[0].address, 0x10024u);
+  const u8 nops[] = {0x90, 0x90, 0x90, 0x90, 0x90};
+  f.machine->bus.load(0x10020, nops);
+  const StopInfo stop = f.debugger->run();
+  EXPECT_EQ(f.protocol->stop_packets(stop).back(), "T05swbreak:;");
+  EXPECT_EQ(f.ask("?"), "T05swbreak:;");
+  EXPECT_EQ(f.ask("z0,10024,1"), "OK");
+  EXPECT_TRUE(f.debugger->breakpoints().all().empty());
+
+  EXPECT_EQ(f.ask("Z2,2002,2"), "OK");
+  StopInfo watch;
+  watch.kind = StopKind::Event;
+  BreakpointHit hit;
+  hit.id = f.debugger->breakpoints().all()[0].id;
+  hit.kind = BreakpointKind::Watch;
+  hit.address = 0x2000;  // a 4-byte write at 2000h overlapping the watched 2002h-2003h
+  watch.hit = hit;
+  EXPECT_EQ(f.protocol->stop_packets(watch).back(), "T05watch:2002;");
+  f.protocol->forget_breakpoints();
+  EXPECT_TRUE(f.debugger->breakpoints().all().empty());
+}
+
+TEST(GdbProtocol, ResumePacketsAndMonitorCommands) {
+  ProtocolFixture f;
+  EXPECT_EQ(f.protocol->handle("vCont;s:1;c").resume, Resume::Step);
+  EXPECT_EQ(f.ask("vCont;"), "E01");  // no action: no resumption (found by the hostile client)
+  EXPECT_EQ(f.protocol->handle("vCont;").resume, Resume::None);
+  EXPECT_EQ(f.protocol->handle("c").resume, Resume::Continue);
+  EXPECT_EQ(f.protocol->handle("k").resume, Resume::Kill);
+  EXPECT_EQ(f.protocol->handle("D").resume, Resume::Detach);
+  const Reply reply = f.protocol->handle(std::string("qRcmd,") + to_hex("info segments"));
+  ASSERT_EQ(reply.packets.size(), 2u);
+  EXPECT_EQ(reply.packets[1], "OK");
+  std::vector<u8> text;
+  ASSERT_TRUE(from_hex(std::string_view(reply.packets[0]).substr(1), text));
+  EXPECT_EQ(std::string(text.begin(), text.end()).rfind("es   0000 base=00000000 limit=0000FFFF", 0), 0u);
+  f.protocol->handle(std::string("qRcmd,") + to_hex("break-on lock accessed-bit"));
+  ASSERT_EQ(f.debugger->breakpoints().all().size(), 1u);
+  EXPECT_EQ(f.debugger->breakpoints().all()[0].access, AccessKind::DescriptorAccessedBit);
+  f.protocol->handle(std::string("qRcmd,") + to_hex("break-on lock data"));
+  EXPECT_EQ(f.debugger->breakpoints().all().size(), 1u);  // data is no locked kind
+}
+
+}  // namespace
+}  // namespace x86lab::gdb

@@ -1,0 +1,33 @@
+# Sourced by the gdb tests: start_stub ARGS... runs "x86lab run ARGS --gdb 127.0.0.1:0"
+# in the background (stderr in $work/stderr, pid in $pid, cleaned up at exit) and sets
+# $port from its "gdb stub listening" line, waiting at most 10 s. Needs $x86lab.
+work=$(mktemp -d)
+pid=
+cleanup() {
+  [ -n "$pid" ] && kill "$pid" 2>/dev/null
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+start_stub() {
+  "$x86lab" run "$@" --gdb 127.0.0.1:0 2> "$work/stderr" &
+  pid=$!
+  port=
+  for _ in $(seq 200); do
+    port=$(sed -n 's/^x86lab: gdb stub listening on .*:\([0-9][0-9]*\)$/\1/p' "$work/stderr")
+    [ -n "$port" ] && return 0
+    sleep 0.05
+  done
+  echo "FAIL: x86lab did not report its gdb port"
+  cat "$work/stderr"
+  exit 1
+}
+
+# Waits at most 5 s for x86lab to exit; sets $status (124 if it did not).
+wait_stub() {
+  for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
+  if kill -0 "$pid" 2>/dev/null; then status=124; return; fi
+  wait "$pid"
+  status=$?
+  pid=
+}

@@ -1,0 +1,78 @@
+# Runs `x86lab gui` offscreen with a script and checks its screenshot and text dump.
+# -DCASE=first_gp: the main layout stopped at the first #GP of the TLS flipping scenario
+#   (or, when the scenario is not built, of roms/tests/protected/pm_segment_loads), twice:
+#   both PNGs must be 1600x1000 and identical (deterministic), and the dump must show
+#   every main window with the #GP's content.
+# -DCASE=click_step: a click on the Control window's Step button executes one instruction.
+# -DCASE=bad_script: a script with an unknown command is one line and exit status 2.
+cmake_minimum_required(VERSION 3.25)
+
+function(run_gui script)
+  file(WRITE ${OUT}/${CASE}.script "${script}")
+  execute_process(COMMAND ${X86LAB} gui ${ARGN} --script ${OUT}/${CASE}.script
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 50)
+  set(rc ${rc} PARENT_SCOPE)
+  set(err ${err} PARENT_SCOPE)
+endfunction()
+
+function(expect_in file)
+  file(READ ${file} text)
+  foreach(needle ${ARGN})
+    string(FIND "${text}" "${needle}" at)
+    if(at EQUAL -1)
+      message(FATAL_ERROR "'${needle}' is not in ${file}")
+    endif()
+  endforeach()
+endfunction()
+
+# Width and height from the PNG's IHDR chunk (bytes 16-23, big-endian).
+function(png_size file out)
+  file(READ ${file} header LIMIT 24 HEX)
+  string(SUBSTRING "${header}" 32 8 w)
+  string(SUBSTRING "${header}" 40 8 h)
+  math(EXPR w "0x${w}")
+  math(EXPR h "0x${h}")
+  set(${out} "${w}x${h}" PARENT_SCOPE)
+endfunction()
+
+if(CASE STREQUAL "first_gp")
+  if(EXISTS ${SCENARIO_DIR}/tls/variants.json)
+    set(machine --scenario-dir ${SCENARIO_DIR} --scenario tls/flipping)
+    set(content "tls/flipping" "| GS | 0033 |" "gp_entry:" "B7E00000" "vector 13 error code 0000h")
+  else()
+    message(STATUS "the TLS scenario is not built: using ${ROM}")
+    set(machine --bios ${ROM})
+    set(content "vector 13 error code 0080h" "> 0080")
+  endif()
+  foreach(run 1 2)
+    run_gui("break vector 13\nrun\nscreenshot ${OUT}/first_gp_${run}.png\ndump ${OUT}/first_gp_${run}.txt\nquit\n" ${machine})
+    if(NOT rc EQUAL 0)
+      message(FATAL_ERROR "x86lab gui failed (${rc}): ${err}")
+    endif()
+  endforeach()
+  png_size(${OUT}/first_gp_1.png size)
+  if(NOT size STREQUAL "1600x1000")
+    message(FATAL_ERROR "screenshot is ${size}, not 1600x1000")
+  endif()
+  file(SHA256 ${OUT}/first_gp_1.png one)
+  file(SHA256 ${OUT}/first_gp_2.png two)
+  if(NOT one STREQUAL two)
+    message(FATAL_ERROR "two runs of the same script gave different screenshots")
+  endif()
+  expect_in(${OUT}/first_gp_1.txt
+    "==== Control ====" "==== CPU ====" "==== Counters ====" "==== Disassembly ====" "==== Segments ===="
+    "==== Memory ====" "==== Descriptor tables ====" "==== Trace ====" "==== Serial console ===="
+    "event breakpoint 1 (vector)" "protected mode" "| vector.13 | 1 |" "exc #GP vector=13" "32-bit TSS" ${content})
+elseif(CASE STREQUAL "click_step")
+  # The Step button of the Control window (at 0,20 in the default layout) is near 98,55.
+  run_gui("frames 3\nclick 98 55\nframes 2\ndump ${OUT}/click_step.txt\nquit\n" --bios ${ROM})
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "x86lab gui failed (${rc}): ${err}")
+  endif()
+  expect_in(${OUT}/click_step.txt "step done" "instructions 1 ")
+elseif(CASE STREQUAL "bad_script")
+  run_gui("step\njump 10\n" --bios ${ROM})
+  if(NOT rc EQUAL 2 OR NOT err STREQUAL "x86lab: script '${OUT}/bad_script.script' line 2: unknown command 'jump'\n")
+    message(FATAL_ERROR "expected exit status 2 and one line, got ${rc}: ${err}")
+  endif()
+endif()

@@ -1,0 +1,72 @@
+// The Disassembly window's model: Zydis text for bytes read by peek (values from
+// docs/toolchain.md section 3), labels and branch targets from ELF symbols, and the
+// lines before EIP landing exactly on EIP.
+#include <gtest/gtest.h>
+
+#include "tests/ui/gui_test_memory.h"
+#include "ui/gui/disassembly_model.h"
+
+namespace x86lab::gui {
+namespace {
+
+DisassemblyLine one(std::vector<u8> bytes, u32 offset, bool code32) { return disassemble_one(bytes, offset, code32); }
+
+TEST(GuiDisassembly, DecodesWithZydisIntelSyntax) {
+  EXPECT_EQ(one({0x8B, 0x44, 0x24, 0x04}, 0, true).text, "mov eax, [esp+0x04]");
+  EXPECT_EQ(one({0x8B, 0x44, 0x24, 0x04}, 0, true).length, 4);
+  EXPECT_EQ(one({0xEA, 0x00, 0x00, 0x10, 0x00, 0x08, 0x00}, 0, true).text, "jmp far 0x0008:0x00100000");
+  EXPECT_EQ(one({0xB8, 0x34, 0x12}, 0, false).text, "mov ax, 0x1234");
+  EXPECT_EQ(one({0x0F, 0x20, 0xC0}, 0, true).text, "mov eax, cr0");
+  const DisassemblyLine bad = one({0x0F, 0xFF}, 0, true);
+  EXPECT_FALSE(bad.valid);
+  EXPECT_EQ(bad.length, 1);
+}
+
+TEST(GuiDisassembly, RelativeBranchesWrapAt64KiBInRealMode) {
+  // docs/toolchain.md: E9 00 90 at 7C00h is "jmp 0x0C03" in 16-bit code.
+  const DisassemblyLine line = one({0xE9, 0x00, 0x90}, 0x7C00, false);
+  EXPECT_EQ(line.text, "jmp 0x0C03");
+  EXPECT_EQ(line.target, "C03");  // the target offset, named by disassemble_around when symbols exist
+}
+
+TEST(GuiDisassembly, SymbolsNameLabelsAndBranchTargets) {
+  GuiTestMemory memory;
+  PhysicalBus& bus = memory.bus;
+  const Mmu& mmu = memory.mmu;
+  // 1000h: nop; nop; call 1010h; nop ... 1010h: ret
+  const u8 code[] = {0x90, 0x90, 0xE8, 0x09, 0x00, 0x00, 0x00, 0x90};
+  bus.load(0x1000, code);
+  bus.poke(0x1010, 0xC3);
+  ElfSymbols symbols;
+  symbols.add(0x1000, 8, "main");
+  symbols.add(0x1010, 1, "helper");
+  EXPECT_EQ(symbols.describe(0x1004), "main+0x4");
+  EXPECT_EQ(symbols.describe(0x1010), "helper");
+  EXPECT_EQ(symbols.describe(0x1011), "");  // past helper's one byte
+  const auto lines = disassemble_around(mmu, 0, 0x1002, true, 4, 0, &symbols);
+  ASSERT_EQ(lines.size(), 3u);  // two NOPs before EIP, the CALL at EIP
+  EXPECT_EQ(lines[0].label, "main");
+  EXPECT_EQ(lines[0].offset, 0x1000u);
+  EXPECT_EQ(lines[2].offset, 0x1002u);
+  EXPECT_EQ(lines[2].text, "call 0x00001010");
+  EXPECT_EQ(lines[2].target, "helper");
+}
+
+TEST(GuiDisassembly, LinesBeforeEipLandExactlyOnEipWithoutSymbols) {
+  GuiTestMemory memory;
+  PhysicalBus& bus = memory.bus;
+  const Mmu& mmu = memory.mmu;
+  // mov eax, 12345678h (5 bytes); push 1 (2); add eax, ebx (2); EIP at the next.
+  const u8 code[] = {0xB8, 0x78, 0x56, 0x34, 0x12, 0x6A, 0x01, 0x01, 0xD8, 0xC3};
+  bus.load(0x2000, code);
+  const auto lines = disassemble_around(mmu, 0, 0x2009, true, 3, 1, nullptr);
+  ASSERT_GE(lines.size(), 3u);
+  const auto at_eip = std::find_if(lines.begin(), lines.end(), [](const auto& l) { return l.offset == 0x2009; });
+  ASSERT_NE(at_eip, lines.end());
+  EXPECT_EQ(at_eip->text, "ret");
+  EXPECT_EQ(std::prev(at_eip)->text, "add eax, ebx");
+  EXPECT_EQ(std::prev(at_eip, 2)->text, "push 0x01");
+}
+
+}  // namespace
+}  // namespace x86lab::gui

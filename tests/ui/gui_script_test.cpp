@@ -1,0 +1,85 @@
+// Inspector scripts (`x86lab gui --script`): every command parses to its verb and
+// arguments; a bad line is one InputError naming the file and the line.
+#include <gtest/gtest.h>
+
+#include "platform/input_error.h"
+#include "ui/gui/script.h"
+#include "ui/gui/widgets.h"
+
+namespace x86lab::gui {
+namespace {
+
+TEST(GuiScript, ParsesEveryCommand) {
+  const auto commands = parse_script(
+      "# a comment\n"
+      "break 0x100010\n"
+      "break vector 13   # #GP\n"
+      "run\n"
+      "run 5000\n"
+      "step\n"
+      "step 25\n"
+      "over\n"
+      "out\n"
+      "run-to 10001Ch\n"
+      "memory B8000 physical\n"
+      "walk FFFFF000\n"
+      "open Page walk\n"
+      "close \"Trace\"\n"
+      "click 35 237\n"
+      "frames 3\n"
+      "screenshot out dir/shot.png\n"
+      "dump text.txt\n"
+      "quit\n",
+      "t.txt");
+  ASSERT_EQ(commands.size(), 18u);
+  EXPECT_EQ(commands[0].verb, ScriptVerb::Break);
+  EXPECT_EQ(commands[0].number, 0x100010u);
+  EXPECT_EQ(commands[0].line, 2u);
+  EXPECT_EQ(commands[1].verb, ScriptVerb::BreakVector);
+  EXPECT_EQ(commands[1].number, 13u);
+  EXPECT_FALSE(commands[2].flag);
+  EXPECT_TRUE(commands[3].flag);
+  EXPECT_EQ(commands[3].number, 5000u);
+  EXPECT_EQ(commands[4].number, 1u);
+  EXPECT_EQ(commands[5].number, 25u);
+  EXPECT_EQ(commands[8].verb, ScriptVerb::RunTo);
+  EXPECT_EQ(commands[8].number, 0x10001Cu);
+  EXPECT_TRUE(commands[9].flag);
+  EXPECT_EQ(commands[9].number, 0xB8000u);
+  EXPECT_EQ(commands[11].text, "Page walk");
+  EXPECT_EQ(commands[12].text, "Trace");
+  EXPECT_EQ(commands[13].number, 35u);
+  EXPECT_EQ(commands[13].number2, 237u);
+  EXPECT_EQ(commands[15].text, "out dir/shot.png");
+  EXPECT_EQ(commands[17].verb, ScriptVerb::Quit);
+}
+
+TEST(GuiScript, BadLinesNameTheFileAndLine) {
+  auto message = [](const std::string& text) {
+    try {
+      parse_script(text, "lesson.txt");
+    } catch (const InputError& error) {
+      return std::string(error.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(message("step\njump 10\n"), "script 'lesson.txt' line 2: unknown command 'jump'");
+  EXPECT_EQ(message("break vector 256\n"), "script 'lesson.txt' line 1: the vector must be 0 to 255");
+  EXPECT_EQ(message("step many\n"), "script 'lesson.txt' line 1: the step count must be a whole decimal number, not 'many'");
+  EXPECT_EQ(message("run-to xyz\n"), "script 'lesson.txt' line 1: 'xyz' is not a hex address");
+  EXPECT_EQ(message("screenshot\n"), "script 'lesson.txt' line 1: screenshot needs a file path");
+  EXPECT_EQ(message("quit now\n"), "script 'lesson.txt' line 1: quit takes 0 argument(s)");
+}
+
+TEST(GuiScript, HexAddressesAcceptThePrefixAndSuffixForms) {
+  EXPECT_EQ(parse_hex("1000"), std::optional<u32>(0x1000));
+  EXPECT_EQ(parse_hex("0x1000"), std::optional<u32>(0x1000));
+  EXPECT_EQ(parse_hex("1000h"), std::optional<u32>(0x1000));
+  EXPECT_EQ(parse_hex("FFFFFFFF"), std::optional<u32>(0xFFFFFFFFu));
+  EXPECT_FALSE(parse_hex("100000000"));
+  EXPECT_FALSE(parse_hex(""));
+  EXPECT_FALSE(parse_hex("12g"));
+}
+
+}  // namespace
+}  // namespace x86lab::gui

@@ -1,0 +1,111 @@
+// The GUI session without a window: commands from the windows drive the debugger
+// (platform/debugger), the state at the last stop is kept for highlights, memory edits
+// wait for a pause, and the trace ring sees what ran.
+#include <gtest/gtest.h>
+
+#include "ui/gui/session.h"
+
+namespace x86lab::gui {
+namespace {
+
+// A 64 KiB ROM whose reset vector (FFFFFFF0h) holds: inc ax; inc ax; jmp short FFF0h.
+SessionOptions rom_session() {
+  SessionOptions options;
+  options.config.memory_mib = 1;
+  options.config.bios.assign(0x10000, 0xF4);
+  const u8 code[] = {0x40, 0x40, 0xEB, 0xFC};
+  std::copy(std::begin(code), std::end(code), options.config.bios.begin() + 0xFFF0);
+  options.scenarios = "/nonexistent";
+  return options;
+}
+
+TEST(GuiSession, StepIntoMovesEipAndKeepsTheStateOfTheLastStop) {
+  Session session(rom_session());
+  EXPECT_EQ(session.run_state(), RunState::Paused);
+  session.apply({CommandKind::StepInto});
+  EXPECT_EQ(session.machine().cpu.state.eip, 0xFFF1u);
+  EXPECT_EQ(session.machine().cpu.state.gpr[EAX] & 0xFFFF, 1u);
+  EXPECT_EQ(session.previous().eip, 0xFFF0u);  // the reset EIP (SDM "Processor State After Reset")
+  EXPECT_EQ(session.status(), "step done");
+  ASSERT_FALSE(session.trace().events().empty());
+  EXPECT_EQ(session.trace().last_instruction_events().front().kind, EventKind::Instruction);
+}
+
+TEST(GuiSession, BreakpointsToggleAndRunStopsAtThem) {
+  Session session(rom_session());
+  EXPECT_TRUE(session.toggle_breakpoint(0xFFFFFFF2u));
+  EXPECT_NE(session.breakpoint_at(0xFFFFFFF2u), 0u);
+  session.apply({CommandKind::Run});
+  EXPECT_EQ(session.run_state(), RunState::Running);
+  for (int frame = 0; frame < 100 && session.run_state() == RunState::Running; ++frame) session.tick(1.0);
+  EXPECT_EQ(session.run_state(), RunState::Paused);
+  EXPECT_EQ(session.machine().cpu.state.eip, 0xFFF2u);
+  EXPECT_EQ(session.status(), "breakpoint 1 (linear) at F000:0000FFF2");
+  EXPECT_FALSE(session.toggle_breakpoint(0xFFFFFFF2u));
+  EXPECT_EQ(session.breakpoint_at(0xFFFFFFF2u), 0u);
+}
+
+TEST(GuiSession, RunFromABreakpointMovesOnAndStopsThereAfterOneLoop) {
+  Session session(rom_session());
+  session.toggle_breakpoint(0xFFFFFFF2u);
+  session.apply({CommandKind::Run});
+  for (int frame = 0; frame < 100 && session.run_state() == RunState::Running; ++frame) session.tick(1.0);
+  EXPECT_EQ(session.machine().counters.instructions, 2u);  // inc, inc
+  session.apply({CommandKind::Run});
+  for (int frame = 0; frame < 100 && session.run_state() == RunState::Running; ++frame) session.tick(1.0);
+  EXPECT_EQ(session.machine().cpu.state.eip, 0xFFF2u);
+  EXPECT_EQ(session.machine().counters.instructions, 5u);  // jmp, inc, inc
+}
+
+TEST(GuiSession, ASliceEndingJustBeforeABreakpointDoesNotPassOverIt) {
+  // One step per frame: the second slice ends at FFF2h, where the breakpoint is; the
+  // third must stop there (Debugger::run passes over a breakpoint where it starts).
+  SessionOptions options = rom_session();
+  options.max_slice_steps = 1;
+  Session session(std::move(options));
+  session.toggle_breakpoint(0xFFFFFFF2u);
+  session.apply({CommandKind::Run});
+  for (int frame = 0; frame < 10 && session.run_state() == RunState::Running; ++frame) session.tick(1.0);
+  EXPECT_EQ(session.run_state(), RunState::Paused);
+  EXPECT_EQ(session.machine().cpu.state.eip, 0xFFF2u);
+  EXPECT_EQ(session.machine().counters.instructions, 2u);
+  EXPECT_EQ(session.status(), "breakpoint 1 at linear FFFFFFF2");
+}
+
+TEST(GuiSession, MemoryEditsApplyOnlyWhilePaused) {
+  Session session(rom_session());
+  session.apply({CommandKind::WriteMemory, 0x500, false, {0x12, 0x34}});
+  EXPECT_EQ(session.machine().bus.peek(0x500), 0x12);
+  EXPECT_EQ(session.machine().bus.peek(0x501), 0x34);
+  session.apply({CommandKind::Run});
+  session.apply({CommandKind::WriteMemory, 0x600, true, {0x56}});
+  EXPECT_EQ(session.machine().bus.peek(0x600), 0x00);
+}
+
+TEST(GuiSession, ResetReturnsToTheResetVector) {
+  Session session(rom_session());
+  session.step_into(3);
+  EXPECT_EQ(session.machine().cpu.state.eip, 0xFFF0u);  // after the jmp
+  EXPECT_EQ(session.machine().cpu.state.gpr[EAX] & 0xFFFF, 2u);
+  session.step_into(1);
+  session.apply({CommandKind::Reset});
+  EXPECT_EQ(session.machine().cpu.state.eip, 0xFFF0u);
+  EXPECT_EQ(session.machine().cpu.state.segments[CS].cache.base, 0xFFFF0000u);
+  EXPECT_EQ(session.previous().eip, 0xFFF1u);
+}
+
+TEST(GuiSession, SerialInputIsQueuedForTheGuest) {
+  Session session(rom_session());
+  session.apply({CommandKind::SerialInput, 0, false, {}, "ls\r"});
+  EXPECT_EQ(session.serial().pending_input(), 3u);
+}
+
+TEST(GuiSession, AnUnknownScenarioVariantLeavesAMessage) {
+  Session session(rom_session());
+  session.apply({CommandKind::LaunchVariant, 0, false, {}, "tls", "flipping"});
+  EXPECT_EQ(session.message(), "no scenario variant 'tls/flipping' in '/nonexistent'");
+  EXPECT_EQ(session.machine().cpu.state.eip, 0xFFF0u);  // the machine is unchanged
+}
+
+}  // namespace
+}  // namespace x86lab::gui

@@ -1,0 +1,238 @@
+// `x86lab compare` (docs/compare.md): option parsing, finding the scenarios, running
+// their variants on threads and writing the report.
+#include "ui/compare_command.h"
+
+#include <unistd.h>
+
+#include <boost/program_options.hpp>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <thread>
+
+#include "platform/input_error.h"
+#include "platform/scenario/scenario_runner.h"
+#include "ui/compare_plots.h"
+#include "ui/compare_report.h"
+#include "ui/trace_command.h"
+
+namespace po = boost::program_options;
+
+namespace x86lab {
+namespace {
+
+// The design scenarios in the order of their seeds; others follow alphabetically.
+const std::vector<std::string> kSeedOrder = {"tls", "ctxsw", "irq"};
+const std::vector<std::string> kFormats = {"text", "markdown", "json", "csv"};
+
+po::options_description compare_options() {
+  po::options_description options("x86lab compare SCENARIO...|all [options]");
+  options.add_options()
+      ("help,h", "show the compare options")
+      ("variants", po::value<std::string>()->value_name("A,B,..."),
+       "run only these variants (the baseline is always added)")
+      ("profile", po::value<std::string>()->default_value("p3")->value_name("NAME"),
+       "CPU and cost profile: p3, k7, p4, modern, i386-locking, or a cost-model FILE")
+      ("out", po::value<std::string>()->default_value("x86lab-compare")->value_name("DIR"),
+       "folder for report.{txt,md,json,csv} and the plots (created if missing)")
+      ("no-files", "write no report folder; print the table only")
+      ("format", po::value<std::string>()->default_value("text")->value_name("text|markdown|json|csv"),
+       "what is printed on stdout")
+      ("jobs,j", po::value<std::string>()->value_name("N"), "variants run at once (default: the number of cores)")
+      ("scenario-dir", po::value<std::string>()->value_name("DIR"),
+       "where the built scenarios are (DIR/<scenario>/variants.json)")
+      ("verbose,v", "also print each variant's debug-console text on stderr");
+  return options;
+}
+
+// The scenario folders of `dir` that hold a variants.json, in seed order.
+std::vector<std::string> available_scenarios(const std::filesystem::path& dir) {
+  std::vector<std::string> found;
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, error))
+    if (std::filesystem::exists(entry.path() / "variants.json")) found.push_back(entry.path().filename().string());
+  std::sort(found.begin(), found.end(), [](const std::string& a, const std::string& b) {
+    const auto rank = [](const std::string& name) {
+      return std::find(kSeedOrder.begin(), kSeedOrder.end(), name) - kSeedOrder.begin();
+    };
+    return rank(a) != rank(b) ? rank(a) < rank(b) : a < b;
+  });
+  return found;
+}
+
+std::string joined(const std::vector<std::string>& names, const char* separator = ", ") {
+  std::string text;
+  for (const std::string& name : names) text += (text.empty() ? "" : separator) + name;
+  return text;
+}
+
+std::vector<ScenarioManifest> load_scenarios(const std::vector<std::string>& requested,
+                                             const std::filesystem::path& dir) {
+  if (requested.empty()) throw InputError("compare needs a scenario name or 'all' (x86lab compare --help)");
+  const std::vector<std::string> available = available_scenarios(dir);
+  const std::string listing = available.empty() ? "none" : joined(available);
+  std::vector<ScenarioManifest> manifests;
+  for (const std::string& name : requested) {
+    if (name == "all") {
+      for (const std::string& scenario : available) {
+        ScenarioManifest manifest = load_manifest(dir / scenario / "variants.json");
+        if (manifest.in_all) manifests.push_back(std::move(manifest));
+      }
+      if (manifests.empty()) throw InputError("no scenarios are built in '" + dir.string() + "'");
+      continue;
+    }
+    if (std::find(available.begin(), available.end(), name) == available.end())
+      throw InputError("unknown scenario '" + name + "' (built in '" + dir.string() + "': " + listing + ")");
+    manifests.push_back(load_manifest(dir / name / "variants.json"));
+  }
+  return manifests;
+}
+
+// The selected variants of each manifest, in manifest order, baseline included.
+std::vector<std::vector<const VariantSpec*>> select_variants(const std::vector<ScenarioManifest>& manifests,
+                                                             const po::variables_map& vm) {
+  std::vector<std::string> wanted;
+  if (vm.count("variants")) {
+    std::istringstream list(vm["variants"].as<std::string>());
+    for (std::string name; std::getline(list, name, ',');)
+      if (!name.empty()) wanted.push_back(name);
+    if (wanted.empty()) throw InputError("--variants needs a comma-separated list of variant names");
+  }
+  std::vector<std::vector<const VariantSpec*>> selected;
+  for (const ScenarioManifest& manifest : manifests) {
+    for (const std::string& name : wanted)
+      if (!manifest.find(name)) {
+        std::vector<std::string> names;
+        for (const VariantSpec& variant : manifest.variants) names.push_back(variant.name);
+        throw InputError("scenario '" + manifest.scenario + "' has no variant '" + name + "' (" + joined(names) + ")");
+      }
+    selected.emplace_back();
+    for (const VariantSpec& variant : manifest.variants)
+      if (wanted.empty() || variant.name == manifest.baseline ||
+          std::find(wanted.begin(), wanted.end(), variant.name) != wanted.end())
+        selected.back().push_back(&variant);
+  }
+  return selected;
+}
+
+unsigned parse_jobs(const po::variables_map& vm) {
+  if (!vm.count("jobs")) return std::max(1u, std::thread::hardware_concurrency());
+  const std::string text = vm["jobs"].as<std::string>();
+  if (text.empty() || text.size() > 3 || text.find_first_not_of("0123456789") != std::string::npos ||
+      std::stoul(text) < 1 || std::stoul(text) > 256)
+    throw InputError("--jobs needs a whole number from 1 to 256, not '" + text + "'");
+  return static_cast<unsigned>(std::stoul(text));
+}
+
+// Creates --out and checks that files can be made in it, before anything runs.
+void prepare_out_dir(const std::filesystem::path& dir) {
+  std::error_code error;
+  std::filesystem::create_directories(dir, error);
+  if (error) throw InputError("cannot create --out folder '" + dir.string() + "': " + error.message());
+  if (!std::filesystem::is_directory(dir)) throw InputError("--out '" + dir.string() + "' is not a folder");
+  if (access(dir.c_str(), W_OK) != 0) throw InputError("cannot write into --out folder '" + dir.string() + "'");
+}
+
+void write_report_file(const std::filesystem::path& path, const CompareReport& report,
+                       void (*writer)(std::ostream&, const CompareReport&)) {
+  std::ofstream out(path);
+  writer(out, report);
+  if (!out) throw InputError("cannot write '" + path.string() + "'");
+}
+
+std::string regenerate_command(const std::vector<std::string>& names, const po::variables_map& vm) {
+  std::string command = "x86lab compare " + joined(names, " ");
+  if (vm["profile"].as<std::string>() != "p3") command += " --profile " + vm["profile"].as<std::string>();
+  if (vm.count("variants")) command += " --variants " + vm["variants"].as<std::string>();
+  return command + " --format markdown";
+}
+
+}  // namespace
+
+std::filesystem::path default_scenario_dir() {
+  std::error_code error;
+  const auto executable = std::filesystem::read_symlink("/proc/self/exe", error);
+  if (!error) {
+    const auto beside = executable.parent_path() / "roms" / "scenarios";
+    if (std::filesystem::is_directory(beside)) return beside;
+  }
+  return X86LAB_BUILT_SCENARIO_DIR;
+}
+
+int compare_command(const std::vector<std::string>& args) {
+  const po::options_description options = compare_options();
+  po::options_description hidden;
+  hidden.add_options()("scenario", po::value<std::vector<std::string>>());
+  po::options_description all;
+  all.add(options).add(hidden);
+  po::positional_options_description positional;
+  positional.add("scenario", -1);
+  po::variables_map vm;
+  po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
+  po::notify(vm);
+  if (vm.count("help")) {
+    std::cout << options;
+    return 0;
+  }
+  const std::string format = vm["format"].as<std::string>();
+  if (std::find(kFormats.begin(), kFormats.end(), format) == kFormats.end())
+    throw InputError("--format must be text, markdown, json or csv, not '" + format + "'");
+  const unsigned jobs = parse_jobs(vm);
+  MachineConfig base;
+  apply_profile_option(vm, base);
+  const std::filesystem::path dir =
+      vm.count("scenario-dir") ? std::filesystem::path(vm["scenario-dir"].as<std::string>()) : default_scenario_dir();
+  if (!std::filesystem::is_directory(dir)) throw InputError("scenario folder '" + dir.string() + "' does not exist");
+  const std::vector<std::string> names =
+      vm.count("scenario") ? vm["scenario"].as<std::vector<std::string>>() : std::vector<std::string>{};
+  const std::vector<ScenarioManifest> manifests = load_scenarios(names, dir);
+  const auto selected = select_variants(manifests, vm);
+  const bool files = !vm.count("no-files");
+  const std::filesystem::path out = vm["out"].as<std::string>();
+  if (files) prepare_out_dir(out);
+
+  std::vector<VariantJob> variant_jobs;
+  for (std::size_t s = 0; s < manifests.size(); ++s)
+    for (const VariantSpec* variant : selected[s]) variant_jobs.push_back({&manifests[s], variant});
+  const std::vector<VariantResult> results = run_variants(variant_jobs, base, jobs);
+
+  CompareReport report{regenerate_command(names, vm), vm["profile"].as<std::string>(), {}};
+  bool all_succeeded = true;
+  for (std::size_t s = 0, next = 0; s < manifests.size(); ++s) {
+    std::vector<const VariantResult*> scenario_results;
+    for (std::size_t v = 0; v < selected[s].size(); ++v, ++next) {
+      const VariantResult& result = results[next];
+      scenario_results.push_back(&result);
+      if (vm.count("verbose")) {
+        std::istringstream lines(result.console);
+        for (std::string line; std::getline(lines, line);)
+          std::cerr << "[" << result.scenario << "/" << result.name << "] " << line << "\n";
+      }
+      if (!result.succeeded) {
+        all_succeeded = false;
+        std::cerr << "x86lab: " << result.scenario << "/" << result.name << " failed: " << result.failure << "\n";
+      }
+    }
+    report.scenarios.push_back(build_comparison(manifests[s], selected[s], scenario_results));
+  }
+
+  if (format == "text") write_text(std::cout, report);
+  else if (format == "markdown") write_markdown(std::cout, report);
+  else if (format == "json") write_json(std::cout, report);
+  else write_csv(std::cout, report);
+  std::cout.flush();
+  if (files) {
+    write_report_file(out / "report.txt", report, write_text);
+    write_report_file(out / "report.md", report, write_markdown);
+    write_report_file(out / "report.json", report, write_json);
+    write_report_file(out / "report.csv", report, write_csv);
+    const PlotOutcome plots = write_plots(report, out);
+    std::cerr << "x86lab: report written to " << out.string() << "/ (report.txt, report.md, report.json, report.csv, "
+              << plots.rendered.size() << " plots)\n";
+    if (!plots.problem.empty()) std::cerr << "x86lab: " << plots.problem << "\n";
+  }
+  return all_succeeded ? 0 : 1;
+}
+
+}  // namespace x86lab

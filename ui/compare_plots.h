@@ -1,0 +1,29 @@
+// The plots of `x86lab compare` (docs/compare.md, "Plots"): per scenario, bar charts
+// of the metrics that differ between variants, and for each SAMPLES distribution the
+// cumulative histogram of the seed 004 latency figure (log-log; x: value in cycles,
+// y: number of samples greater than x; one curve per variant). gnuplot (Debian package
+// gnuplot-nox) renders generated scripts to SVG and PNG.
+#pragma once
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "ui/compare_report.h"
+
+namespace x86lab {
+
+struct PlotOutcome {
+  std::vector<std::string> rendered;  // file names written in the folder (.svg and .png)
+  std::string problem;                // why plots were not rendered ("gnuplot not found on PATH"), or ""
+};
+
+// Writes <scenario>-metrics.gp and <scenario>-<samples>-ccdf.gp into `dir` and runs
+// gnuplot on each. The scripts stay so that a reader can restyle a plot.
+PlotOutcome write_plots(const CompareReport& report, const std::filesystem::path& dir);
+
+// The points of the cumulative histogram of `samples`: for each distinct value x in
+// increasing order, (x, number of samples > x), preceded by (x_min - 1, n) (x_min / 2
+// when x_min <= 1) so the curve starts at the total; values <= 0 are left out (log axis).
+std::vector<std::pair<double, double>> exceedance_points(std::vector<i64> samples);
+
+}  // namespace x86lab

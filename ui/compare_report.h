@@ -1,0 +1,27 @@
+// The report writers of `x86lab compare` (docs/compare.md, "Report"): aligned text
+// tables, a Markdown document with the seeds' numbers beside x86lab's (the source of
+// docs/reproduction.md), JSON and CSV. All are deterministic: the same runs give the
+// same bytes.
+#pragma once
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "ui/compare_table.h"
+
+namespace x86lab {
+
+struct CompareReport {
+  std::string command;    // the command line that regenerates the report, for the Markdown header
+  std::string profile;    // the --profile value
+  std::vector<ScenarioComparison> scenarios;
+};
+
+void write_text(std::ostream& out, const CompareReport& report);
+void write_markdown(std::ostream& out, const CompareReport& report);
+void write_json(std::ostream& out, const CompareReport& report);
+// One line per (scenario, variant, metric): scenario,variant,source,metric,value,ratio_to_baseline
+// (empty value for a failed variant, empty ratio where there is none).
+void write_csv(std::ostream& out, const CompareReport& report);
+
+}  // namespace x86lab

@@ -1,0 +1,88 @@
+// JSON and CSV reports of `x86lab compare` (docs/compare.md, "Report files").
+#include <nlohmann/json.hpp>
+
+#include "ui/cli.h"
+#include "ui/compare_report.h"
+
+namespace x86lab {
+namespace {
+
+const char* describe_reason(RunResult::Reason reason) {
+  switch (reason) {
+    case RunResult::Reason::ExitPort: return "exit-port";
+    case RunResult::Reason::Halted: return "halted";
+    case RunResult::Reason::HaltedForever: return "halted-forever";
+    case RunResult::Reason::InstructionLimit: return "instruction-limit";
+    case RunResult::Reason::Shutdown: return "shutdown";
+    default: return "stopped";
+  }
+}
+
+// Whole numbers as JSON integers, others as doubles.
+nlohmann::json number(double value) {
+  if (value == static_cast<double>(static_cast<i64>(value))) return static_cast<i64>(value);
+  return value;
+}
+
+nlohmann::json variant_json(const ScenarioComparison& c, std::size_t v) {
+  const VariantSpec& spec = *c.variants[v];
+  const VariantResult& result = *c.results[v];
+  nlohmann::json json;
+  json["name"] = spec.name;
+  json["description"] = spec.description;
+  json["succeeded"] = result.succeeded;
+  if (!result.succeeded) json["failure"] = result.failure;
+  json["end"] = {{"reason", describe_reason(result.run.reason)}, {"exit_status", result.run.exit_status}};
+  for (const char* group : {"counters", "guest", "samples", "ratios"}) json[group] = nlohmann::json::object();
+  for (const MetricRow& row : c.rows) {
+    const char* group = row.source == MetricSource::Counter ? "counters" : row.source == MetricSource::Guest ? "guest" : "samples";
+    if (row.values[v]) json[group][row.key] = number(*row.values[v]);
+    if (const auto ratio = c.ratio(row, v); ratio && row.headline)
+      json["ratios"][std::string(name_of(row.source)) + "." + row.key] = *ratio;
+  }
+  json["seed"] = nlohmann::json::object();
+  for (const auto& [key, value] : spec.seed) json["seed"][key] = number(value);
+  return json;
+}
+
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\n") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (char ch : text) quoted += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+  return quoted + "\"";
+}
+
+}  // namespace
+
+void write_json(std::ostream& out, const CompareReport& report) {
+  nlohmann::json root;
+  root["x86lab"] = kVersion;
+  root["profile"] = report.profile;
+  root["scenarios"] = nlohmann::json::array();
+  for (const ScenarioComparison& c : report.scenarios) {
+    nlohmann::json scenario;
+    scenario["scenario"] = c.manifest->scenario;
+    scenario["title"] = c.manifest->title;
+    scenario["seed"] = c.manifest->seed;
+    scenario["baseline"] = c.manifest->baseline;
+    scenario["operation"] = c.manifest->operation;
+    scenario["variants"] = nlohmann::json::array();
+    for (std::size_t v = 0; v < c.variants.size(); ++v) scenario["variants"].push_back(variant_json(c, v));
+    root["scenarios"].push_back(std::move(scenario));
+  }
+  out << root.dump(2) << "\n";
+}
+
+void write_csv(std::ostream& out, const CompareReport& report) {
+  out << "scenario,variant,source,metric,value,ratio_to_baseline\n";
+  for (const ScenarioComparison& c : report.scenarios)
+    for (std::size_t v = 0; v < c.variants.size(); ++v)
+      for (const MetricRow& row : c.rows) {
+        const auto ratio = c.ratio(row, v);
+        out << csv_field(c.manifest->scenario) << "," << csv_field(c.variants[v]->name) << "," << name_of(row.source)
+            << "," << csv_field(row.key) << "," << (row.values[v] ? format_value(*row.values[v]) : "") << ","
+            << (ratio && row.headline ? format_ratio(*ratio) : "") << "\n";
+      }
+}
+
+}  // namespace x86lab

@@ -1,0 +1,172 @@
+// Text and Markdown reports of `x86lab compare` (docs/compare.md, "Report").
+#include <algorithm>
+#include <sstream>
+
+#include "ui/compare_report.h"
+
+namespace x86lab {
+namespace {
+
+// A grid of cells, rendered either as space-aligned text or as a Markdown table.
+struct Grid {
+  std::vector<std::string> header;
+  std::vector<std::vector<std::string>> rows;
+  bool numeric = true;  // Markdown: right-align the columns after the first
+
+  void write_text(std::ostream& out, const std::string& indent) const {
+    std::vector<std::size_t> widths(header.size(), 0);
+    for (std::size_t c = 0; c < header.size(); ++c) widths[c] = header[c].size();
+    for (const auto& row : rows)
+      for (std::size_t c = 0; c < row.size(); ++c) widths[c] = std::max(widths[c], row[c].size());
+    const auto line = [&](const std::vector<std::string>& cells) {
+      std::string text = indent;
+      for (std::size_t c = 0; c < cells.size(); ++c) {
+        const std::string pad(widths[c] - cells[c].size(), ' ');
+        text += c == 0 ? cells[c] + pad : "  " + pad + cells[c];  // first column left, numbers right
+      }
+      while (!text.empty() && text.back() == ' ') text.pop_back();
+      out << text << "\n";
+    };
+    line(header);
+    for (const auto& row : rows) line(row);
+  }
+
+  void write_markdown(std::ostream& out) const {
+    const auto line = [&](const std::vector<std::string>& cells) {
+      out << "|";
+      for (const std::string& cell : cells) {
+        std::string text = cell;
+        text.erase(0, text.find_first_not_of(' '));
+        out << " " << text << " |";
+      }
+      out << "\n";
+    };
+    line(header);
+    out << "|---|";
+    for (std::size_t c = 1; c < header.size(); ++c) out << (numeric ? "---:|" : "---|");
+    out << "\n";
+    for (const auto& row : rows) line(row);
+  }
+};
+
+std::string cell(const std::optional<double>& value) { return value ? format_value(*value) : "-"; }
+
+Grid metrics_grid(const ScenarioComparison& c) {
+  Grid grid;
+  grid.header.push_back("metric");
+  for (std::size_t v = 0; v < c.variants.size(); ++v)
+    grid.header.push_back(c.variants[v]->name + (c.results[v]->succeeded ? "" : " (FAILED)"));
+  for (const MetricRow& row : c.rows) {
+    std::vector<std::string> cells{row.label};
+    for (const auto& value : row.values) cells.push_back(cell(value));
+    grid.rows.push_back(std::move(cells));
+  }
+  return grid;
+}
+
+Grid ratio_grid(const ScenarioComparison& c) {
+  Grid grid;
+  grid.header.push_back("ratio to " + c.manifest->baseline);
+  for (const VariantSpec* variant : c.variants) grid.header.push_back(variant->name);
+  for (const MetricRow& row : c.rows) {
+    if (!row.headline) continue;
+    std::vector<std::string> cells{row.label};
+    bool any = false;  // a row of ratios that are all 1 says nothing: left out
+    for (std::size_t v = 0; v < c.variants.size(); ++v) {
+      const auto ratio = c.ratio(row, v);
+      cells.push_back(ratio ? format_ratio(*ratio) : "-");
+      any = any || (ratio && *ratio != 1.0);
+    }
+    if (any) grid.rows.push_back(std::move(cells));
+  }
+  return grid;
+}
+
+// The seed's numbers for each variant beside x86lab's, each with its ratio to the
+// baseline's number of the same name.
+Grid seed_grid(const ScenarioComparison& c) {
+  Grid grid;
+  grid.header = {"variant", "seed quantity", "seed", "seed ratio", "x86lab quantity", "x86lab", "x86lab ratio"};
+  const VariantSpec* baseline = c.manifest->find(c.manifest->baseline);
+  for (std::size_t v = 0; v < c.variants.size(); ++v) {
+    for (const auto& [key, seed] : c.variants[v]->seed) {
+      std::vector<std::string> cells{c.variants[v]->name, key, format_seed(seed), "-", c.seed_quantity(key), "-", "-"};
+      const auto base_seed = baseline->seed.find(key);
+      if (base_seed != baseline->seed.end() && base_seed->second != 0)
+        cells[3] = format_ratio(seed / base_seed->second);
+      const auto ours = c.seed_counterpart(key, v);
+      if (ours) cells[5] = format_value(*ours);
+      if (ours && c.baseline) {
+        const auto base_ours = c.seed_counterpart(key, *c.baseline);
+        if (base_ours && *base_ours != 0) cells[6] = format_ratio(*ours / *base_ours);
+      }
+      grid.rows.push_back(std::move(cells));
+    }
+  }
+  return grid;
+}
+
+void write_failures(std::ostream& out, const ScenarioComparison& c, const std::string& indent) {
+  for (std::size_t v = 0; v < c.variants.size(); ++v)
+    if (!c.results[v]->succeeded) out << indent << c.variants[v]->name << " FAILED: " << c.results[v]->failure << "\n";
+}
+
+}  // namespace
+
+void write_text(std::ostream& out, const CompareReport& report) {
+  for (const ScenarioComparison& c : report.scenarios) {
+    const ScenarioManifest& m = *c.manifest;
+    out << m.scenario << ": " << m.title << "\n";
+    out << "  profile " << report.profile << ", baseline " << m.baseline;
+    if (!m.operation.empty()) out << ", one operation = " << m.operation;
+    if (!m.seed.empty()) out << ", seed " << m.seed;
+    out << "\n\n";
+    metrics_grid(c).write_text(out, "  ");
+    const Grid ratios = ratio_grid(c);
+    if (!ratios.rows.empty()) {
+      out << "\n";
+      ratios.write_text(out, "  ");
+    }
+    write_failures(out, c, "  ");
+    out << "\n";
+  }
+}
+
+void write_markdown(std::ostream& out, const CompareReport& report) {
+  out << "# Design comparison: the seeds' numbers beside x86lab's\n\n";
+  out << "Generated by `" << report.command << "` (CPU and cost profile `" << report.profile
+      << "`); do not edit by hand. docs/compare.md explains the metrics. Ratios divide by the\n"
+         "scenario's baseline variant; a seed ratio divides the seed's number by the seed's number\n"
+         "of the same name for the baseline. The x86lab quantity is the guest METRIC or counter of\n"
+         "the seed's name, the manifest's choice (seed_counterparts), or modeled cycles for a\n"
+         "wall-clock time. \"-\" means no such number (or a failed variant).\n";
+  for (const ScenarioComparison& c : report.scenarios) {
+    const ScenarioManifest& m = *c.manifest;
+    out << "\n## " << m.scenario << ": " << m.title << "\n\n";
+    if (!m.seed.empty()) out << "Seed document: `" << m.seed << "`. ";
+    out << "Baseline: `" << m.baseline << "`.";
+    if (!m.operation.empty()) out << " One operation: " << m.operation << ".";
+    out << "\n\n";
+    Grid variants;
+    variants.header = {"variant", "description"};
+    variants.numeric = false;
+    for (const VariantSpec* variant : c.variants) variants.rows.push_back({"`" + variant->name + "`", variant->description});
+    variants.write_markdown(out);
+    std::ostringstream failures;
+    write_failures(failures, c, "- ");
+    if (!failures.str().empty()) out << "\n" << failures.str();
+    const Grid seeds = seed_grid(c);
+    out << "\n### The seed's numbers beside x86lab's\n\n";
+    if (seeds.rows.empty()) out << "The manifest gives no seed numbers.\n";
+    else seeds.write_markdown(out);
+    out << "\n### Metrics\n\n";
+    metrics_grid(c).write_markdown(out);
+    const Grid ratios = ratio_grid(c);
+    if (!ratios.rows.empty()) {
+      out << "\n### Ratios to `" << m.baseline << "`\n\n";
+      ratios.write_markdown(out);
+    }
+  }
+}
+
+}  // namespace x86lab

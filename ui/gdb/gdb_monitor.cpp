@@ -1,0 +1,193 @@
+// gdb "monitor" commands (qRcmd): views of the segment registers and descriptor
+// tables, event breakpoints of the debugger, counters and physical memory
+// (docs/gdb.md lists them).
+#include <algorithm>
+#include <sstream>
+
+#include "platform/debugger/inspect.h"
+#include "ui/gdb/gdb_protocol.h"
+#include "ui/gdb/rsp.h"
+
+namespace x86lab::gdb {
+
+namespace {
+
+constexpr const char* kHelp =
+    "x86lab monitor commands:\n"
+    "  info segments              selectors with their descriptor caches, GDTR, IDTR, CPL\n"
+    "  info gdt|ldt|idt [FIRST [COUNT]]  descriptor table entries (default 0, 64)\n"
+    "  info tss                   the current TSS\n"
+    "  break-on vector N [M]      stop at the delivery of vectors N..M (any source)\n"
+    "  break-on fault on|off      stop at exceptions 0-31 with the signal of the fault\n"
+    "  break-on lock KIND         stop after a locked access: accessed-bit, tss-busy-bit,\n"
+    "                             page-directory-ad, page-table-ad, xchg-memory, inta, lock-prefix\n"
+    "  break-on load REG          stop after a load of es|cs|ss|ds|fs|gs|ldtr|tr\n"
+    "  break-on selector SEL      stop after a load of selector SEL (RPL ignored)\n"
+    "  break-on write gdt|ldt|idt [ENTRY]  stop after a write into a descriptor table\n"
+    "  break-on io PORT [LAST]    stop after IN/OUT to the ports\n"
+    "  break-on phys ADDR LEN [r|w|a]  watch physical memory\n"
+    "  break-on list | delete ID | clear\n"
+    "  condition ID EXPR          e.g. condition 3 eax==5 && cs!=8 (empty EXPR: none)\n"
+    "  stats                      the counters\n"
+    "  phys ADDR LEN              hex dump of physical memory (at most 4096 bytes)\n"
+    "  history on|off|N           instruction history: record, or show the last N\n"
+    "  reset                      reset the CPU\n";
+
+std::vector<std::string> split(const std::string& text) {
+  std::istringstream in(text);
+  std::vector<std::string> words;
+  for (std::string word; in >> word;) words.push_back(word);
+  return words;
+}
+
+// A number in C notation (0x prefix for hex, else decimal) or a throw with the word.
+u32 number(const std::string& word) {
+  try {
+    std::size_t used = 0;
+    const unsigned long value = std::stoul(word, &used, 0);
+    if (used == word.size() && value <= 0xFFFFFFFFul) return static_cast<u32>(value);
+  } catch (const std::exception&) {
+  }
+  throw std::invalid_argument("bad number '" + word + "'");
+}
+
+std::optional<DescriptorTable> table_named(const std::string& name) {
+  if (name == "gdt") return DescriptorTable::Gdt;
+  if (name == "ldt") return DescriptorTable::Ldt;
+  if (name == "idt") return DescriptorTable::Idt;
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::string GdbProtocol::monitor_break_on(const std::vector<std::string>& w) {
+  Breakpoints& breakpoints = debugger_.breakpoints();
+  const std::string what = w.size() > 1 ? w[1] : "";
+  if (what == "list") {
+    std::string text;
+    for (const Breakpoint& b : breakpoints.all()) text += b.describe() + "\n";
+    return text.empty() ? "no breakpoints\n" : text;
+  }
+  if (what == "delete" && w.size() == 3) {
+    const u32 id = number(w[2]);
+    if (!breakpoints.remove(id)) return "no breakpoint " + w[2] + "\n";
+    std::erase_if(owned_, [id](const Owned& o) { return o.id == id; });
+    if (fault_breakpoint_ == id) fault_breakpoint_.reset();
+    return "deleted " + w[2] + "\n";
+  }
+  if (what == "clear") {
+    for (const Owned& o : owned_)
+      if (o.type == 'm') breakpoints.remove(o.id);
+    std::erase_if(owned_, [](const Owned& o) { return o.type == 'm'; });
+    fault_breakpoint_.reset();
+    return "monitor breakpoints cleared\n";
+  }
+  if (what == "fault" && w.size() == 3 && (w[2] == "on" || w[2] == "off")) {
+    if (fault_breakpoint_) {
+      breakpoints.remove(*fault_breakpoint_);
+      std::erase_if(owned_, [this](const Owned& o) { return o.id == *fault_breakpoint_; });
+      fault_breakpoint_.reset();
+    }
+    if (w[2] == "off") return "break-on fault off\n";
+    fault_breakpoint_ = breakpoints.add(Breakpoint::on_vector(0, 31, kSourceException));
+    owned_.push_back({*fault_breakpoint_, 'm'});
+    return "break-on fault on (breakpoint " + std::to_string(*fault_breakpoint_) + ")\n";
+  }
+  std::optional<Breakpoint> b;
+  if (what == "vector" && (w.size() == 3 || w.size() == 4)) {
+    const u32 first = number(w[2]), last = w.size() == 4 ? number(w[3]) : first;
+    if (first > 255 || last > 255 || last < first) return "vectors are 0-255\n";
+    b = Breakpoint::on_vector(static_cast<u8>(first), static_cast<u8>(last));
+  } else if (what == "lock" && w.size() == 3) {
+    const auto* name = std::find(kAccessKindNames.begin(), kAccessKindNames.end(), w[2]);
+    if (name == kAccessKindNames.end() || !is_locked_kind(static_cast<AccessKind>(name - kAccessKindNames.begin())))
+      return "unknown locked access kind '" + w[2] + "' (monitor help lists them)\n";
+    b = Breakpoint::on_locked(static_cast<AccessKind>(name - kAccessKindNames.begin()));
+  } else if (what == "load" && w.size() == 3) {
+    static constexpr const char* kNames[] = {"es", "cs", "ss", "ds", "fs", "gs", "ldtr", "tr"};
+    const auto* name = std::find(std::begin(kNames), std::end(kNames), w[2]);
+    if (name == std::end(kNames)) return "unknown segment register '" + w[2] + "'\n";
+    b = Breakpoint::on_segment_load(static_cast<u8>(name - std::begin(kNames)));
+  } else if (what == "selector" && w.size() == 3) {
+    b = Breakpoint::on_selector(static_cast<u16>(number(w[2])), 0xFFFC);
+  } else if (what == "write" && (w.size() == 3 || w.size() == 4) && table_named(w[2])) {
+    b = Breakpoint::on_descriptor_write(*table_named(w[2]),
+                                        w.size() == 4 ? std::optional<u16>(static_cast<u16>(number(w[3]))) : std::nullopt);
+  } else if (what == "io" && (w.size() == 3 || w.size() == 4)) {
+    const u32 first = number(w[2]), last = w.size() == 4 ? number(w[3]) : first;
+    if (first > 0xFFFF || last > 0xFFFF) return "ports are 0-0xffff\n";
+    b = Breakpoint::on_port(static_cast<u16>(first), static_cast<u16>(last));
+  } else if (what == "phys" && (w.size() == 4 || w.size() == 5)) {
+    const std::string mode = w.size() == 5 ? w[4] : "w";
+    const WatchAccess access = mode == "r" ? WatchAccess::Read : mode == "a" ? WatchAccess::Access : WatchAccess::Write;
+    b = Breakpoint::watch_range(number(w[2]), number(w[3]), access, true);
+  }
+  if (!b) return "usage: break-on vector|fault|lock|load|selector|write|io|phys|list|delete|clear (monitor help)\n";
+  const u32 id = breakpoints.add(*b);
+  owned_.push_back({id, 'm'});
+  return breakpoints.find(id)->describe() + "\n";
+}
+
+Reply GdbProtocol::monitor(const std::string& command) {
+  std::string text;
+  const std::vector<std::string> w = split(command);
+  const std::string first = w.empty() ? "help" : w[0];
+  try {
+    if (first == "help") {
+      text = kHelp;
+    } else if (first == "info" && w.size() >= 2 && w[1] == "segments") {
+      text = describe_segments(debugger_.machine().cpu.state);
+    } else if (first == "info" && w.size() >= 2 && table_named(w[1])) {
+      text = describe_table(debugger_, *table_named(w[1]), w.size() > 2 ? number(w[2]) : 0,
+                            w.size() > 3 ? std::min<u32>(number(w[3]), 1024) : 64);
+    } else if (first == "info" && w.size() >= 2 && w[1] == "tss") {
+      text = describe_tss(debugger_);
+    } else if (first == "break-on") {
+      text = monitor_break_on(w);
+    } else if (first == "condition" && w.size() >= 2) {
+      const std::size_t at = command.find(w[1]) + w[1].size();
+      const std::string expression = command.substr(at);
+      const bool blank = expression.find_first_not_of(" \t") == std::string::npos;
+      text = debugger_.breakpoints().set_condition(number(w[1]), blank ? std::vector<RegisterCondition>{}
+                                                                       : parse_condition(expression))
+                 ? "condition set\n"
+                 : "no breakpoint " + w[1] + "\n";
+    } else if (first == "stats") {
+      std::ostringstream out;
+      debugger_.machine().counters.print(out);
+      text = out.str();
+    } else if (first == "phys" && w.size() == 3) {
+      text = describe_physical(debugger_, number(w[1]), number(w[2]));
+    } else if (first == "history" && w.size() == 2 && (w[1] == "on" || w[1] == "off")) {
+      debugger_.enable_history(w[1] == "on");
+      text = "history " + w[1] + "\n";
+    } else if (first == "history") {
+      const auto& history = debugger_.history();
+      const std::size_t count = std::min<std::size_t>(w.size() == 2 ? number(w[1]) : 20, history.size());
+      if (!debugger_.history_enabled()) text = "history is off (monitor history on)\n";
+      for (std::size_t i = history.size() - count; i < history.size(); ++i) {
+        const HistoryEntry& e = history[i];
+        char line[96];
+        std::snprintf(line, sizeof line, "%10llu %04X:%08X %08X %s", static_cast<unsigned long long>(e.instruction),
+                      e.cs, e.eip, e.linear, std::string(e.mnemonic).c_str());
+        text += line;
+        text += e.vector >= 0 ? " " + std::to_string(e.vector) + "\n" : "\n";
+      }
+    } else if (first == "reset") {
+      debugger_.reset();
+      text = "CPU reset\n";
+    } else {
+      text = "unknown monitor command '" + command + "' (monitor help)\n";
+    }
+  } catch (const std::invalid_argument& error) {
+    text = std::string(error.what()) + "\n";
+  }
+  // Long output goes in console packets of at most kMaxPayload / 4 characters, then OK.
+  Reply reply;
+  constexpr std::size_t kChunk = kMaxPayload / 4;
+  for (std::size_t at = 0; at < text.size(); at += kChunk) reply.packets.push_back(packet('O', to_hex(text.substr(at, kChunk))));
+  reply.packets.push_back("OK");
+  return reply;
+}
+
+}  // namespace x86lab::gdb

@@ -1,0 +1,31 @@
+// `x86lab run --gdb [HOST:]PORT --wait-gdb` (gdb_options.h).
+#include "ui/gdb/gdb_options.h"
+
+#include <iostream>
+
+#include "ui/gdb/gdb_server.h"
+
+namespace po = boost::program_options;
+
+namespace x86lab {
+
+void add_gdb_options(po::options_description& options) {
+  options.add_options()
+      ("gdb", po::value<std::string>()->value_name("[HOST:]PORT"),
+       "serve the gdb remote protocol on PORT (0: any free port), on 127.0.0.1 unless HOST is given")
+      ("wait-gdb", "start paused until gdb connects and continues (with --gdb, else on 127.0.0.1:1234)");
+}
+
+RunResult run_machine(const po::variables_map& vm, Machine& machine) {
+  if (!vm.count("gdb") && !vm.count("wait-gdb")) return machine.run();
+  gdb::ServerOptions options = vm.count("gdb") ? gdb::parse_gdb_address(vm["gdb"].as<std::string>()) : gdb::ServerOptions{};
+  options.wait_for_gdb = vm.count("wait-gdb") > 0;
+  Debugger debugger(machine);
+  gdb::GdbServer server(debugger, options);
+  std::cerr << "x86lab: gdb stub listening on " << options.host << ":" << server.port() << std::endl;
+  const RunResult result = server.serve();
+  if (server.killed()) std::cerr << "x86lab: killed by gdb" << std::endl;
+  return result;
+}
+
+}  // namespace x86lab

@@ -1,0 +1,384 @@
+// The inspector's frame loop: SDL2 window, software renderer, Dear ImGui windows over
+// the session, shortcuts, the script runner, screenshots and text dumps.
+#include "ui/gui/app.h"
+
+#include <SDL.h>
+#include <imgui.h>
+#include <imgui_impl_sdl.h>
+#include <imgui_impl_sdlrenderer.h>
+#include <imgui_internal.h>
+#include <stb_image_write.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <stdexcept>
+
+#include "platform/input_error.h"
+#include "ui/gui/window.h"
+
+namespace x86lab::gui {
+
+namespace {
+
+// Where each window starts (1600x1000 pixels) and whether it is open; the user's
+// layout file overrides the positions.
+struct Placement {
+  const char* title;
+  float x, y, width, height;
+  bool open;
+};
+constexpr Placement kLayout[] = {
+    {"Control", 0, 20, 420, 120, true},
+    {"CPU", 0, 140, 420, 450, true},
+    {"Counters", 0, 590, 420, 410, true},
+    {"Disassembly", 420, 20, 575, 360, true},
+    {"Segments", 420, 380, 575, 350, true},
+    {"Memory", 420, 730, 575, 270, true},
+    {"Descriptor tables", 995, 20, 605, 380, true},
+    {"Trace", 995, 400, 605, 330, true},
+    {"Serial console", 995, 730, 605, 270, true},
+    {"TSS", 995, 400, 605, 330, false},
+    {"Page walk", 420, 730, 575, 270, false},
+    {"VGA text screen", 995, 400, 605, 400, false},
+    {"Scenario launcher", 0, 590, 420, 410, false},
+    {"Compare", 420, 20, 1180, 360, false},
+};
+
+std::vector<std::unique_ptr<Window>> make_windows() {
+  std::vector<std::unique_ptr<Window>> windows;
+  windows.push_back(make_control_window());
+  windows.push_back(make_cpu_window());
+  windows.push_back(make_counters_window());
+  windows.push_back(make_disassembly_window());
+  windows.push_back(make_segments_window());
+  windows.push_back(make_memory_window());
+  windows.push_back(make_descriptor_tables_window());
+  windows.push_back(make_trace_window());
+  windows.push_back(make_serial_window());
+  windows.push_back(make_tss_window());
+  windows.push_back(make_page_walk_window());
+  windows.push_back(make_vga_window());
+  windows.push_back(make_scenario_window());
+  windows.push_back(make_compare_window());
+  for (auto& window : windows)
+    for (const Placement& p : kLayout)
+      if (std::strcmp(p.title, window->title()) == 0) window->open = p.open;
+  return windows;
+}
+
+Window* find_window(const std::vector<std::unique_ptr<Window>>& windows, const std::string& title) {
+  for (const auto& window : windows)
+    if (title == window->title()) return window.get();
+  return nullptr;
+}
+
+// The SDL window, renderer and ImGui context, torn down in reverse order.
+class Display {
+ public:
+  Display(int width, int height, const std::string& title, const std::optional<std::filesystem::path>& layout) {
+    if (SDL_Init(SDL_INIT_VIDEO) != 0) throw std::runtime_error(std::string("SDL cannot start: ") + SDL_GetError());
+    SDL_SetHint(SDL_HINT_RENDER_DRIVER, "software");
+    window_ = SDL_CreateWindow(title.c_str(), SDL_WINDOWPOS_UNDEFINED, SDL_WINDOWPOS_UNDEFINED, width, height,
+                               SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI);
+    if (!window_) throw std::runtime_error(std::string("SDL cannot open a window: ") + SDL_GetError());
+    renderer_ = SDL_CreateRenderer(window_, -1, SDL_RENDERER_SOFTWARE);
+    if (!renderer_) throw std::runtime_error(std::string("SDL cannot create a renderer: ") + SDL_GetError());
+    IMGUI_CHECKVERSION();
+    ImGui::CreateContext();
+    ImGuiIO& io = ImGui::GetIO();
+    if (layout) {
+      layout_ = layout->string();
+      io.IniFilename = layout_.c_str();
+    } else {
+      io.IniFilename = nullptr;
+    }
+    ImGui::StyleColorsDark();
+    ImGui::GetStyle().WindowRounding = 0;
+    ImGui_ImplSDL2_InitForSDLRenderer(window_);
+    ImGui_ImplSDLRenderer_Init(renderer_);
+  }
+  ~Display() {
+    ImGui_ImplSDLRenderer_Shutdown();
+    ImGui_ImplSDL2_Shutdown();
+    ImGui::DestroyContext();
+    if (renderer_) SDL_DestroyRenderer(renderer_);
+    if (window_) SDL_DestroyWindow(window_);
+    SDL_Quit();
+  }
+  Display(const Display&) = delete;
+  Display& operator=(const Display&) = delete;
+
+  SDL_Window* window() const { return window_; }
+  SDL_Renderer* renderer() const { return renderer_; }
+
+  // The frame as rendered so far (call after RenderDrawData, before present).
+  void screenshot(const std::filesystem::path& path) const {
+    int width = 0, height = 0;
+    SDL_GetRendererOutputSize(renderer_, &width, &height);
+    std::vector<u8> pixels(static_cast<std::size_t>(width) * height * 4);
+    // ABGR8888 is R, G, B, A in memory on little-endian hosts: what stb writes.
+    if (SDL_RenderReadPixels(renderer_, nullptr, SDL_PIXELFORMAT_ABGR8888, pixels.data(), width * 4) != 0)
+      throw std::runtime_error(std::string("cannot read the frame's pixels: ") + SDL_GetError());
+    for (std::size_t i = 3; i < pixels.size(); i += 4) pixels[i] = 255;
+    if (!stbi_write_png(path.string().c_str(), width, height, 4, pixels.data(), width * 4))
+      throw InputError("cannot write screenshot '" + path.string() + "'");
+  }
+
+ private:
+  SDL_Window* window_ = nullptr;
+  SDL_Renderer* renderer_ = nullptr;
+  std::string layout_;
+};
+
+// Runs the script's commands between frames.
+class ScriptRunner {
+ public:
+  explicit ScriptRunner(const std::vector<ScriptCommand>& commands) : commands_(commands) {}
+
+  bool finished() const { return next_ >= commands_.size() && waiting_ == 0 && !capture_ && click_phase_ == 0; }
+  bool quit() const { return quit_; }
+  // The capture to take in this frame, if its settle frames have passed.
+  const ScriptCommand* capture_now() const { return capture_ && waiting_ == 0 ? capture_ : nullptr; }
+  void captured() { capture_ = nullptr; }
+
+  // Before a frame: runs commands until one needs frames drawn.
+  void advance(Session& session, UiState& ui, std::vector<std::unique_ptr<Window>>& windows) {
+    if (waiting_ > 0 || capture_ || click_phase_ > 0 || quit_) return;
+    while (next_ < commands_.size()) {
+      const ScriptCommand& c = commands_[next_++];
+      if (run(c, session, ui, windows)) return;
+    }
+  }
+  // After a frame.
+  void frame_done() {
+    if (waiting_ > 0) --waiting_;
+  }
+  // Mouse injection for `click` (after ImGui_ImplSDL2_NewFrame, before ImGui::NewFrame).
+  void inject(ImGuiIO& io) {
+    if (click_phase_ == 0) return;
+    io.MousePos = click_at_;
+    io.MouseDown[0] = click_phase_ == 2;
+    if (--click_phase_ == 0) waiting_ = 1;
+  }
+
+ private:
+  // True when the command needs frames before the next one.
+  bool run(const ScriptCommand& c, Session& session, UiState& ui, std::vector<std::unique_ptr<Window>>& windows) {
+    auto fail = [&](const std::string& problem) {
+      throw InputError("script line " + std::to_string(c.line) + ": " + problem);
+    };
+    switch (c.verb) {
+      case ScriptVerb::Step: session.step_into(c.number); break;
+      case ScriptVerb::Over: session.apply({CommandKind::StepOver}); wait_for_worker(session); break;
+      case ScriptVerb::Out: session.apply({CommandKind::StepOut}); wait_for_worker(session); break;
+      case ScriptVerb::RunTo: session.run_to(static_cast<u32>(c.number)); break;
+      case ScriptVerb::Run: session.run(c.flag ? c.number : UINT64_MAX); break;
+      case ScriptVerb::Break: session.debugger().breakpoints().add(Breakpoint::at_linear(static_cast<u32>(c.number))); break;
+      case ScriptVerb::BreakVector: {
+        const u8 vector = static_cast<u8>(c.number);
+        session.debugger().breakpoints().add(Breakpoint::on_vector(vector, vector));
+        break;
+      }
+      case ScriptVerb::Memory:
+        ui.memory_address = static_cast<u32>(c.number);
+        ui.memory_physical = c.flag;
+        ui.memory_follow = MemoryFollow::Address;
+        break;
+      case ScriptVerb::Walk: ui.walk_address = static_cast<u32>(c.number); break;
+      case ScriptVerb::Open:
+      case ScriptVerb::Close: {
+        Window* window = find_window(windows, c.text);
+        if (!window) fail("no window '" + c.text + "'");
+        window->open = c.verb == ScriptVerb::Open;
+        break;
+      }
+      case ScriptVerb::Compare:
+        session.apply({CommandKind::RunCompare, 0, false, {}, c.text});
+        while (session.compare().running) {
+          SDL_Delay(10);
+          session.tick(0);
+        }
+        break;
+      case ScriptVerb::Click:
+        click_at_ = ImVec2(static_cast<float>(c.number), static_cast<float>(c.number2));
+        click_phase_ = 2;
+        return true;
+      case ScriptVerb::Frames: waiting_ = static_cast<int>(c.number); return waiting_ > 0;
+      case ScriptVerb::Screenshot:
+      case ScriptVerb::Dump:
+        // Two frames let windows and tables settle their sizes before the capture.
+        capture_ = &c;
+        waiting_ = 2;
+        return true;
+      case ScriptVerb::Quit: quit_ = true; return true;
+    }
+    return false;
+  }
+
+  static void wait_for_worker(Session& session) {
+    while (session.run_state() == RunState::Busy) {
+      SDL_Delay(1);
+      session.tick(0);
+    }
+  }
+
+  const std::vector<ScriptCommand>& commands_;
+  std::size_t next_ = 0;
+  int waiting_ = 0;
+  const ScriptCommand* capture_ = nullptr;
+  bool quit_ = false;
+  int click_phase_ = 0;  // 2: press this frame, 1: release this frame
+  ImVec2 click_at_;
+};
+
+// F5 run/continue (pause while running), F9 toggle breakpoint, F10 step over, F11 step
+// into, Shift+F11 step out, Ctrl+R reset.
+void shortcuts(const MachineView& view, CommandQueue& commands) {
+  const ImGuiIO& io = ImGui::GetIO();
+  if (io.WantTextInput) return;
+  const bool moving = view.run_state == RunState::Running || view.run_state == RunState::Busy;
+  if (ImGui::IsKeyPressed(SDL_SCANCODE_F5, false)) commands.push({moving ? CommandKind::Pause : CommandKind::Run});
+  if (moving) return;
+  if (ImGui::IsKeyPressed(SDL_SCANCODE_F9, false))
+    commands.push({CommandKind::ToggleBreakpoint,
+                   view.ui.selected_linear.value_or(view.state.segments[CS].cache.base + view.state.eip)});
+  if (ImGui::IsKeyPressed(SDL_SCANCODE_F10, false)) commands.push({CommandKind::StepOver});
+  if (ImGui::IsKeyPressed(SDL_SCANCODE_F11, false)) commands.push({io.KeyShift ? CommandKind::StepOut : CommandKind::StepInto});
+  if (io.KeyCtrl && ImGui::IsKeyPressed(SDL_SCANCODE_R, false)) commands.push({CommandKind::Reset});
+}
+
+void menu(std::vector<std::unique_ptr<Window>>& windows) {
+  if (!ImGui::BeginMainMenuBar()) return;
+  if (ImGui::BeginMenu("View")) {
+    for (auto& window : windows) ImGui::MenuItem(window->title(), nullptr, &window->open);
+    ImGui::EndMenu();
+  }
+  ImGui::TextDisabled("F5 run/pause  F9 breakpoint  F10 over  F11 into  Shift+F11 out  Ctrl+R reset");
+  ImGui::EndMainMenuBar();
+}
+
+// Draws the open windows; with `dump`, appends the text each one shows.
+void draw_windows(std::vector<std::unique_ptr<Window>>& windows, const MachineView& view, CommandQueue& commands,
+                  std::string* dump) {
+  for (auto& window : windows) {
+    if (!window->open) continue;
+    for (const Placement& p : kLayout) {
+      if (std::strcmp(p.title, window->title()) != 0) continue;
+      ImGui::SetNextWindowPos(ImVec2(p.x, p.y), ImGuiCond_FirstUseEver);
+      ImGui::SetNextWindowSize(ImVec2(p.width, p.height), ImGuiCond_FirstUseEver);
+    }
+    const bool visible = ImGui::Begin(window->title(), &window->open);
+    // ImGui logs the text of one top-level window at a time (End() stops logging).
+    if (dump) ImGui::LogToBuffer();
+    if (visible) {
+      if (view.run_state == RunState::Busy && !window->draws_while_busy()) ImGui::TextDisabled("(the machine is running)");
+      else window->draw(view, commands);
+    }
+    if (dump) {
+      *dump += "==== " + std::string(window->title()) + " ====\n" + GImGui->LogBuffer.c_str() + "\n";
+      ImGui::LogFinish();
+    }
+    ImGui::End();
+  }
+}
+
+bool headless_driver() {
+  const char* driver = SDL_GetCurrentVideoDriver();
+  return driver && (std::strcmp(driver, "offscreen") == 0 || std::strcmp(driver, "dummy") == 0);
+}
+
+}  // namespace
+
+std::optional<std::filesystem::path> default_layout_file() {
+  std::filesystem::path folder;
+  if (const char* config = std::getenv("XDG_CONFIG_HOME"); config && *config) folder = config;
+  else if (const char* home = std::getenv("HOME"); home && *home) folder = std::filesystem::path(home) / ".config";
+  else return std::nullopt;
+  std::error_code error;
+  std::filesystem::create_directories(folder / "x86lab", error);
+  if (error) return std::nullopt;
+  return folder / "x86lab" / "gui-layout.ini";
+}
+
+AppStats run_app(Session& session, const AppOptions& options) {
+  auto windows = make_windows();
+  for (const ScriptCommand& c : options.script)
+    if ((c.verb == ScriptVerb::Open || c.verb == ScriptVerb::Close) && !find_window(windows, c.text))
+      throw InputError("script line " + std::to_string(c.line) + ": no window '" + c.text + "'");
+  Display display(options.width, options.height, "x86lab inspector - " + session.title(), options.layout_file);
+  UiState ui;
+  CommandQueue commands;
+  ScriptRunner script(options.script);
+  if (options.start_running) commands.push({CommandKind::Run});
+  AppStats stats;
+  const auto start = std::chrono::steady_clock::now();
+  bool quit = false;
+  std::string window_title;
+  while (!quit) {
+    SDL_Event event;
+    const auto frame_start = std::chrono::steady_clock::now();
+    const bool idle = session.run_state() != RunState::Running && session.run_state() != RunState::Busy &&
+                      script.finished() && !options.max_frames;
+    // While nothing moves, wait for input instead of drawing frames back to back.
+    if (idle && SDL_WaitEventTimeout(&event, 100)) SDL_PushEvent(&event);
+    while (SDL_PollEvent(&event)) {
+      ImGui_ImplSDL2_ProcessEvent(&event);
+      if (event.type == SDL_QUIT) quit = true;
+      if (event.type == SDL_WINDOWEVENT && event.window.event == SDL_WINDOWEVENT_CLOSE) quit = true;
+    }
+    script.advance(session, ui, windows);
+    if (script.quit()) break;
+    const ScriptCommand* capture = script.capture_now();
+
+    ImGui_ImplSDLRenderer_NewFrame();
+    ImGui_ImplSDL2_NewFrame();
+    script.inject(ImGui::GetIO());
+    ImGui::NewFrame();
+    const MachineView view{session, session.machine(), session.machine().cpu.state, session.previous(),
+                           session.run_state(), ui};
+    shortcuts(view, commands);
+    menu(windows);
+    std::string dump;
+    const bool dumping = capture && capture->verb == ScriptVerb::Dump;
+    draw_windows(windows, view, commands, dumping ? &dump : nullptr);
+    if (dumping) {
+      std::ofstream out(capture->text, std::ios::binary);
+      if (!(out << dump)) throw InputError("cannot write dump '" + capture->text + "'");
+    }
+    ImGui::Render();
+    SDL_SetRenderDrawColor(display.renderer(), 30, 30, 34, 255);
+    SDL_RenderClear(display.renderer());
+    ImGui_ImplSDLRenderer_RenderDrawData(ImGui::GetDrawData());
+    if (capture && capture->verb == ScriptVerb::Screenshot) display.screenshot(capture->text);
+    if (capture) script.captured();
+    SDL_RenderPresent(display.renderer());
+    ++stats.frames;
+    script.frame_done();
+
+    for (const Command& command : commands.take()) session.apply(command);
+    // The guest gets what is left of a 1/32 s frame after drawing (at least 4 ms, at
+    // most guest_seconds_per_frame), so the frame rate stays near 30 while it runs.
+    const auto drawn = std::chrono::steady_clock::now();
+    const double draw_seconds = std::chrono::duration<double>(drawn - frame_start).count();
+    stats.guest_steps += session.tick(std::clamp(1.0 / 32 - draw_seconds, 0.004, options.guest_seconds_per_frame));
+    // The title shows CS:EIP when paused (desktop task lists, and tests driving the window with xdotool).
+    if (session.run_state() != RunState::Busy) {
+      const CpuState& s = session.machine().cpu.state;
+      char title[256];
+      std::snprintf(title, sizeof title, "x86lab inspector - %s - %04X:%08X", session.title().c_str(),
+                    s.segments[CS].selector, s.eip);
+      if (window_title != title) SDL_SetWindowTitle(display.window(), title);
+      window_title = title;
+    }
+    if (options.max_frames && stats.frames >= options.max_frames) quit = true;
+    if (options.script_given && script.finished() && headless_driver()) quit = true;
+  }
+  stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return stats;
+}
+
+}  // namespace x86lab::gui

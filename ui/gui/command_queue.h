@@ -1,0 +1,46 @@
+// The GUI's command queue (STYLE.md "UI"): windows never change the machine; they post
+// commands here, and the session applies them between frames, in order.
+#pragma once
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "trace/types.h"
+
+namespace x86lab::gui {
+
+enum class CommandKind : u8 {
+  Run,               // run until a breakpoint, the end of the run, or Pause (F5)
+  Pause,             // stop a running machine at the next frame
+  StepInto,          // one instruction (F11)
+  StepOver,          // over CALL, INT n and REP strings (F10)
+  StepOut,           // to the return of the current function (Shift+F11)
+  RunTo,             // run until CS.base + EIP == address
+  Reset,             // CPU reset; RAM, devices and breakpoints stay (Ctrl+R)
+  ToggleBreakpoint,  // a code breakpoint at linear `address` (F9, click in Disassembly)
+  WriteMemory,       // write `bytes` at `address` (linear, or physical when `physical`); only while paused
+  SerialInput,       // bytes typed into the Serial console (`text`)
+  LaunchVariant,     // restart on scenario `text` variant `text2` (Scenario launcher)
+  RunCompare,        // run all variants of scenario `text` and show the results (Compare view)
+};
+
+struct Command {
+  CommandKind kind;
+  u32 address = 0;
+  bool physical = false;
+  std::vector<u8> bytes{};
+  std::string text{}, text2{};
+};
+
+class CommandQueue {
+ public:
+  void push(Command command) { commands_.push_back(std::move(command)); }
+  // Removes and returns the queued commands, oldest first.
+  std::vector<Command> take() { return std::exchange(commands_, {}); }
+  bool empty() const { return commands_.empty(); }
+
+ private:
+  std::vector<Command> commands_;
+};
+
+}  // namespace x86lab::gui

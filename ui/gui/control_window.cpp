@@ -1,0 +1,53 @@
+// The Control window: run, pause, step into/over/out and reset buttons (the same
+// commands as F5, F11, F10, Shift+F11 and Ctrl+R) and the reason of the last stop.
+#include "ui/gui/widgets.h"
+#include "ui/gui/window.h"
+
+namespace x86lab::gui {
+
+namespace {
+struct ControlWindow final : Window {
+  void draw(const MachineView& view, CommandQueue& commands) override {
+    const bool paused = view.run_state == RunState::Paused;
+    const bool moving = view.run_state == RunState::Running || view.run_state == RunState::Busy;
+    if (moving) {
+      if (ImGui::Button("Pause F5")) commands.push({CommandKind::Pause});
+    } else if (button("Run F5", paused)) {
+      commands.push({CommandKind::Run});
+    }
+    ImGui::SameLine();
+    if (button("Step F11", paused)) commands.push({CommandKind::StepInto});
+    ImGui::SameLine();
+    if (button("Over F10", paused)) commands.push({CommandKind::StepOver});
+    ImGui::SameLine();
+    if (button("Out Shift+F11", paused)) commands.push({CommandKind::StepOut});
+    ImGui::SameLine();
+    if (button("Reset Ctrl+R", !moving)) commands.push({CommandKind::Reset});
+    ImGui::TextUnformatted(view.session.title().c_str());
+    ImGui::PushStyleColor(ImGuiCol_Text, view.run_state == RunState::Ended ? kStale : ImGui::GetStyleColorVec4(ImGuiCol_Text));
+    ImGui::TextWrapped("%s", view.session.status().c_str());
+    ImGui::PopStyleColor();
+    if (!view.session.message().empty()) {
+      ImGui::PushStyleColor(ImGuiCol_Text, kStale);
+      ImGui::TextWrapped("%s", view.session.message().c_str());
+      ImGui::PopStyleColor();
+    }
+    if (view.run_state == RunState::Busy) return;
+    const Counters& counters = view.machine.counters;
+    ImGui::Text("CS:EIP %04X:%08X  instructions %llu  cycles %llu", view.state.segments[CS].selector, view.state.eip,
+                static_cast<unsigned long long>(counters.instructions), static_cast<unsigned long long>(counters.cycles));
+  }
+
+ private:
+  static bool button(const char* label, bool enabled) {
+    if (!enabled) ImGui::PushStyleVar(ImGuiStyleVar_Alpha, ImGui::GetStyle().Alpha * 0.45f);
+    const bool pressed = ImGui::Button(label) && enabled;
+    if (!enabled) ImGui::PopStyleVar();
+    return pressed;
+  }
+};
+}  // namespace
+
+std::unique_ptr<Window> make_control_window() { return make_window<ControlWindow>("Control", Busy::Draws); }
+
+}  // namespace x86lab::gui

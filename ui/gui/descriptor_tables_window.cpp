@@ -1,0 +1,85 @@
+// The Descriptor tables window: GDT, LDT and IDT entries decoded with the SDM's type
+// names and gate targets; Accessed and Busy bits as badges; the entries the last
+// instruction read or wrote (descriptor loads, gate reads, Accessed/Busy-bit locked
+// writes, from the trace) marked ">" on a yellow row.
+#include "ui/gui/descriptor_model.h"
+#include "ui/gui/widgets.h"
+#include "ui/gui/window.h"
+
+namespace x86lab::gui {
+
+namespace {
+struct DescriptorTablesWindow final : Window {
+  void draw(const MachineView& view, CommandQueue&) override {
+    const CpuState& s = view.state;
+    if (!ImGui::BeginTabBar("tables")) return;
+    if (ImGui::BeginTabItem("GDT")) {
+      ImGui::Text("GDTR base %08X limit %04X", s.gdtr.base, s.gdtr.limit);
+      table(view, s.gdtr.base, s.gdtr.limit, false);
+      ImGui::EndTabItem();
+    }
+    if (ImGui::BeginTabItem("LDT")) {
+      if (Selector{s.ldtr.selector}.null() || !s.ldtr.cache.usable) {
+        ImGui::TextUnformatted("LDTR holds a null selector: no LDT");
+      } else {
+        ImGui::Text("LDTR %04X: base %08X limit %08X", s.ldtr.selector, s.ldtr.cache.base, s.ldtr.cache.limit);
+        table(view, s.ldtr.cache.base, s.ldtr.cache.limit, false);
+      }
+      ImGui::EndTabItem();
+    }
+    if (ImGui::BeginTabItem("IDT")) {
+      ImGui::Text("IDTR base %08X limit %04X%s", s.idtr.base, s.idtr.limit,
+                  (s.cr0 & cr0::PE) ? "" : " (real mode uses the IVT: 4-byte entries)");
+      table(view, s.idtr.base, s.idtr.limit, true);
+      ImGui::EndTabItem();
+    }
+    ImGui::EndTabBar();
+  }
+
+ private:
+  static void table(const MachineView& view, u32 base, u32 limit, bool idt) {
+    const u32 entries = table_entries(limit);
+    if (!begin_table("entries", 4, ImGui::GetContentRegionAvail().y)) return;
+    ImGui::TableSetupScrollFreeze(0, 1);
+    for (const char* heading : {idt ? "  vector" : "  sel", "type", "A/B", "detail"}) ImGui::TableSetupColumn(heading);
+    ImGui::TableHeadersRow();
+    ImGuiListClipper clipper;
+    clipper.Begin(static_cast<int>(entries));
+    while (clipper.Step()) {
+      for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
+        const DescriptorRow row = read_descriptor_row(view.machine.mmu, base, static_cast<u32>(i));
+        // The entries the last instruction (or delivery) read or wrote.
+        const bool touched = view.session.trace().last_instruction_touched(row.linear, 8);
+        ImGui::TableNextRow();
+        if (touched) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg0, ImGui::GetColorU32(ImVec4(0.35f, 0.32f, 0.1f, 1.0f)));
+        ImGui::TableNextColumn();
+        if (idt) text_maybe(touched, kCurrent, "%s%3u", touched ? "> " : "  ", row.index);
+        else text_maybe(touched, kCurrent, "%s%04X", touched ? "> " : "  ", row.index * 8);
+        if (ImGui::IsItemHovered())
+          ImGui::SetTooltip("linear %08X: %016llX%s", row.linear, static_cast<unsigned long long>(row.raw),
+                            touched ? " (touched by the last instruction)" : "");
+        ImGui::TableNextColumn();
+        if (!row.mapped) {
+          ImGui::TextDisabled("(not mapped)");
+          continue;
+        }
+        if (row.raw == 0) {
+          ImGui::TextDisabled(row.index == 0 && !idt ? "null descriptor" : "empty");
+          continue;
+        }
+        text_maybe(!row.descriptor.present, kDim, "%s", row.type_name.c_str());
+        ImGui::TableNextColumn();
+        if (row.accessed) badge("A", kSet);
+        if (row.busy) badge("B", kSet);
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(row.summary.c_str());
+      }
+    }
+    ImGui::EndTable();
+  }
+};
+}  // namespace
+
+std::unique_ptr<Window> make_descriptor_tables_window() { return make_window<DescriptorTablesWindow>("Descriptor tables"); }
+
+}  // namespace x86lab::gui

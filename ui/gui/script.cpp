@@ -1,0 +1,143 @@
+// Parsing of inspector scripts (see script.h for the commands).
+#include "ui/gui/script.h"
+
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "platform/input_error.h"
+#include "ui/gui/widgets.h"
+
+namespace x86lab::gui {
+
+namespace {
+u64 decimal(const std::string& word, const std::string& what) {
+  if (word.empty() || word.size() > 18 || word.find_first_not_of("0123456789") != std::string::npos)
+    throw std::invalid_argument(what + " must be a whole decimal number, not '" + word + "'");
+  return std::stoull(word);
+}
+
+u32 address(const std::string& word) {
+  const auto value = parse_hex(word.c_str());
+  if (!value) throw std::invalid_argument("'" + word + "' is not a hex address");
+  return *value;
+}
+
+// The rest of the line after the verb, trimmed (paths and window titles may hold spaces).
+std::string rest_of(std::istringstream& in) {
+  std::string rest;
+  std::getline(in, rest);
+  const auto first = rest.find_first_not_of(" \t");
+  if (first == std::string::npos) return {};
+  rest = rest.substr(first);
+  rest.erase(rest.find_last_not_of(" \t\r") + 1);
+  if (rest.size() >= 2 && rest.front() == '"' && rest.back() == '"') rest = rest.substr(1, rest.size() - 2);
+  return rest;
+}
+
+ScriptCommand parse_line(const std::string& verb, std::istringstream& in) {
+  static const std::map<std::string, ScriptVerb> kVerbs = {
+      {"step", ScriptVerb::Step},     {"over", ScriptVerb::Over},     {"out", ScriptVerb::Out},
+      {"run-to", ScriptVerb::RunTo},  {"run", ScriptVerb::Run},       {"break", ScriptVerb::Break},
+      {"memory", ScriptVerb::Memory}, {"walk", ScriptVerb::Walk},     {"open", ScriptVerb::Open},
+      {"close", ScriptVerb::Close},   {"click", ScriptVerb::Click},   {"frames", ScriptVerb::Frames},
+      {"compare", ScriptVerb::Compare},
+      {"screenshot", ScriptVerb::Screenshot}, {"dump", ScriptVerb::Dump}, {"quit", ScriptVerb::Quit}};
+  const auto found = kVerbs.find(verb);
+  if (found == kVerbs.end()) throw std::invalid_argument("unknown command '" + verb + "'");
+  ScriptCommand command{found->second};
+  std::vector<std::string> words;
+  std::string text;
+  switch (command.verb) {
+    case ScriptVerb::Open: case ScriptVerb::Close: case ScriptVerb::Screenshot: case ScriptVerb::Dump:
+    case ScriptVerb::Compare: {
+      command.text = rest_of(in);
+      const char* what = command.verb == ScriptVerb::Compare ? "a scenario name"
+                         : command.verb == ScriptVerb::Open || command.verb == ScriptVerb::Close ? "a window title"
+                                                                                                  : "a file path";
+      if (command.text.empty()) throw std::invalid_argument(verb + " needs " + what);
+      return command;
+    }
+    default: break;
+  }
+  for (std::string word; in >> word;) words.push_back(word);
+  auto need = [&](std::size_t low, std::size_t high) {
+    if (words.size() < low || words.size() > high)
+      throw std::invalid_argument(verb + " takes " + (low == high ? std::to_string(low) : std::to_string(low) + " to " + std::to_string(high)) + " argument(s)");
+  };
+  switch (command.verb) {
+    case ScriptVerb::Step:
+      need(0, 1);
+      command.number = words.empty() ? 1 : decimal(words[0], "the step count");
+      break;
+    case ScriptVerb::Run:
+      need(0, 1);
+      command.flag = !words.empty();
+      if (command.flag) command.number = decimal(words[0], "the step limit");
+      break;
+    case ScriptVerb::Over: case ScriptVerb::Out: case ScriptVerb::Quit: need(0, 0); break;
+    case ScriptVerb::RunTo: case ScriptVerb::Walk:
+      need(1, 1);
+      command.number = address(words[0]);
+      break;
+    case ScriptVerb::Break:
+      need(1, 2);
+      if (words[0] == "vector") {
+        need(2, 2);
+        command.verb = ScriptVerb::BreakVector;
+        command.number = decimal(words[1], "the vector");
+        if (command.number > 255) throw std::invalid_argument("the vector must be 0 to 255");
+      } else {
+        need(1, 1);
+        command.number = address(words[0]);
+      }
+      break;
+    case ScriptVerb::Memory:
+      need(1, 2);
+      command.number = address(words[0]);
+      if (words.size() == 2 && words[1] != "physical") throw std::invalid_argument("memory ADDR takes only 'physical' after it");
+      command.flag = words.size() == 2;
+      break;
+    case ScriptVerb::Click:
+      need(2, 2);
+      command.number = decimal(words[0], "X");
+      command.number2 = decimal(words[1], "Y");
+      break;
+    case ScriptVerb::Frames:
+      need(1, 1);
+      command.number = decimal(words[0], "the frame count");
+      break;
+    default: break;
+  }
+  return command;
+}
+}  // namespace
+
+std::vector<ScriptCommand> parse_script(const std::string& text, const std::string& name) {
+  std::vector<ScriptCommand> commands;
+  std::istringstream lines(text);
+  std::string line;
+  for (unsigned number = 1; std::getline(lines, line); ++number) {
+    if (const auto hash = line.find('#'); hash != std::string::npos) line.erase(hash);
+    std::istringstream in(line);
+    std::string verb;
+    if (!(in >> verb)) continue;
+    try {
+      commands.push_back(parse_line(verb, in));
+      commands.back().line = number;
+    } catch (const std::invalid_argument& problem) {
+      throw InputError("script '" + name + "' line " + std::to_string(number) + ": " + problem.what());
+    }
+  }
+  return commands;
+}
+
+std::vector<ScriptCommand> load_script(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError("cannot read script '" + path.string() + "'");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_script(text.str(), path.string());
+}
+
+}  // namespace x86lab::gui

@@ -1,0 +1,46 @@
+// `x86lab gui --script FILE`: a list of inspector commands run one after another between
+// frames, for tests and teaching material (docs/gui.md "Scripts"). One command per
+// line; '#' starts a comment. Addresses are hex (1000, 0x1000 or 1000h), counts decimal.
+//   step [N]            step into N instructions (default 1)
+//   over | out          step over / step out
+//   run-to ADDR         run until CS.base + EIP == ADDR (linear)
+//   run [N]             run until a breakpoint or the end (at most N steps)
+//   break ADDR          code breakpoint at linear ADDR
+//   break vector N      stop after the delivery of exception/interrupt vector N (0-255)
+//   memory ADDR [physical]   show ADDR in the Memory window
+//   walk ADDR           translate ADDR in the Page walk window
+//   open NAME | close NAME   show or hide a window by its title ("Page walk")
+//   click X Y           a left click at window pixel X,Y (press one frame, release the next)
+//   compare SCENARIO    run every variant of a scenario for the Compare view (waits)
+//   frames N            draw N more frames
+//   screenshot PATH     write the window as PNG
+//   dump PATH           write the text of every open window
+//   quit                close the inspector (exit status 0)
+#pragma once
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "trace/types.h"
+
+namespace x86lab::gui {
+
+enum class ScriptVerb : u8 { Step, Over, Out, RunTo, Run, Break, BreakVector, Memory, Walk, Open, Close, Click, Compare,
+                             Frames, Screenshot, Dump, Quit };
+
+struct ScriptCommand {
+  ScriptVerb verb;
+  u64 number = 0;       // step/run count, address, vector, frames, X
+  u64 number2 = 0;      // click Y
+  bool flag = false;    // memory: physical; run: a count was given
+  std::string text{};   // path or window title
+  unsigned line = 0;    // line number in the file (1-based)
+};
+
+// Parses script text; `name` names the file in errors. Throws InputError with one line
+// "script 'NAME' line N: <problem>" for an unknown command or a bad argument.
+std::vector<ScriptCommand> parse_script(const std::string& text, const std::string& name);
+// Reads and parses a script file (InputError when it cannot be read).
+std::vector<ScriptCommand> load_script(const std::filesystem::path& path);
+
+}  // namespace x86lab::gui

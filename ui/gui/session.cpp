@@ -1,0 +1,265 @@
+// The GUI session: machine, debugger, captured consoles and command handling.
+#include "ui/gui/session.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+
+#include "platform/input_error.h"
+#include "platform/rom_image.h"
+
+namespace x86lab::gui {
+
+MachineConfig variant_config(const VariantSpec& variant, const MachineConfig& base) {
+  MachineConfig config = base;
+  config.memory_mib = variant.memory_mib;
+  if (variant.max_instructions) config.max_instructions = variant.max_instructions;
+  config.bios.clear();
+  config.kernel = {};
+  if (!variant.bios.empty()) config.bios = read_rom_image(variant.bios.string());
+  if (!variant.kernel.empty()) config.kernel = {variant.kernel.string(), "", variant.append};
+  return config;
+}
+
+Session::Session(SessionOptions options) : options_(std::move(options)), serial_(options_.serial_forward) {
+  catalog_ = ScenarioCatalog::scan(options_.scenarios);
+  build(options_.config);
+  if (!options_.symbols.empty()) symbols_ = ElfSymbols::load(options_.symbols);
+}
+
+Session::~Session() {
+  if (worker_.valid()) {
+    debugger_->pause();
+    worker_.wait();
+  }
+  if (compare_job_.valid()) compare_job_.wait();
+  debugger_.reset();
+  machine_.reset();
+  if (debug_console_) std::fclose(debug_console_);
+  std::free(debug_console_buffer_);
+}
+
+void Session::build(const MachineConfig& config) {
+  debugger_.reset();
+  if (machine_) machine_->finish_tracing();  // closes the --trace files of the machine replaced
+  machine_.reset();
+  if (debug_console_) std::fclose(debug_console_);
+  std::free(debug_console_buffer_);
+  debug_console_buffer_ = nullptr;
+  debug_console_size_ = 0;
+  // Port E9h output goes to a memory stream that the Serial console window shows.
+  debug_console_ = open_memstream(&debug_console_buffer_, &debug_console_size_);
+  MachineConfig machine_config = config;
+  machine_config.debug_console = debug_console_;
+  machine_config.com1_host = &serial_;
+  machine_ = std::make_unique<Machine>(machine_config);
+  if (options_.prepare) options_.prepare(*machine_);
+  auto ring = std::make_unique<TraceRing>(options_.trace_capacity);
+  trace_ = ring.get();
+  if (!machine_->counters.tracer) machine_->attach_tracer(std::make_unique<Tracer>(TraceFilter{}, TraceTriggers{}));
+  machine_->counters.tracer->add_sink(std::move(ring));
+  debugger_ = std::make_unique<Debugger>(*machine_);
+  previous_ = machine_->cpu.state;
+  running_ = false;
+  // Symbols of a Multiboot ELF kernel come with it; a file that is not ELF has none.
+  symbols_ = {};
+  if (!config.kernel.kernel_path.empty()) {
+    try {
+      symbols_ = ElfSymbols::load(config.kernel.kernel_path);
+    } catch (const InputError&) {
+    }
+  }
+}
+
+std::string_view Session::debug_console() const {
+  if (!debug_console_) return {};
+  std::fflush(debug_console_);
+  return {debug_console_buffer_, debug_console_size_};
+}
+
+RunState Session::run_state() const {
+  if (worker_.valid()) return RunState::Busy;
+  if (debugger_->ended()) return RunState::Ended;
+  return running_ ? RunState::Running : RunState::Paused;
+}
+
+std::string Session::status() const {
+  switch (run_state()) {
+    case RunState::Running: return "running";
+    case RunState::Busy: return "running (step over/out or run to; Pause stops it)";
+    case RunState::Ended: {
+      const StopInfo& stop = debugger_->last_stop();
+      if (!stop.end) return "ended";
+      return std::string("ended: ") + describe_run_end(stop.end->reason) + " (exit status " +
+             std::to_string(stop.end->exit_status) + ")";
+    }
+    case RunState::Paused: break;
+  }
+  if (!stop_note_.empty()) return stop_note_;
+  return debugger_->last_stop().describe();
+}
+
+void Session::begin_execution() {
+  previous_ = machine_->cpu.state;
+  stop_note_.clear();
+}
+
+u32 Session::breakpoint_at(u32 linear) const {
+  for (const Breakpoint& b : debugger_->breakpoints().all())
+    if (b.kind == BreakpointKind::Linear && b.address == linear) return b.id;
+  return 0;
+}
+
+bool Session::toggle_breakpoint(u32 linear) {
+  if (const u32 id = breakpoint_at(linear)) {
+    debugger_->breakpoints().remove(id);
+    return false;
+  }
+  debugger_->breakpoints().add(Breakpoint::at_linear(linear));
+  return true;
+}
+
+StopInfo Session::step_into(u64 count) {
+  begin_execution();
+  StopInfo stop;
+  for (u64 i = 0; i < count; ++i) {
+    stop = debugger_->step_into();
+    if (stop.kind != StopKind::Step) break;
+  }
+  return stop;
+}
+
+StopInfo Session::run_to(u32 linear) {
+  begin_execution();
+  return debugger_->run_to(linear);
+}
+
+StopInfo Session::run(u64 max_steps) {
+  begin_execution();
+  return debugger_->run(max_steps);
+}
+
+void Session::start_worker(CommandKind kind, u32 address) {
+  begin_execution();
+  running_ = false;
+  worker_ = std::async(std::launch::async, [this, kind, address] {
+    switch (kind) {
+      case CommandKind::StepOver: return debugger_->step_over();
+      case CommandKind::StepOut: return debugger_->step_out();
+      default: return debugger_->run_to(address);
+    }
+  });
+}
+
+void Session::apply(const Command& command) {
+  const RunState state = run_state();
+  if (state == RunState::Busy) {
+    if (command.kind == CommandKind::Pause) debugger_->pause();
+    return;
+  }
+  message_.clear();
+  try {
+    execute(command, state);
+  } catch (const std::exception& error) {
+    message_ = error.what();
+  }
+}
+
+void Session::execute(const Command& command, RunState state) {
+  switch (command.kind) {
+    case CommandKind::Run:
+      if (state == RunState::Paused) {
+        begin_execution();
+        slice_steps_ = std::min<u64>(slice_steps_, options_.max_slice_steps);
+        running_ = true;
+        resumed_ = true;
+      }
+      break;
+    case CommandKind::Pause: running_ = false; break;
+    case CommandKind::StepInto:
+      running_ = false;
+      if (state != RunState::Ended) step_into(1);
+      break;
+    case CommandKind::StepOver:
+    case CommandKind::StepOut:
+    case CommandKind::RunTo:
+      if (state != RunState::Ended) start_worker(command.kind, command.address);
+      break;
+    case CommandKind::Reset:
+      running_ = false;
+      begin_execution();
+      debugger_->reset();
+      break;
+    case CommandKind::ToggleBreakpoint: toggle_breakpoint(command.address); break;
+    case CommandKind::WriteMemory:
+      if (state != RunState::Paused && state != RunState::Ended) break;
+      if (command.physical) debugger_->write_physical(command.address, command.bytes);
+      else debugger_->write_linear(command.address, command.bytes);
+      break;
+    case CommandKind::SerialInput: serial_.type(command.text); break;
+    case CommandKind::LaunchVariant: launch_variant(command.text, command.text2); break;
+    case CommandKind::RunCompare: start_compare(command.text); break;
+  }
+}
+
+u64 Session::tick(double budget_seconds) {
+  using Clock = std::chrono::steady_clock;
+  if (worker_.valid() && worker_.wait_for(std::chrono::seconds(0)) == std::future_status::ready) worker_.get();
+  if (compare_job_.valid() && compare_job_.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
+    try {
+      compare_.variants = compare_job_.get();
+    } catch (const std::exception& error) {
+      compare_.error = error.what();
+    }
+    compare_.running = false;
+  }
+  if (!running_ || run_state() != RunState::Running) return 0;
+  // Debugger::run passes over a code breakpoint at the current EIP (so that Run from a
+  // breakpoint moves on); a slice that ended just before one must stop there instead.
+  if (const u32 id = resumed_ ? 0 : breakpoint_at(debugger_->pc_linear())) {
+    running_ = false;
+    char text[64];
+    std::snprintf(text, sizeof text, "breakpoint %u at linear %08X", id, debugger_->pc_linear());
+    stop_note_ = text;
+    return 0;
+  }
+  resumed_ = false;
+  const u64 before = machine_->cpu.steps();
+  const auto start = Clock::now();
+  const StopInfo stop = debugger_->run(slice_steps_);
+  const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  if (stop.kind != StopKind::Paused) running_ = false;
+  // Wall time decides only how much runs per frame, never what the guest computes.
+  if (seconds < budget_seconds / 2) slice_steps_ = std::min<u64>(slice_steps_ * 2, options_.max_slice_steps);
+  else if (seconds > budget_seconds) slice_steps_ = std::max<u64>(1000, static_cast<u64>(slice_steps_ * budget_seconds / seconds));
+  return machine_->cpu.steps() - before;
+}
+
+void Session::launch_variant(const std::string& scenario, const std::string& variant) {
+  const ScenarioManifest* manifest = catalog_.find(scenario);
+  const VariantSpec* spec = manifest ? manifest->find(variant) : nullptr;
+  if (!spec) throw InputError("no scenario variant '" + scenario + "/" + variant + "' in '" + catalog_.folder.string() + "'");
+  build(variant_config(*spec, options_.config));
+  options_.title = scenario + "/" + variant;
+}
+
+void Session::start_compare(const std::string& scenario) {
+  if (compare_.running) return;
+  const ScenarioManifest* manifest = catalog_.find(scenario);
+  compare_ = {};
+  compare_.scenario = scenario;
+  if (!manifest) {
+    compare_.error = "no scenario '" + scenario + "' in '" + catalog_.folder.string() + "'";
+    return;
+  }
+  compare_.running = true;
+  const MachineConfig base = options_.config;
+  compare_job_ = std::async(std::launch::async, [manifest, base] {
+    std::vector<VariantJob> jobs;
+    for (const VariantSpec& variant : manifest->variants) jobs.push_back({manifest, &variant});
+    return run_variants(jobs, base, 1);
+  });
+}
+
+}  // namespace x86lab::gui

@@ -1,0 +1,130 @@
+// The GUI's session: the machine, the debugger that drives it (platform/debugger), the
+// Trace window's ring, COM1 and port E9h captured for their windows, symbols, and the
+// state at the last stop for change highlighting. Applies the windows' commands
+// between frames. No SDL here: the session is tested headless.
+#pragma once
+#include <cstdio>
+#include <filesystem>
+#include <functional>
+#include <future>
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include "platform/debugger/debugger.h"
+#include "platform/machine.h"
+#include "platform/scenario/scenario_runner.h"
+#include "ui/gui/command_queue.h"
+#include "ui/gui/elf_symbols.h"
+#include "ui/gui/gui_serial_host.h"
+#include "ui/gui/scenario_catalog.h"
+#include "ui/gui/trace_ring.h"
+
+namespace x86lab::gui {
+
+// Paused: windows read the machine. Running: the machine runs in slices between frames
+// (windows read it between slices). Busy: a step over/out or run-to runs on a worker
+// thread; windows must not read the machine until it is done. Ended: the machine's run
+// is over (exit port, halt, shutdown...).
+enum class RunState : u8 { Paused, Running, Busy, Ended };
+
+struct SessionOptions {
+  MachineConfig config;              // the machine (rebuilt with a variant's image by LaunchVariant)
+  std::filesystem::path symbols;     // ELF file for the Disassembly window, or empty
+  std::filesystem::path scenarios = default_scenario_folder();
+  SerialHost* serial_forward = nullptr;  // gets a copy of COM1 output (the --serial stream), or null
+  std::size_t trace_capacity = 4096;     // events kept for the Trace window
+  u64 max_slice_steps = u64{1} << 26;    // upper bound of the steps run per frame while Running
+  std::string title = "x86lab";          // what runs ("tls/flip", a ROM's file name)
+  // Called on each new machine before the session attaches its trace ring (the
+  // command line's --trace options); may be empty.
+  std::function<void(Machine&)> prepare;
+};
+
+// The results of a Compare run (RunCompare), or why there are none.
+struct CompareResults {
+  std::string scenario;
+  std::vector<VariantResult> variants;
+  std::string error;
+  bool running = false;
+};
+
+class Session {
+ public:
+  explicit Session(SessionOptions options);
+  ~Session();
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+
+  Machine& machine() { return *machine_; }
+  const Machine& machine() const { return *machine_; }
+  Debugger& debugger() { return *debugger_; }
+  const Debugger& debugger() const { return *debugger_; }
+  const TraceRing& trace() const { return *trace_; }
+  const GuiSerialHost& serial() const { return serial_; }
+  // Port E9h output so far.
+  std::string_view debug_console() const;
+  const ElfSymbols& symbols() const { return symbols_; }
+  const ScenarioCatalog& catalog() const { return catalog_; }
+  const CompareResults& compare() const { return compare_; }
+  const std::string& title() const { return options_.title; }
+  // The CPU state when the machine last stopped (before the last step or run).
+  const CpuState& previous() const { return previous_; }
+  RunState run_state() const;
+  // One line: "paused", "running", "breakpoint 1 (linear) at 0008:00100010", "ended: exit port (status 33)".
+  std::string status() const;
+
+  // Applies one command (see CommandKind); commands that execute guest code are
+  // ignored while Busy, WriteMemory is ignored unless Paused. A command that fails
+  // (a scenario variant that cannot be loaded) leaves its one-line reason in message().
+  void apply(const Command& command);
+  const std::string& message() const { return message_; }
+  // Call once per frame: collects a finished worker, and while Running runs the guest
+  // for up to `budget_seconds` of wall time (the steps per slice adapt; the modeled
+  // results never depend on it). Returns the steps executed.
+  u64 tick(double budget_seconds);
+
+  // Blocking forms for scripts and tests (the same debugger calls, on this thread).
+  StopInfo step_into(u64 count);
+  StopInfo run_to(u32 linear);
+  StopInfo run(u64 max_steps = UINT64_MAX);
+  // Toggles a code breakpoint at `linear`; true when one now exists there.
+  bool toggle_breakpoint(u32 linear);
+  // The id of the enabled code breakpoint at `linear`, or 0.
+  u32 breakpoint_at(u32 linear) const;
+
+ private:
+  void build(const MachineConfig& config);
+  void begin_execution();
+  void execute(const Command& command, RunState state);
+  void launch_variant(const std::string& scenario, const std::string& variant);
+  void start_compare(const std::string& scenario);
+  void start_worker(CommandKind kind, u32 address);
+
+  SessionOptions options_;
+  GuiSerialHost serial_;
+  std::FILE* debug_console_ = nullptr;
+  char* debug_console_buffer_ = nullptr;
+  std::size_t debug_console_size_ = 0;
+  std::unique_ptr<Machine> machine_;
+  std::unique_ptr<Debugger> debugger_;
+  TraceRing* trace_ = nullptr;  // owned by the machine's tracer
+  ElfSymbols symbols_;
+  ScenarioCatalog catalog_;
+  CpuState previous_;
+  bool running_ = false;
+  bool resumed_ = false;        // the next slice is the first after Run (it may start on a breakpoint)
+  u64 slice_steps_ = 20000;     // steps per tick while Running, adapted to the budget
+  std::future<StopInfo> worker_;
+  CompareResults compare_;
+  std::string message_;
+  std::string stop_note_;       // a stop the session found itself (a breakpoint at a slice boundary)
+  std::future<std::vector<VariantResult>> compare_job_;
+};
+
+// The machine configuration of a scenario variant (image, memory, limit, command line)
+// on top of `base` (profile, cost model, clock), as the scenario runner builds it.
+MachineConfig variant_config(const VariantSpec& variant, const MachineConfig& base);
+
+}  // namespace x86lab::gui

@@ -1,0 +1,49 @@
+// The VGA text screen window: the 80x25 colour text buffer at B8000h from the CRTC
+// start address, drawn cell by cell with the 16-colour text palette and the cursor
+// (IBM VGA Technical Reference, "Attribute Controller"); read by peek.
+#include "ui/gui/widgets.h"
+#include "ui/gui/window.h"
+
+namespace x86lab::gui {
+
+namespace {
+// The default text-mode palette (attribute nibble -> RGB).
+constexpr ImU32 kPalette[16] = {
+    IM_COL32(0, 0, 0, 255),       IM_COL32(0, 0, 170, 255),     IM_COL32(0, 170, 0, 255),     IM_COL32(0, 170, 170, 255),
+    IM_COL32(170, 0, 0, 255),     IM_COL32(170, 0, 170, 255),   IM_COL32(170, 85, 0, 255),    IM_COL32(170, 170, 170, 255),
+    IM_COL32(85, 85, 85, 255),    IM_COL32(85, 85, 255, 255),   IM_COL32(85, 255, 85, 255),   IM_COL32(85, 255, 255, 255),
+    IM_COL32(255, 85, 85, 255),   IM_COL32(255, 85, 255, 255),  IM_COL32(255, 255, 85, 255),  IM_COL32(255, 255, 255, 255)};
+
+struct VgaWindow final : Window {
+  void draw(const MachineView& view, CommandQueue&) override {
+    const VgaText& vga = view.machine.devices->vga;
+    const PhysicalBus& bus = view.machine.bus;
+    const ImVec2 cell(ImGui::CalcTextSize("M").x, ImGui::GetTextLineHeight());
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    const u32 start = vga.start_address();
+    for (unsigned row = 0; row < VgaText::kRows; ++row) {
+      for (unsigned column = 0; column < VgaText::kColumns; ++column) {
+        const u32 index = (start + row * VgaText::kColumns + column) % 0x4000;
+        const u8 character = bus.peek(VgaText::kTextBuffer + index * 2);
+        const u8 attribute = bus.peek(VgaText::kTextBuffer + index * 2 + 1);
+        const ImVec2 at(origin.x + column * cell.x, origin.y + row * cell.y);
+        draw->AddRectFilled(at, ImVec2(at.x + cell.x, at.y + cell.y), kPalette[(attribute >> 4) & 7]);
+        if (character > 0x20 && character < 0x7F) {
+          const char text[2] = {static_cast<char>(character), 0};
+          draw->AddText(at, kPalette[attribute & 15], text);
+        }
+        if (index == vga.cursor() % 0x4000)
+          draw->AddRectFilled(ImVec2(at.x, at.y + cell.y - 2), ImVec2(at.x + cell.x, at.y + cell.y), kPalette[7]);
+      }
+    }
+    ImGui::Dummy(ImVec2(cell.x * VgaText::kColumns, cell.y * VgaText::kRows));
+    // The text as --vga-dump prints it, for the window's text dump (not drawn).
+    ImGui::LogText("%s", vga.text().c_str());
+  }
+};
+}  // namespace
+
+std::unique_ptr<Window> make_vga_window() { return make_window<VgaWindow>("VGA text screen"); }
+
+}  // namespace x86lab::gui

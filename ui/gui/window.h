@@ -1,0 +1,86 @@
+// The lifecycle every GUI window shares (STYLE.md "UI"): one class per file, drawn once
+// per frame from a read-only MachineView; anything that would change the machine is
+// posted to the CommandQueue. Windows keep only their own view settings (an address
+// typed in, a filter), in UiState when a script or another window sets them.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ui/gui/command_queue.h"
+#include "ui/gui/session.h"
+
+namespace x86lab::gui {
+
+// What the Memory window follows: an address typed in, or where a register points.
+enum class MemoryFollow : int { Address, Eip, Esp, Esi, Edi, Ebx, Eax, Cr2 };
+
+// View settings shared between windows, shortcuts and scripts.
+struct UiState {
+  std::optional<u32> selected_linear;  // the Disassembly line selected (F9 toggles a breakpoint there)
+  u32 memory_address = 0;              // the Memory window's first address
+  bool memory_physical = false;
+  MemoryFollow memory_follow = MemoryFollow::Esp;
+  u32 walk_address = 0;                // the Page walk window's linear address
+  std::optional<u32> disassembly_at;   // show disassembly here instead of at EIP (Trace window jump)
+};
+
+struct MachineView {
+  const Session& session;
+  const Machine& machine;
+  const CpuState& state;     // the CPU now
+  const CpuState& previous;  // the CPU at the last stop (for "changed" highlights)
+  RunState run_state;
+  UiState& ui;               // view settings only; never machine state
+};
+
+// Whether a window's contents can be drawn while a step runs on the worker thread
+// (only windows that read nothing of the machine may).
+enum class Busy : bool { Waits, Draws };
+
+class Window {
+ public:
+  virtual ~Window() = default;
+  // The window's title (also its ImGui id and the name scripts use).
+  const char* title() const { return title_; }
+  // Draws the window's contents (inside ImGui::Begin/End, which the app calls).
+  virtual void draw(const MachineView& view, CommandQueue& commands) = 0;
+  bool draws_while_busy() const { return busy_ == Busy::Draws; }
+  // Sets the title and Busy behaviour; called once, by make_window.
+  void identify(const char* title, Busy busy) {
+    title_ = title;
+    busy_ = busy;
+  }
+  bool open = true;
+
+ private:
+  const char* title_ = "";
+  Busy busy_ = Busy::Waits;
+};
+
+// The one way the make_*_window functions create their window: class W (one per
+// *_window.cpp, default-constructible) titled `title` (a string literal).
+template <class W>
+std::unique_ptr<Window> make_window(const char* title, Busy busy = Busy::Waits) {
+  std::unique_ptr<Window> window = std::make_unique<W>();
+  window->identify(title, busy);
+  return window;
+}
+
+// The windows, in the order of the View menu.
+std::unique_ptr<Window> make_control_window();
+std::unique_ptr<Window> make_cpu_window();
+std::unique_ptr<Window> make_segments_window();
+std::unique_ptr<Window> make_descriptor_tables_window();
+std::unique_ptr<Window> make_tss_window();
+std::unique_ptr<Window> make_page_walk_window();
+std::unique_ptr<Window> make_memory_window();
+std::unique_ptr<Window> make_disassembly_window();
+std::unique_ptr<Window> make_trace_window();
+std::unique_ptr<Window> make_counters_window();
+std::unique_ptr<Window> make_serial_window();
+std::unique_ptr<Window> make_vga_window();
+std::unique_ptr<Window> make_scenario_window();
+std::unique_ptr<Window> make_compare_window();
+
+}  // namespace x86lab::gui
