@@ -16,37 +16,49 @@ home=$(mktemp -d)
 HOME=$home XDG_CONFIG_HOME=$home "$x86lab" gui --bios "$rom" --no-layout > "$home/out.txt" 2>&1 &
 gui=$!
 window=
-# Generous waits: on a loaded CI machine the first frames can take seconds.
-for i in $(seq 1 300); do
-  window=$(xdotool search --name 'x86lab inspector' 2> /dev/null | head -1)
-  [ -n "$window" ] && break
+# Generous waits: on a loaded CI machine the first frames can take seconds. The window
+# is looked up again before each use (the first window id SDL shows may be replaced).
+find_window() { xdotool search --onlyvisible --name 'x86lab inspector' 2> /dev/null | tail -1; }
+title_of() { xdotool getwindowname "$1" 2> /dev/null; }
+before=
+for i in $(seq 1 600); do
+  kill -0 "$gui" 2> /dev/null || break
+  window=$(find_window)
+  if [ -n "$window" ]; then
+    before=$(title_of "$window")
+    [ -n "$before" ] && break
+  fi
   sleep 0.1
 done
 result=1
-if [ -z "$window" ]; then
-  echo "no inspector window appeared"; cat "$home/out.txt"
+if [ -z "$before" ]; then
+  echo "no inspector window appeared"
 else
   sleep 1
-  before=$(xdotool getwindowname "$window")
+  window=$(find_window)
+  before=$(title_of "$window")
   after=$before
   # Click Step; a click that lands before the layout is drawn is repeated (each click
   # that lands steps one instruction, and any step changes the title).
   for attempt in 1 2 3 4 5; do
+    window=$(find_window)
+    [ -n "$window" ] || break
     xdotool windowfocus --sync "$window" 2> /dev/null
     xdotool mousemove --window "$window" 98 55
     sleep 0.2
     xdotool click 1
     for i in $(seq 1 50); do
       sleep 0.1
-      after=$(xdotool getwindowname "$window")
-      [ "$after" != "$before" ] && break
+      after=$(title_of "$window")
+      [ -n "$after" ] && [ "$after" != "$before" ] && break
     done
-    [ "$after" != "$before" ] && break
+    [ -n "$after" ] && [ "$after" != "$before" ] && break
   done
   echo "before: $before"
   echo "after:  $after"
-  if [ "$after" != "$before" ]; then echo "EIP changed"; result=0; else echo "EIP did not change"; fi
+  if [ -n "$after" ] && [ "$after" != "$before" ]; then echo "EIP changed"; result=0; else echo "EIP did not change"; fi
 fi
+[ $result = 0 ] || { echo "--- x86lab gui output:"; cat "$home/out.txt"; }
 kill "$gui" 2> /dev/null
 wait "$gui" 2> /dev/null
 rm -rf "$home"
