@@ -112,17 +112,33 @@ u8 Pit8254::status(Counter& c, u64 edge) {
 
 bool Pit8254::out(unsigned counter) { return out_at(counters_[counter], edge_now()); }
 
+// Reports OUT 0 to IRQ 0 and schedules the next change. The CPU stops for a device
+// event only at an instruction boundary, so this can run after the edge it was
+// scheduled for; OUT is then replayed edge by edge from that one, so that a pulse
+// shorter than the delay (the one-clock low strobe of mode 4 at terminal count, the
+// one-clock low of mode 2) still gives IRQ 0 its rising edge (82C54 data sheet,
+// "Mode 4" and "Mode 2"). Without the replay a late strobe was lost, and a kernel
+// whose one-shot timer (Linux's PIT clockevent, mode 4) never fired waited forever.
 void Pit8254::update_counter0() {
   Counter& c = counters_[0];
-  const u64 edge = edge_now();
-  const bool level = out_at(c, edge);
-  if (level != out0_reported_) {
-    out0_reported_ = level;
-    if (out0_changed_) out0_changed_(level);
+  const u64 now = edge_now();
+  u64 edge = event0_edge_ < now ? event0_edge_ : now;
+  for (unsigned replayed = 0;; ++replayed) {
+    const bool level = out_at(c, edge);
+    if (level != out0_reported_) {
+      out0_reported_ = level;
+      if (out0_changed_) out0_changed_(level);
+    }
+    const u64 next = next_out_edge(c, edge);
+    // At most a few edges per call; later ones run from the clock right away.
+    if (next > now || replayed == 3) {
+      event0_edge_ = next == VirtualClock::kNever ? UINT64_MAX : next;
+      if (next == VirtualClock::kNever) clock_.cancel(event0_);
+      else clock_.schedule(event0_, clock_.cycle_of_tick(next, kInputHz));
+      return;
+    }
+    edge = next;
   }
-  const u64 next = next_out_edge(c, edge);
-  if (next == VirtualClock::kNever) clock_.cancel(event0_);
-  else clock_.schedule(event0_, clock_.cycle_of_tick(next, kInputHz));
 }
 
 void Pit8254::write_control(u8 value) {

@@ -77,6 +77,7 @@ class Pit8254 : public PortDevice {
   std::array<Counter, 3> counters_{};
   VirtualClock::EventId event0_;
   bool out0_reported_ = false;
+  u64 event0_edge_ = UINT64_MAX;  // the input-clock edge event0_ is scheduled for (UINT64_MAX: none)
 };
 
 }  // namespace x86lab

@@ -196,6 +196,35 @@ TEST_F(PitFixture, Mode4StrobesOutLowForOneClockAtZero) {
   EXPECT_TRUE(pit.out(0));
 }
 
+// Bug fixed: device events run at instruction boundaries, after their edge. A mode 4
+// terminal-count strobe that had already ended when counter 0 was next looked at gave
+// IRQ 0 no rising edge, and Linux's one-shot PIT timer never fired (the Debian boot
+// hung in `halt -f`). The 82C54 still pulses OUT: the edge must reach IRQ 0.
+TEST_F(PitFixture, Mode4StrobeIsNotLostWhenTheEventRunsLate) {
+  out(0x43, 0x38);  // counter 0, mode 4
+  out(0x40, 3);
+  out(0x40, 0);
+  const unsigned before = rising_edges;
+  clock.advance_to(10);  // past the strobe (low at edge 4, high again at 5) at once
+  clock.run_due();
+  EXPECT_EQ(rising_edges, before + 1);
+  EXPECT_TRUE(pit.out(0));
+  run_to(100);
+  EXPECT_EQ(rising_edges, before + 1);  // one strobe per count written
+}
+
+TEST_F(PitFixture, Mode2PulsesAreNotLostWhenEventsRunLate) {
+  out(0x43, 0x34);  // counter 0, mode 2, period 100
+  out(0x40, 100);
+  out(0x40, 0);
+  const unsigned before = rising_edges;
+  for (u64 cycle = 150; cycle <= 1050; cycle += 100) {  // each look 50 clocks after the pulse
+    clock.advance_to(cycle);
+    clock.run_due();
+  }
+  EXPECT_EQ(rising_edges, before + 10);  // pulses at 100, 200, ..., 1000
+}
+
 TEST_F(PitFixture, NewMode2CountTakesEffectAtTheEndOfThePeriod) {
   out(0x43, 0x34);
   out(0x40, 100);
