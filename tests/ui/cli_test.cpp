@@ -15,6 +15,12 @@ using x86lab::testing::Outcome;
 
 Outcome run(const std::string& arguments) { return x86lab::testing::run_x86lab(arguments); }
 
+TEST(Cli, GuiRejectsGdbUntilTheInspectorCanServeIt) {
+  const std::string demo = std::string(X86LAB_ROM_DIR) + "/demo.bin";
+  expect_rejected("gui --bios " + demo + " --script /dev/null --gdb 1234",
+                  "--gdb and --wait-gdb work with x86lab run; the inspector does not serve gdb yet");
+}
+
 TEST(Cli, MissingRomIsOneLineAndStatus2) {
   expect_rejected("run --bios missing.bin", "cannot open ROM 'missing.bin': No such file or directory");
 }

@@ -84,6 +84,10 @@ int gui_command(const std::vector<std::string>& args) {
   SessionOptions session_options;
   MachineConfig& config = session_options.config;
   configure_machine(vm, config);
+  // The stub's serve loop owns the machine thread, and the inspector's frame loop does
+  // too: the two do not share a machine yet (docs/gdb.md).
+  if (vm.count("gdb") || vm.count("wait-gdb"))
+    throw InputError("--gdb and --wait-gdb work with x86lab run; the inspector does not serve gdb yet");
   if (vm.count("scenario-dir")) session_options.scenarios = vm["scenario-dir"].as<std::string>();
   if (vm.count("scenario")) {
     if (vm.count("bios") || vm.count("kernel")) throw InputError("--scenario cannot be used with --bios or --kernel");
