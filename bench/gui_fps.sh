@@ -11,20 +11,12 @@
 #   --frames N     frames to draw (default 300)
 #   --scenario S   run a scenario variant instead of the faults ROM (e.g. tls/flipping)
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+source "$(dirname "$0")/bench_options.sh"
 build=$root/build/release frames=300 scenario=
-while [ $# -gt 0 ]; do
-  case $1 in
-    --build) build=$2; shift 2 ;;
-    --frames) frames=$2; shift 2 ;;
-    --scenario) scenario=$2; shift 2 ;;
-    *) echo "gui_fps.sh: unknown option '$1'" >&2; exit 2 ;;
-  esac
-done
+parse_options gui_fps.sh "build frames scenario" "$@"
+require_x86lab gui_fps.sh "$build"
 x86lab=$build/x86lab
-[ -x "$x86lab" ] || { echo "gui_fps.sh: no x86lab in '$build' (build it first)" >&2; exit 2; }
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+make_work_dir
 if [ -n "$scenario" ]; then
   machine=(--scenario "$scenario")
 else

@@ -37,9 +37,13 @@ bool Cpu::service_events() {
     deliver_event(static_cast<u8>(Vector::NMI), std::nullopt, EventSource::Nmi);
     return true;
   }
-  if (attention_ & kCheckInterrupt) {
+  // INTR: looked at only while kCheckInterrupt is set, which the PIC sets when its
+  // output changes and the CPU sets when IF may have become 1 (write_eflags, STI, a
+  // task switch, the start of run()). It stays set through an interrupt shadow and
+  // after a delivery (another request may be waiting).
+  if ((attention_ & kCheckInterrupt) && !state.interrupt_shadow) {
     attention_ &= ~kCheckInterrupt;
-    if (!state.interrupt_shadow && try_deliver_interrupt()) {
+    if (try_deliver_interrupt()) {
       attention_ |= kCheckInterrupt;
       return true;
     }

@@ -148,11 +148,10 @@ void Cpu::set_cost_model(const CostModel& model) {
 }
 
 // Counts the 32- and 64-byte code lines an instruction's bytes occupy (by linear
-// address) the first time each is fetched, and the instruction in Counters' code range.
-void Cpu::count_code_lines(u32 linear, unsigned length) {
-  if (counters_.in_code_range(linear)) [[unlikely]] counters_.count_code_range(linear, length);
+// address) the first time each is fetched (retire_code_bytes in cpu.h skips the
+// instructions whose lines are known to be in the set already).
+void Cpu::insert_code_lines(u32 linear, unsigned length) {
   const u32 first = linear >> 5, last = (linear + length - 1) >> 5;
-  if (first == last && first == last_code_line_) return;
   for (u32 line = first; line <= last; ++line) {
     const unsigned fresh = code_lines_.insert(line);
     if (fresh) {
@@ -188,13 +187,23 @@ const Instruction* Cpu::cached_instruction(u32 eip, Instruction& scratch) {
   const u32 offset = db ? eip : eip & 0xFFFF;
   if (offset < cs.cache.valid_min || offset > cs.cache.valid_max) [[unlikely]] return nullptr;
   const u32 physical = mmu_.translate(cs.cache.base + offset, AccessIntent::Execute, user()) & mmu_.bus().a20_mask();
-  if (const Instruction* hit = decode_cache_.find(physical, db)) {
+  if (DecodeCache::Entry* entry = decode_cache_.find_entry(physical, db)) {
+    const Instruction* hit = &entry->insn;
     const u32 last = offset + hit->length - 1;
     if (last < offset || last > cs.cache.valid_max || (!db && last > 0xFFFF)) [[unlikely]] return nullptr;
-    counters_.accesses_by_kind[static_cast<std::size_t>(AccessKind::CodeFetch)] += hit->length;
+    lines_mark_ = &entry->lines_linear;
+    if constexpr (kStatistics) counters_.accesses_by_kind[static_cast<std::size_t>(AccessKind::CodeFetch)] += hit->length;
     return hit;
   }
+  return decode_and_cache(eip, offset, physical, scratch);
+}
+
+// The decode cache's miss path (out of line, so the hit path stays short).
+const Instruction* Cpu::decode_and_cache(u32 eip, u32 offset, u32 physical, Instruction& scratch) {
+  const bool db = state.segments[CS].cache.db;
   decode_at(eip, scratch, nullptr);
+  scratch_lines_ = DecodeCache::kNoLines;
+  lines_mark_ = &scratch_lines_;
   // Cached only when the bytes were contiguous: no wrap of the offset or linear address.
   const u32 last = offset + scratch.length - 1;
   if (last >= offset && (db || last <= 0xFFFF) && decode_cache_.cacheable(physical, scratch.length))
@@ -229,35 +238,50 @@ void Cpu::execute_one() {
     if (!decoded) [[unlikely]] {
       decode_at(eip, scratch_, bytes.data());
       decoded = &scratch_;
+      scratch_lines_ = DecodeCache::kNoLines;
+      lines_mark_ = &scratch_lines_;
     }
     const Instruction& insn = *decoded;
     state.eip = eip + insn.length;
     if (!state.segments[CS].cache.db) state.eip &= 0xFFFF;
     insn.execute(*this, insn);
+    // A fault raised by signal_fault is delivered as a caught one (deliver_fault
+    // handles faults of the delivery itself, so nothing is thrown from it).
+    if (signalled_fault_) [[unlikely]] {
+      const Fault fault = *signalled_fault_;
+      signalled_fault_.reset();
+      return abort_instruction(fault, start_esp);
+    }
     if (single_step || instruction_debug_hits_) [[unlikely]] note_debug_traps(single_step);
     ++counters_.instructions;
     if (replay_.candidate) [[unlikely]] {
       replay_.candidate = false;
       ++counters_.replayed_instructions;
     }
-    ++counters_.opcodes[insn.opcode_index];
-    counters_.code_bytes += insn.length;
     counters_.add_cost(row_costs_.empty() ? kSubcyclesPerCycle : row_costs_[insn.row]);
     if (insn.is_memory()) counters_.add_cost(counters_.costs.memory_operand);
-    count_code_lines(state.segments[CS].cache.base + instruction_eip_, insn.length);
+    if constexpr (kStatistics) {
+      ++counters_.opcodes[insn.opcode_index];
+      counters_.code_bytes += insn.length;
+      retire_code_bytes(state.segments[CS].cache.base + instruction_eip_, insn.length);
+    }
     if (tracer) [[unlikely]] trace_retired(insn, bytes, before);
   } catch (const Fault& fault) {
-    if (fault.vector == static_cast<u8>(Vector::UD) && fault.cause == "undefined opcode") ++counters_.undefined_opcodes;
-    instruction_debug_hits_ = 0;  // an instruction that faults reports no data breakpoint
-    if (task_switch_committed_) {
-      task_switch_committed_ = false;  // the fault is the new task's: its CS:EIP and ESP stay
-    } else {
-      state.eip = instruction_eip_;
-      state.gpr[ESP] = start_esp;
-    }
-    counters_.add_cost(kSubcyclesPerCycle);
-    deliver_fault(fault);
+    abort_instruction(fault, start_esp);
   }
+}
+
+void Cpu::abort_instruction(const Fault& fault, u32 start_esp) {
+  if (fault.vector == static_cast<u8>(Vector::UD) && fault.cause == "undefined opcode") ++counters_.undefined_opcodes;
+  instruction_debug_hits_ = 0;  // an instruction that faults reports no data breakpoint
+  if (task_switch_committed_) {
+    task_switch_committed_ = false;  // the fault is the new task's: its CS:EIP and ESP stay
+  } else {
+    state.eip = instruction_eip_;
+    state.gpr[ESP] = start_esp;
+  }
+  counters_.add_cost(kSubcyclesPerCycle);
+  deliver_fault(fault);
 }
 
 void Cpu::trace_retired(const Instruction& insn, const std::array<u8, kMaxInstructionBytes>& bytes,
@@ -307,6 +331,11 @@ bool Cpu::try_deliver_interrupt() {
 }
 
 void Cpu::step() {
+  attention_ |= kCheckInterrupt;  // as at the start of run(): the state may have been edited
+  execute_step();
+}
+
+void Cpu::execute_step() {
   if (state.shutdown) return;
   // Debug traps of the previous instruction, NMI and INTR (between_instructions.cpp);
   // a delivered event takes the place of an instruction.
@@ -315,12 +344,12 @@ void Cpu::step() {
   state.interrupt_shadow = false;
   state.mov_ss_shadow = false;
   execute_one();
-  // With IF clear no interrupt can be taken; an instruction that sets IF (STI, POPF,
-  // IRET, a task switch) is followed by this check too.
-  if (pic_ && (state.eflags & flag::IF)) attention_ |= kCheckInterrupt;
 }
 
 StopReason Cpu::run(u64 max_instructions) {
+  // The state may have been changed from outside (a debugger setting IF, a loader):
+  // look at INTR once; from here on the PIC and IF changes ask for the check.
+  attention_ |= kCheckInterrupt;
   for (u64 i = 0; i < max_instructions; ++i) {
     if (attention_ & (kStopRequested | kMonitor)) [[unlikely]] {
       if (attention_ & kMonitor) monitor_->before_step();
@@ -330,8 +359,9 @@ StopReason Cpu::run(u64 max_instructions) {
       }
     }
     if (counters_.cycles >= cycle_limit_) return StopReason::CycleLimit;
-    step();
+    execute_step();
     ++steps_;
+    if (!(state.shutdown | state.halted)) [[likely]] continue;
     if (state.shutdown) return StopReason::Shutdown;
     if (state.halted) {
       // A halted CPU wakes only through an interrupt it can take or an NMI.

@@ -226,6 +226,14 @@ class Cpu {
   // Delivers a fault raised by the current instruction, escalating to #DF and
   // shutdown by the SDM's class table.
   void deliver_fault(const Fault& fault);
+  // Raises `fault` from an executor's own check without C++ unwinding: the executor
+  // returns at once after the call, and execute_one then restores the instruction-start
+  // state and delivers the fault exactly as it does a thrown Fault (same state, counters
+  // and trace). For the faults trap-and-emulate guests take on every iteration (#GP from
+  // IN/OUT, CLI/STI, HLT and privileged instructions at CPL > 0): a throw costs about
+  // 20,000 host instructions (docs/performance.md). Faults found inside memory accesses
+  // and descriptor loads are thrown as before.
+  void signal_fault(const Fault& fault) { signalled_fault_ = fault; }
 
   // The EIP of the instruction being executed and its length.
   u32 instruction_eip() const { return instruction_eip_; }
@@ -276,12 +284,15 @@ class Cpu {
   static constexpr u32 kDr6Bs = 1u << 14, kDr6Bt = 1u << 15;
   static constexpr std::string_view kInstructionBreakpointCause = "instruction breakpoint";
   void execute_one();
+  // step() without its INTR re-check (the run loop's step).
+  void execute_step();
   // Decodes the instruction at CS:EIP byte by byte (segment limit, paging and the
   // code-page mark per byte), filling `bytes` when it is not null.
   void decode_at(u32 eip, Instruction& insn, u8* bytes);
   // The decoded instruction at CS:EIP from the decode cache (decoding and caching it
   // on a miss), or null when it must be decoded byte by byte (see cpu.cpp).
   const Instruction* cached_instruction(u32 eip, Instruction& scratch);
+  [[gnu::noinline]] const Instruction* decode_and_cache(u32 eip, u32 offset, u32 physical, Instruction& scratch);
   // Between instructions (between_instructions.cpp): debug traps, NMI, INTR. True
   // when an event was delivered (it takes the place of an instruction).
   bool service_events();
@@ -293,7 +304,23 @@ class Cpu {
   void check_code_breakpoint();
   void check_access(u32 linear, unsigned size, bool is_write);
   void note_debug_traps(bool single_step);
-  void count_code_lines(u32 linear, unsigned length);
+  // The code-range and code-line footprint counters of a retired instruction of
+  // `length` bytes at `linear`. `*lines_mark_` (the decode-cache entry's lines_linear,
+  // or scratch_lines_) holds the linear address at which the instruction last retired
+  // outside the code range: its lines are in the set already (the set only grows, and
+  // the code range is fixed before the run), so nothing is counted.
+  void retire_code_bytes(u32 linear, unsigned length) {
+    if (*lines_mark_ == linear) [[likely]] return;
+    if (counters_.in_code_range(linear)) [[unlikely]]
+      counters_.count_code_range(linear, length);
+    else
+      *lines_mark_ = linear;
+    if ((linear >> 5) != last_code_line_ || ((linear + length - 1) >> 5) != last_code_line_)
+      insert_code_lines(linear, length);
+  }
+  void insert_code_lines(u32 linear, unsigned length);
+  // Restores the instruction-start state after `fault` and delivers it (execute_one).
+  void abort_instruction(const Fault& fault, u32 start_esp);
   void emit_control(u8 which, u32 old_value, u32 new_value);
   // A SegmentLoad event for a real-mode or virtual-8086 load (no descriptor).
   void trace_descriptorless_load(u8 segment);
@@ -318,6 +345,9 @@ class Cpu {
   CodeLineSet code_lines_;            // 32-byte code lines fetched (Counters::code_lines_*)
   DecodeCache decode_cache_;          // decoded instructions by physical address (cpu/decode_cache.h)
   Instruction scratch_;               // the instruction being decoded outside the cache
+  std::optional<Fault> signalled_fault_;  // raised by signal_fault, delivered by execute_one
+  u32 scratch_lines_ = DecodeCache::kNoLines;  // lines_linear of scratch_ (reset at each decode)
+  u32* lines_mark_ = &scratch_lines_;  // the executing instruction's lines_linear (retire_code_bytes)
   u32 last_code_line_ = 0xFFFFFFFFu;  // the 32-byte line of the previous instruction's last byte
   u32 pending_debug_ = 0;             // DR6 bits of #DB traps waiting for the next instruction boundary
   u32 instruction_debug_hits_ = 0;    // data breakpoints hit by the current instruction (B0-B3)

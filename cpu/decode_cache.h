@@ -26,13 +26,29 @@ class DecodeCache final : public CodeWriteListener {
   DecodeCache(const DecodeCache&) = delete;
   DecodeCache& operator=(const DecodeCache&) = delete;
 
-  // The instruction decoded at `physical` (A20 already applied) for CS.D =
-  // `default32`, or null.
-  const Instruction* find(u32 physical, bool default32) const {
-    const Entry& e = entries_[index(physical)];
+  struct Entry {
+    u32 physical = 0xFFFFFFFFu;  // never a valid instruction start with default32 unset below
+    u32 generation = 0xFFFFFFFFu;
+    bool default32 = false;
+    // The linear address whose code lines (Cpu's code footprint counters) this
+    // instruction already put into the set, or kNoLines: a retirement at the same
+    // linear address adds nothing new, so the CPU skips the set (the set only grows).
+    u32 lines_linear = kNoLines;
+    Instruction insn;
+  };
+  static constexpr u32 kNoLines = 0xFFFFFFFFu;
+
+  // The entry of the instruction decoded at `physical` (A20 already applied) for
+  // CS.D = `default32`, or null.
+  Entry* find_entry(u32 physical, bool default32) {
+    Entry& e = entries_[index(physical)];
     if (e.physical != physical || e.default32 != default32 || e.generation != generations_[page_slot(physical)])
       return nullptr;
-    return &e.insn;
+    return &e;
+  }
+  const Instruction* find(u32 physical, bool default32) {
+    const Entry* e = find_entry(physical, default32);
+    return e ? &e->insn : nullptr;
   }
   // Caches `insn` (length 1-15) decoded at `physical`. The caller checks cacheable().
   void insert(u32 physical, bool default32, const Instruction& insn) {
@@ -40,6 +56,7 @@ class DecodeCache final : public CodeWriteListener {
     e.physical = physical;
     e.default32 = default32;
     e.generation = generations_[page_slot(physical)];
+    e.lines_linear = kNoLines;
     e.insn = insn;
   }
   // True when an instruction of `length` bytes at `physical` may be cached: inside one
@@ -54,12 +71,6 @@ class DecodeCache final : public CodeWriteListener {
   static constexpr u32 kGenerationSlots = 1u << 16;  // pages share a slot by page number mod 64Ki
 
  private:
-  struct Entry {
-    u32 physical = 0xFFFFFFFFu;  // never a valid instruction start with default32 unset below
-    u32 generation = 0xFFFFFFFFu;
-    bool default32 = false;
-    Instruction insn;
-  };
   static u32 index(u32 physical) { return (physical ^ (physical >> 15)) & (kEntries - 1); }
   static u32 page_slot(u32 physical) { return (physical >> 12) & (kGenerationSlots - 1); }
 

@@ -50,11 +50,6 @@ void bit_test(Cpu& c, const Instruction& i) {
   c.set_flags(was_set ? flag::CF : 0, flag::CF);
 }
 
-template <class T> void bt(Cpu& c, const Instruction& i) { bit_test<T, BitOp::Test>(c, i); }
-template <class T> void bts(Cpu& c, const Instruction& i) { bit_test<T, BitOp::Set>(c, i); }
-template <class T> void btr(Cpu& c, const Instruction& i) { bit_test<T, BitOp::Reset>(c, i); }
-template <class T> void btc(Cpu& c, const Instruction& i) { bit_test<T, BitOp::Complement>(c, i); }
-
 // BSF/BSR: a zero source sets ZF and leaves the destination unchanged.
 template <class T>
 void bsf(Cpu& c, const Instruction& i) {
@@ -72,14 +67,14 @@ void bsr(Cpu& c, const Instruction& i) {
 }
 
 constexpr InstructionForm kForms[] = {
-    {0x1A3, -1, "BT", "Ev,Gv", V(bt)},
-    {0x1AB, -1, "BTS", "Ev,Gv", V(bts), kLockable},
-    {0x1B3, -1, "BTR", "Ev,Gv", V(btr), kLockable},
-    {0x1BB, -1, "BTC", "Ev,Gv", V(btc), kLockable},
-    {0x1BA, 4, "BT", "Ev,Ib", V(bt)},
-    {0x1BA, 5, "BTS", "Ev,Ib", V(bts), kLockable},
-    {0x1BA, 6, "BTR", "Ev,Ib", V(btr), kLockable},
-    {0x1BA, 7, "BTC", "Ev,Ib", V(btc), kLockable},
+    {0x1A3, -1, "BT", "Ev,Gv", V(bit_test, BitOp::Test)},
+    {0x1AB, -1, "BTS", "Ev,Gv", V(bit_test, BitOp::Set), kLockable},
+    {0x1B3, -1, "BTR", "Ev,Gv", V(bit_test, BitOp::Reset), kLockable},
+    {0x1BB, -1, "BTC", "Ev,Gv", V(bit_test, BitOp::Complement), kLockable},
+    {0x1BA, 4, "BT", "Ev,Ib", V(bit_test, BitOp::Test)},
+    {0x1BA, 5, "BTS", "Ev,Ib", V(bit_test, BitOp::Set), kLockable},
+    {0x1BA, 6, "BTR", "Ev,Ib", V(bit_test, BitOp::Reset), kLockable},
+    {0x1BA, 7, "BTC", "Ev,Ib", V(bit_test, BitOp::Complement), kLockable},
     {0x1BC, -1, "BSF", "Gv,Ev", V(bsf)},
     {0x1BD, -1, "BSR", "Gv,Ev", V(bsr)},
 };

@@ -104,7 +104,7 @@ void bound(Cpu& c, const Instruction& i) {
 }
 
 void hlt(Cpu& c, const Instruction&) {
-  if (c.state.cpl != 0 && !c.real_mode()) throw gp(0, "HLT at CPL > 0");
+  if (c.state.cpl != 0 && !c.real_mode()) [[unlikely]] return c.signal_fault(gp(0, "HLT at CPL > 0"));
   c.state.halted = true;
   if (Tracer* tracer = c.counters().tracer) {
     Event halt;
@@ -127,12 +127,12 @@ constexpr InstructionForm kForms[] = {
     {0xE0, -1, "LOOPNE", "Jb", V(loop), kControlTransfer},
     {0xE1, -1, "LOOPE", "Jb", V(loop), kControlTransfer},
     {0xE2, -1, "LOOP", "Jb", V(loop), kControlTransfer},
-    {0xCD, -1, "INT", "Ib", &int_n, &int_n, kControlTransfer},
-    {0xCC, -1, "INT3", "", &int3, &int3, kControlTransfer},
-    {0xCE, -1, "INTO", "", &into, &into, kControlTransfer},
-    {0xF1, -1, "INT1", "", &int1, &int1, kControlTransfer},
+    {0xCD, -1, "INT", "Ib", N(int_n), kControlTransfer},
+    {0xCC, -1, "INT3", "", N(int3), kControlTransfer},
+    {0xCE, -1, "INTO", "", N(into), kControlTransfer},
+    {0xF1, -1, "INT1", "", N(int1), kControlTransfer},
     {0x62, -1, "BOUND", "Gv,Ma", V(bound), kMemoryOnly},
-    {0xF4, -1, "HLT", "", &hlt, &hlt, kControlTransfer},
+    {0xF4, -1, "HLT", "", N(hlt), kControlTransfer},
 };
 
 }  // namespace

@@ -2,6 +2,7 @@
 // "Operation" section). Undefined flags as cpu/undefined_flags.h states.
 #include "cpu/alu.h"
 #include "cpu/cpu.h"
+#include "cpu/executor_macros.h"
 #include "cpu/instruction_table.h"
 
 namespace x86lab {
@@ -63,12 +64,12 @@ void aad(Cpu& c, const Instruction& i) {
 }
 
 constexpr InstructionForm kForms[] = {
-    {0x27, -1, "DAA", "", &daa, &daa},
-    {0x2F, -1, "DAS", "", &das, &das},
-    {0x37, -1, "AAA", "", &aaa, &aaa},
-    {0x3F, -1, "AAS", "", &aas, &aas},
-    {0xD4, -1, "AAM", "Ib", &aam, &aam},
-    {0xD5, -1, "AAD", "Ib", &aad, &aad},
+    {0x27, -1, "DAA", "", N(daa)},
+    {0x2F, -1, "DAS", "", N(das)},
+    {0x37, -1, "AAA", "", N(aaa)},
+    {0x3F, -1, "AAS", "", N(aas)},
+    {0xD4, -1, "AAM", "Ib", N(aam)},
+    {0xD5, -1, "AAD", "Ib", N(aad)},
 };
 
 }  // namespace

@@ -158,22 +158,22 @@ void arpl(Cpu& c, const Instruction& i) {
 }
 
 constexpr InstructionForm kForms[] = {
-    {0x8E, -1, "MOV", "Sw,Ew", &mov_to_segment, &mov_to_segment},
+    {0x8E, -1, "MOV", "Sw,Ew", N(mov_to_segment)},
     {0x8C, -1, "MOV", "Ev,Sw", V(mov_from_segment)},
-    {0xC5, -1, "LDS", "Gv,Mp", &load_far_pointer<u16, DS>, &load_far_pointer<u32, DS>, kMemoryOnly},
-    {0xC4, -1, "LES", "Gv,Mp", &load_far_pointer<u16, ES>, &load_far_pointer<u32, ES>, kMemoryOnly},
-    {0x1B2, -1, "LSS", "Gv,Mp", &load_far_pointer<u16, SS>, &load_far_pointer<u32, SS>, kMemoryOnly},
-    {0x1B4, -1, "LFS", "Gv,Mp", &load_far_pointer<u16, FS>, &load_far_pointer<u32, FS>, kMemoryOnly},
-    {0x1B5, -1, "LGS", "Gv,Mp", &load_far_pointer<u16, GS>, &load_far_pointer<u32, GS>, kMemoryOnly},
+    {0xC5, -1, "LDS", "Gv,Mp", V(load_far_pointer, DS), kMemoryOnly},
+    {0xC4, -1, "LES", "Gv,Mp", V(load_far_pointer, ES), kMemoryOnly},
+    {0x1B2, -1, "LSS", "Gv,Mp", V(load_far_pointer, SS), kMemoryOnly},
+    {0x1B4, -1, "LFS", "Gv,Mp", V(load_far_pointer, FS), kMemoryOnly},
+    {0x1B5, -1, "LGS", "Gv,Mp", V(load_far_pointer, GS), kMemoryOnly},
     {0x100, 0, "SLDT", "Ev", V(sldt)},
     {0x100, 1, "STR", "Ev", V(str)},
-    {0x100, 2, "LLDT", "Ew", &lldt, &lldt},
-    {0x100, 3, "LTR", "Ew", &ltr, &ltr},
-    {0x100, 4, "VERR", "Ew", &verr, &verr},
-    {0x100, 5, "VERW", "Ew", &verw, &verw},
+    {0x100, 2, "LLDT", "Ew", N(lldt)},
+    {0x100, 3, "LTR", "Ew", N(ltr)},
+    {0x100, 4, "VERR", "Ew", N(verr)},
+    {0x100, 5, "VERW", "Ew", N(verw)},
     {0x102, -1, "LAR", "Gv,Ew", V(lar)},
     {0x103, -1, "LSL", "Gv,Ew", V(lsl)},
-    {0x63, -1, "ARPL", "Ew,Gw", &arpl, &arpl},
+    {0x63, -1, "ARPL", "Ew,Gw", N(arpl)},
 };
 
 }  // namespace

@@ -38,14 +38,6 @@ void shift(Cpu& c, const Instruction& i) {
   c.set_flags(flags, mask);
 }
 
-template <class T> void rol(Cpu& c, const Instruction& i) { shift<T, Shift::Rol>(c, i); }
-template <class T> void ror(Cpu& c, const Instruction& i) { shift<T, Shift::Ror>(c, i); }
-template <class T> void rcl(Cpu& c, const Instruction& i) { shift<T, Shift::Rcl>(c, i); }
-template <class T> void rcr(Cpu& c, const Instruction& i) { shift<T, Shift::Rcr>(c, i); }
-template <class T> void shl(Cpu& c, const Instruction& i) { shift<T, Shift::Shl>(c, i); }
-template <class T> void shr(Cpu& c, const Instruction& i) { shift<T, Shift::Shr>(c, i); }
-template <class T> void sar(Cpu& c, const Instruction& i) { shift<T, Shift::Sar>(c, i); }
-
 // SHLD/SHRD: the destination shifted with bits from the source. For a 16-bit operand
 // and a count above 16 the SDM leaves the result undefined; x86lab shifts the 48-bit
 // concatenation source:destination:source (P6 behaviour, QUIRK).
@@ -86,30 +78,27 @@ void double_shift(Cpu& c, const Instruction& i) {
   c.set_flags(flags, flag::kStatus);
 }
 
-template <class T> void shld(Cpu& c, const Instruction& i) { double_shift<T, true>(c, i); }
-template <class T> void shrd(Cpu& c, const Instruction& i) { double_shift<T, false>(c, i); }
-
-#define SHIFT_GROUP(ext, mnemonic, executor)                 \
-  {0xC0, ext, mnemonic, "Eb,Ib", B(executor)},               \
-  {0xC1, ext, mnemonic, "Ev,Ib", V(executor)},               \
-  {0xD0, ext, mnemonic, "Eb,1", B(executor)},                \
-  {0xD1, ext, mnemonic, "Ev,1", V(executor)},                \
-  {0xD2, ext, mnemonic, "Eb,CL", B(executor)},               \
-  {0xD3, ext, mnemonic, "Ev,CL", V(executor)}
+#define SHIFT_GROUP(ext, mnemonic, kind)                \
+  {0xC0, ext, mnemonic, "Eb,Ib", B(shift, kind)},       \
+  {0xC1, ext, mnemonic, "Ev,Ib", V(shift, kind)},       \
+  {0xD0, ext, mnemonic, "Eb,1", B(shift, kind)},        \
+  {0xD1, ext, mnemonic, "Ev,1", V(shift, kind)},        \
+  {0xD2, ext, mnemonic, "Eb,CL", B(shift, kind)},       \
+  {0xD3, ext, mnemonic, "Ev,CL", V(shift, kind)}
 
 constexpr InstructionForm kForms[] = {
-    SHIFT_GROUP(0, "ROL", rol),
-    SHIFT_GROUP(1, "ROR", ror),
-    SHIFT_GROUP(2, "RCL", rcl),
-    SHIFT_GROUP(3, "RCR", rcr),
-    SHIFT_GROUP(4, "SHL", shl),
-    SHIFT_GROUP(5, "SHR", shr),
-    SHIFT_GROUP(6, "SAL", shl),  // /6 is an undocumented alias of SHL
-    SHIFT_GROUP(7, "SAR", sar),
-    {0x1A4, -1, "SHLD", "Ev,Gv,Ib", V(shld)},
-    {0x1A5, -1, "SHLD", "Ev,Gv,CL", V(shld)},
-    {0x1AC, -1, "SHRD", "Ev,Gv,Ib", V(shrd)},
-    {0x1AD, -1, "SHRD", "Ev,Gv,CL", V(shrd)},
+    SHIFT_GROUP(0, "ROL", Shift::Rol),
+    SHIFT_GROUP(1, "ROR", Shift::Ror),
+    SHIFT_GROUP(2, "RCL", Shift::Rcl),
+    SHIFT_GROUP(3, "RCR", Shift::Rcr),
+    SHIFT_GROUP(4, "SHL", Shift::Shl),
+    SHIFT_GROUP(5, "SHR", Shift::Shr),
+    SHIFT_GROUP(6, "SAL", Shift::Shl),  // /6 is an undocumented alias of SHL
+    SHIFT_GROUP(7, "SAR", Shift::Sar),
+    {0x1A4, -1, "SHLD", "Ev,Gv,Ib", V(double_shift, true)},
+    {0x1A5, -1, "SHLD", "Ev,Gv,CL", V(double_shift, true)},
+    {0x1AC, -1, "SHRD", "Ev,Gv,Ib", V(double_shift, false)},
+    {0x1AD, -1, "SHRD", "Ev,Gv,CL", V(double_shift, false)},
 };
 
 }  // namespace

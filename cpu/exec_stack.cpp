@@ -130,15 +130,9 @@ void leave(Cpu& c, const Instruction&) {
   c.set_reg<T>(EBP, saved);
 }
 
-#define REGISTER_ROWS(base, mnemonic, executor)                                               \
-  {base + 0, -1, mnemonic, "Zv", V(executor)}, {base + 1, -1, mnemonic, "Zv", V(executor)}, \
-  {base + 2, -1, mnemonic, "Zv", V(executor)}, {base + 3, -1, mnemonic, "Zv", V(executor)}, \
-  {base + 4, -1, mnemonic, "Zv", V(executor)}, {base + 5, -1, mnemonic, "Zv", V(executor)}, \
-  {base + 6, -1, mnemonic, "Zv", V(executor)}, {base + 7, -1, mnemonic, "Zv", V(executor)}
-
 constexpr InstructionForm kForms[] = {
-    REGISTER_ROWS(0x50, "PUSH", push),
-    REGISTER_ROWS(0x58, "POP", pop),
+    REGISTER_ROWS(0x50, "PUSH", "Zv", V(push)),
+    REGISTER_ROWS(0x58, "POP", "Zv", V(pop)),
     {0x68, -1, "PUSH", "Iz", V(push)},
     {0x6A, -1, "PUSH", "Ib", V(push)},
     {0xFF, 6, "PUSH", "Ev", V(push)},

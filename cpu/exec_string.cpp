@@ -89,29 +89,21 @@ void string(Cpu& c, const Instruction& i) {
   if (remaining != 0) c.state.eip = c.instruction_eip();  // continue in the next step
 }
 
-template <class T> void movs(Cpu& c, const Instruction& i) { string<T, StringOp::Movs>(c, i); }
-template <class T> void cmps(Cpu& c, const Instruction& i) { string<T, StringOp::Cmps>(c, i); }
-template <class T> void scas(Cpu& c, const Instruction& i) { string<T, StringOp::Scas>(c, i); }
-template <class T> void lods(Cpu& c, const Instruction& i) { string<T, StringOp::Lods>(c, i); }
-template <class T> void stos(Cpu& c, const Instruction& i) { string<T, StringOp::Stos>(c, i); }
-template <class T> void ins(Cpu& c, const Instruction& i) { string<T, StringOp::Ins>(c, i); }
-template <class T> void outs(Cpu& c, const Instruction& i) { string<T, StringOp::Outs>(c, i); }
-
 constexpr InstructionForm kForms[] = {
-    {0xA4, -1, "MOVS", "Yb,Xb", B(movs), kStringOp},
-    {0xA5, -1, "MOVS", "Yv,Xv", V(movs), kStringOp},
-    {0xA6, -1, "CMPS", "Xb,Yb", B(cmps), kStringOp | kUsesRepCondition},
-    {0xA7, -1, "CMPS", "Xv,Yv", V(cmps), kStringOp | kUsesRepCondition},
-    {0xAE, -1, "SCAS", "AL,Yb", B(scas), kStringOp | kUsesRepCondition},
-    {0xAF, -1, "SCAS", "eAX,Yv", V(scas), kStringOp | kUsesRepCondition},
-    {0xAC, -1, "LODS", "AL,Xb", B(lods), kStringOp},
-    {0xAD, -1, "LODS", "eAX,Xv", V(lods), kStringOp},
-    {0xAA, -1, "STOS", "Yb,AL", B(stos), kStringOp},
-    {0xAB, -1, "STOS", "Yv,eAX", V(stos), kStringOp},
-    {0x6C, -1, "INS", "Yb,DX", B(ins), kStringOp},
-    {0x6D, -1, "INS", "Yz,DX", V(ins), kStringOp},
-    {0x6E, -1, "OUTS", "DX,Xb", B(outs), kStringOp},
-    {0x6F, -1, "OUTS", "DX,Xz", V(outs), kStringOp},
+    {0xA4, -1, "MOVS", "Yb,Xb", B(string, StringOp::Movs), kStringOp},
+    {0xA5, -1, "MOVS", "Yv,Xv", V(string, StringOp::Movs), kStringOp},
+    {0xA6, -1, "CMPS", "Xb,Yb", B(string, StringOp::Cmps), kStringOp | kUsesRepCondition},
+    {0xA7, -1, "CMPS", "Xv,Yv", V(string, StringOp::Cmps), kStringOp | kUsesRepCondition},
+    {0xAE, -1, "SCAS", "AL,Yb", B(string, StringOp::Scas), kStringOp | kUsesRepCondition},
+    {0xAF, -1, "SCAS", "eAX,Yv", V(string, StringOp::Scas), kStringOp | kUsesRepCondition},
+    {0xAC, -1, "LODS", "AL,Xb", B(string, StringOp::Lods), kStringOp},
+    {0xAD, -1, "LODS", "eAX,Xv", V(string, StringOp::Lods), kStringOp},
+    {0xAA, -1, "STOS", "Yb,AL", B(string, StringOp::Stos), kStringOp},
+    {0xAB, -1, "STOS", "Yv,eAX", V(string, StringOp::Stos), kStringOp},
+    {0x6C, -1, "INS", "Yb,DX", B(string, StringOp::Ins), kStringOp},
+    {0x6D, -1, "INS", "Yz,DX", V(string, StringOp::Ins), kStringOp},
+    {0x6E, -1, "OUTS", "DX,Xb", B(string, StringOp::Outs), kStringOp},
+    {0x6F, -1, "OUTS", "DX,Xz", V(string, StringOp::Outs), kStringOp},
 };
 
 }  // namespace

@@ -11,9 +11,12 @@
 namespace x86lab {
 namespace {
 
-// Privileged instructions raise #GP(0) at CPL > 0 and in virtual-8086 mode.
-void require_cpl0(const Cpu& c) {
-  if (!c.real_mode() && (c.state.cpl != 0 || c.virtual_8086())) throw gp(0, "privileged instruction at CPL > 0");
+// Privileged instructions raise #GP(0) at CPL > 0 and in virtual-8086 mode. False
+// when the fault was raised (signal_fault): the executor returns at once.
+[[nodiscard]] bool at_cpl0(Cpu& c) {
+  if (c.real_mode() || (c.state.cpl == 0 && !c.virtual_8086())) [[likely]] return true;
+  c.signal_fault(gp(0, "privileged instruction at CPL > 0"));
+  return false;
 }
 
 void cpuid(Cpu& c, const Instruction&) {
@@ -61,7 +64,7 @@ constexpr u32 kTsc = 0x10, kApicBase = 0x1B, kBiosSignId = 0x8B, kPlatformId = 0
 }
 
 void rdmsr(Cpu& c, const Instruction&) {
-  require_cpl0(c);
+  if (!at_cpl0(c)) return;
   u64 value;
   switch (c.state.gpr[ECX]) {
     case msr::kTsc: value = time_stamp_counter(c); break;
@@ -80,7 +83,7 @@ void rdmsr(Cpu& c, const Instruction&) {
 }
 
 void wrmsr(Cpu& c, const Instruction&) {
-  require_cpl0(c);
+  if (!at_cpl0(c)) return;
   const u32 value = c.state.gpr[EAX];
   switch (c.state.gpr[ECX]) {
     // The TSC takes the value written from here on; device time (the cycle count) goes on.
@@ -134,24 +137,24 @@ u16 port_of(const Cpu& c, const Instruction& i, unsigned n) {
 template <class T>
 void in(Cpu& c, const Instruction& i) {
   const u16 port = port_of(c, i, 1);
-  check_io_permission(c, port, sizeof(T));
+  if (auto fault = io_permission_fault(c, port, sizeof(T))) [[unlikely]] return c.signal_fault(*fault);
   c.set_reg<T>(EAX, static_cast<T>(c.ports().read(port, sizeof(T))));
 }
 template <class T>
 void out(Cpu& c, const Instruction& i) {
   const u16 port = port_of(c, i, 0);
-  check_io_permission(c, port, sizeof(T));
+  if (auto fault = io_permission_fault(c, port, sizeof(T))) [[unlikely]] return c.signal_fault(*fault);
   c.ports().write(port, sizeof(T), c.reg<T>(EAX));
 }
 
 // CLI/STI: IOPL-sensitive in protected and V86 mode. STI blocks interrupts for one
 // instruction (the interrupt shadow).
 void cli(Cpu& c, const Instruction&) {
-  if (!c.real_mode() && c.state.cpl > c.iopl()) throw gp(0, "CLI with CPL > IOPL");
+  if (!c.real_mode() && c.state.cpl > c.iopl()) [[unlikely]] return c.signal_fault(gp(0, "CLI with CPL > IOPL"));
   c.state.eflags &= ~flag::IF;
 }
 void sti(Cpu& c, const Instruction&) {
-  if (!c.real_mode() && c.state.cpl > c.iopl()) throw gp(0, "STI with CPL > IOPL");
+  if (!c.real_mode() && c.state.cpl > c.iopl()) [[unlikely]] return c.signal_fault(gp(0, "STI with CPL > IOPL"));
   if (!c.flag_set(flag::IF)) c.state.interrupt_shadow = true;
   c.state.eflags |= flag::IF;
   c.notify_interrupt();
@@ -163,18 +166,18 @@ void stc(Cpu& c, const Instruction&) { c.state.eflags |= flag::CF; }
 void cmc(Cpu& c, const Instruction&) { c.state.eflags ^= flag::CF; }
 
 void ud2(Cpu&, const Instruction&) { throw ud("UD2"); }
-void invd(Cpu& c, const Instruction&) { require_cpl0(c); }    // no caches are modeled
-void wbinvd(Cpu& c, const Instruction&) { require_cpl0(c); }
+void invd(Cpu& c, const Instruction&) { (void)at_cpl0(c); }    // no caches are modeled
+void wbinvd(Cpu& c, const Instruction&) { (void)at_cpl0(c); }
 // INVLPG m: drops the TLB entry of the page holding m's linear address (segment base
 // plus effective address; no limit check, and no fault for an unmapped page).
 void invlpg(Cpu& c, const Instruction& i) {
-  require_cpl0(c);
+  if (!at_cpl0(c)) return;
   c.mmu().invalidate_page(c.state.segments[i.segment].cache.base + c.effective_address(i));
 }
 
 // MOV to/from control registers: always 32-bit, ModRM.mod ignored (treated as register).
 void mov_from_cr(Cpu& c, const Instruction& i) {
-  require_cpl0(c);
+  if (!at_cpl0(c)) return;
   u32 value;
   switch (i.reg) {
     case 0: value = c.state.cr0; break;
@@ -186,7 +189,7 @@ void mov_from_cr(Cpu& c, const Instruction& i) {
   c.state.gpr[i.rm] = value;
 }
 void mov_to_cr(Cpu& c, const Instruction& i) {
-  require_cpl0(c);
+  if (!at_cpl0(c)) return;
   const u32 value = c.state.gpr[i.rm];
   switch (i.reg) {
     case 0: c.write_cr0(value); break;
@@ -208,23 +211,23 @@ unsigned debug_register(const Cpu& c, unsigned n) {
 // DR7.GD makes any access a #DB fault first (cpu/debug_registers.cpp).
 void mov_from_dr(Cpu& c, const Instruction& i) {
   c.check_debug_register_access();
-  require_cpl0(c);
+  if (!at_cpl0(c)) return;
   c.state.gpr[i.rm] = c.state.dr[debug_register(c, i.reg)];
 }
 void mov_to_dr(Cpu& c, const Instruction& i) {
   c.check_debug_register_access();
-  require_cpl0(c);
+  if (!at_cpl0(c)) return;
   c.write_debug_register(debug_register(c, i.reg), c.state.gpr[i.rm]);
 }
 
 void clts(Cpu& c, const Instruction&) {
-  require_cpl0(c);
+  if (!at_cpl0(c)) return;
   c.state.cr0 &= ~cr0::TS;
 }
 
 // LMSW loads CR0 bits 0-3 and cannot clear PE.
 void lmsw(Cpu& c, const Instruction& i) {
-  require_cpl0(c);
+  if (!at_cpl0(c)) return;
   const u16 value = read_operand<u16>(c, i, 0);
   u32 cr0 = (c.state.cr0 & ~0xEu) | (value & 0xFu);
   if (c.state.cr0 & cr0::PE) cr0 |= cr0::PE;
@@ -241,7 +244,7 @@ void smsw(Cpu& c, const Instruction& i) {
 // LGDT/LIDT Ms: a 16-bit limit and a base (24 bits used with a 16-bit operand size).
 template <class T, bool kIdt>
 void load_table_register(Cpu& c, const Instruction& i) {
-  require_cpl0(c);
+  if (!at_cpl0(c)) return;
   const u32 mask = i.address_size_32 ? 0xFFFFFFFFu : 0xFFFFu;
   const u32 ea = c.effective_address(i);
   const u16 limit = c.read<u16>(i.segment, ea);
@@ -269,13 +272,13 @@ template <class T> void sgdt(Cpu& c, const Instruction& i) { store_table_registe
 template <class T> void sidt(Cpu& c, const Instruction& i) { store_table_register<T, true>(c, i); }
 
 constexpr InstructionForm kForms[] = {
-    {0x1A2, -1, "CPUID", "", &cpuid, &cpuid},
-    {0x131, -1, "RDTSC", "", &rdtsc, &rdtsc},
-    {0x133, -1, "RDPMC", "", &rdpmc, &rdpmc},
-    {0x132, -1, "RDMSR", "", &rdmsr, &rdmsr},
-    {0x130, -1, "WRMSR", "", &wrmsr, &wrmsr},
-    {0x134, -1, "SYSENTER", "", &sysenter, &sysenter, kControlTransfer},
-    {0x135, -1, "SYSEXIT", "", &sysexit, &sysexit, kControlTransfer},
+    {0x1A2, -1, "CPUID", "", N(cpuid)},
+    {0x131, -1, "RDTSC", "", N(rdtsc)},
+    {0x133, -1, "RDPMC", "", N(rdpmc)},
+    {0x132, -1, "RDMSR", "", N(rdmsr)},
+    {0x130, -1, "WRMSR", "", N(wrmsr)},
+    {0x134, -1, "SYSENTER", "", N(sysenter), kControlTransfer},
+    {0x135, -1, "SYSEXIT", "", N(sysexit), kControlTransfer},
     {0xE4, -1, "IN", "AL,Ib", B(in)},
     {0xE5, -1, "IN", "eAX,Ib", V(in)},
     {0xEC, -1, "IN", "AL,DX", B(in)},
@@ -284,23 +287,23 @@ constexpr InstructionForm kForms[] = {
     {0xE7, -1, "OUT", "Ib,eAX", V(out)},
     {0xEE, -1, "OUT", "DX,AL", B(out)},
     {0xEF, -1, "OUT", "DX,eAX", V(out)},
-    {0xFA, -1, "CLI", "", &cli, &cli},
-    {0xFB, -1, "STI", "", &sti, &sti},
-    {0xFC, -1, "CLD", "", &cld, &cld},
-    {0xFD, -1, "STD", "", &std_, &std_},
-    {0xF8, -1, "CLC", "", &clc, &clc},
-    {0xF9, -1, "STC", "", &stc, &stc},
-    {0xF5, -1, "CMC", "", &cmc, &cmc},
-    {0x10B, -1, "UD2", "", &ud2, &ud2},
-    {0x108, -1, "INVD", "", &invd, &invd},
-    {0x109, -1, "WBINVD", "", &wbinvd, &wbinvd},
-    {0x101, 7, "INVLPG", "M", &invlpg, &invlpg, kMemoryOnly},
-    {0x120, -1, "MOV", "Rd,Cd", &mov_from_cr, &mov_from_cr, kDefault32},
-    {0x122, -1, "MOV", "Cd,Rd", &mov_to_cr, &mov_to_cr, kDefault32},
-    {0x121, -1, "MOV", "Rd,Dd", &mov_from_dr, &mov_from_dr, kDefault32},
-    {0x123, -1, "MOV", "Dd,Rd", &mov_to_dr, &mov_to_dr, kDefault32},
-    {0x106, -1, "CLTS", "", &clts, &clts},
-    {0x101, 6, "LMSW", "Ew", &lmsw, &lmsw},
+    {0xFA, -1, "CLI", "", N(cli)},
+    {0xFB, -1, "STI", "", N(sti)},
+    {0xFC, -1, "CLD", "", N(cld)},
+    {0xFD, -1, "STD", "", N(std_)},
+    {0xF8, -1, "CLC", "", N(clc)},
+    {0xF9, -1, "STC", "", N(stc)},
+    {0xF5, -1, "CMC", "", N(cmc)},
+    {0x10B, -1, "UD2", "", N(ud2)},
+    {0x108, -1, "INVD", "", N(invd)},
+    {0x109, -1, "WBINVD", "", N(wbinvd)},
+    {0x101, 7, "INVLPG", "M", N(invlpg), kMemoryOnly},
+    {0x120, -1, "MOV", "Rd,Cd", N(mov_from_cr), kDefault32},
+    {0x122, -1, "MOV", "Cd,Rd", N(mov_to_cr), kDefault32},
+    {0x121, -1, "MOV", "Rd,Dd", N(mov_from_dr), kDefault32},
+    {0x123, -1, "MOV", "Dd,Rd", N(mov_to_dr), kDefault32},
+    {0x106, -1, "CLTS", "", N(clts)},
+    {0x101, 6, "LMSW", "Ew", N(lmsw)},
     {0x101, 4, "SMSW", "Ew", V(smsw)},
     {0x101, 0, "SGDT", "Ms", V(sgdt), kMemoryOnly},
     {0x101, 1, "SIDT", "Ms", V(sidt), kMemoryOnly},

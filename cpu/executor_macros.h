@@ -1,9 +1,21 @@
-// Shorthands for table rows: the executor pair of a byte form (B) and of a
-// word/dword form (V), and the sixteen rows of a condition-code family.
+// Shorthands for table rows: the executor pair of a byte form (B), of a word/dword
+// form (V) and of a form whose executor does not depend on the operand size (N), the
+// eight rows of a register-in-opcode form and the sixteen rows of a condition-code
+// family. B and V take the template arguments that follow the operand type, if any:
+// V(shift, Shift::Rol) names shift<u16, Shift::Rol> and shift<u32, Shift::Rol>.
 #pragma once
 
-#define B(executor) &executor<u8>, &executor<u8>
-#define V(executor) &executor<u16>, &executor<u32>
+#define B(executor, ...) &executor<u8 __VA_OPT__(, ) __VA_ARGS__>, &executor<u8 __VA_OPT__(, ) __VA_ARGS__>
+#define V(executor, ...) &executor<u16 __VA_OPT__(, ) __VA_ARGS__>, &executor<u32 __VA_OPT__(, ) __VA_ARGS__>
+#define N(executor) &executor, &executor
+
+// Eight rows opcode+0 .. opcode+7 for an instruction with the register in the
+// opcode's low three bits (operand notation Z).
+#define REGISTER_ROWS(opcode, mnemonic, operands, ...)                                                           \
+  {opcode + 0, -1, mnemonic, operands, __VA_ARGS__}, {opcode + 1, -1, mnemonic, operands, __VA_ARGS__},          \
+  {opcode + 2, -1, mnemonic, operands, __VA_ARGS__}, {opcode + 3, -1, mnemonic, operands, __VA_ARGS__},          \
+  {opcode + 4, -1, mnemonic, operands, __VA_ARGS__}, {opcode + 5, -1, mnemonic, operands, __VA_ARGS__},          \
+  {opcode + 6, -1, mnemonic, operands, __VA_ARGS__}, {opcode + 7, -1, mnemonic, operands, __VA_ARGS__}
 
 // Sixteen rows opcode+0 .. opcode+15 for Jcc/SETcc/CMOVcc; the executor reads the
 // condition from the opcode's low four bits.

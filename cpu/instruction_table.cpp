@@ -1,8 +1,11 @@
 // Builds the opcode map from the family row lists and parses SDM operand notation.
 #include "cpu/instruction_table.h"
 
+#include <algorithm>
+#include <iterator>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace x86lab {
 
@@ -23,38 +26,24 @@ OperandSpec parse_operand(std::string_view text) {
   for (const auto& f : kFixed)
     if (f.name == text) return f.spec;
   if (text.size() < 1 || text.size() > 2) throw std::invalid_argument("unknown operand notation '" + std::string(text) + "'");
+  // The addressing-method letter and the operand-size letter (none for a lone letter).
+  static constexpr std::pair<char, M> kMethods[] = {{'E', M::E}, {'G', M::G}, {'M', M::M}, {'R', M::R}, {'S', M::S},
+                                                    {'C', M::C}, {'D', M::D}, {'I', M::I}, {'J', M::J}, {'A', M::A},
+                                                    {'O', M::O}, {'Z', M::Z}, {'X', M::X}, {'Y', M::Y}};
+  static constexpr std::pair<char, S> kSizes[] = {{'\0', S::None}, {'b', S::b}, {'w', S::w}, {'d', S::d}, {'v', S::v},
+                                                  {'z', S::z},     {'p', S::p}, {'a', S::a}, {'q', S::q}, {'s', S::s}};
+  const auto letter = [](const auto& table, char c) {
+    const auto* found =
+        std::find_if(std::begin(table), std::end(table), [c](const auto& row) { return row.first == c; });
+    return found == std::end(table) ? nullptr : &found->second;
+  };
   OperandSpec spec;
-  switch (text[0]) {
-    case 'E': spec.method = M::E; break;
-    case 'G': spec.method = M::G; break;
-    case 'M': spec.method = M::M; break;
-    case 'R': spec.method = M::R; break;
-    case 'S': spec.method = M::S; break;
-    case 'C': spec.method = M::C; break;
-    case 'D': spec.method = M::D; break;
-    case 'I': spec.method = M::I; break;
-    case 'J': spec.method = M::J; break;
-    case 'A': spec.method = M::A; break;
-    case 'O': spec.method = M::O; break;
-    case 'Z': spec.method = M::Z; break;
-    case 'X': spec.method = M::X; break;
-    case 'Y': spec.method = M::Y; break;
-    default: throw std::invalid_argument("unknown operand notation '" + std::string(text) + "'");
-  }
-  const char size = text.size() == 2 ? text[1] : '\0';
-  switch (size) {
-    case '\0': spec.size = S::None; break;
-    case 'b': spec.size = S::b; break;
-    case 'w': spec.size = S::w; break;
-    case 'd': spec.size = S::d; break;
-    case 'v': spec.size = S::v; break;
-    case 'z': spec.size = S::z; break;
-    case 'p': spec.size = S::p; break;
-    case 'a': spec.size = S::a; break;
-    case 'q': spec.size = S::q; break;
-    case 's': spec.size = S::s; break;
-    default: throw std::invalid_argument("unknown operand size in '" + std::string(text) + "'");
-  }
+  const M* method = letter(kMethods, text[0]);
+  if (!method) throw std::invalid_argument("unknown operand notation '" + std::string(text) + "'");
+  spec.method = *method;
+  const S* size = letter(kSizes, text.size() == 2 ? text[1] : '\0');
+  if (!size) throw std::invalid_argument("unknown operand size in '" + std::string(text) + "'");
+  spec.size = *size;
   return spec;
 }
 

@@ -129,6 +129,7 @@ void Cpu::switch_task(Selector selector, const DescriptorSlot& tss, TaskSwitchRe
   state.eip = image.eip;
   state.eflags = ((new32 ? image.eflags : (state.eflags & 0xFFFF0000u & ~flag::VM) | image.eflags) & flag::kImplemented) |
                  flag::Reserved1;
+  notify_interrupt();  // the new task's IF may be 1
   for (unsigned r = 0; r < 8; ++r) state.gpr[r] = new32 ? image.gpr[r] : (state.gpr[r] & 0xFFFF0000u) | image.gpr[r];
   for (unsigned s = 0; s < 6; ++s) load_unusable_segment(state.segments[s], image.segments[s]);
   load_unusable_segment(state.ldtr, image.ldt);

@@ -134,6 +134,7 @@ class Mmu {
     return (byte_linear & ~0xFFFu) == (linear & ~0xFFFu) ? first + i : second + (byte_linear & 0xFFF);
   }
   void note_model(u32 linear, AccessIntent intent, u8 rights) {
+    if constexpr (!kStatistics) return;
     const bool large = rights & tlb_right::Large, global = rights & tlb_right::Global;
     if (intent == AccessIntent::Execute)
       model_.access_code(linear, large, global);

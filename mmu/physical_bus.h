@@ -165,7 +165,9 @@ class PhysicalBus {
   static constexpr u8 kRamPage = 1 << 0;   // backed by writable RAM (not replaced by ROM or MMIO)
   static constexpr u8 kCodePage = 1 << 1;  // instructions were fetched from it since its last write
 
-  void count(AccessKind kind) { ++counters_.accesses_by_kind[static_cast<std::size_t>(kind)]; }
+  void count(AccessKind kind) {
+    if constexpr (kStatistics) ++counters_.accesses_by_kind[static_cast<std::size_t>(kind)];
+  }
   u64 read_slow(u32 address, unsigned size);
   void write_slow(u32 address, unsigned size, u64 value);
   u8 read_byte(u32 address);

@@ -26,7 +26,7 @@ void trace_io(Tracer& tracer, u16 port, unsigned size, u32 value, bool write, co
 
 u32 PortBus::read(u16 port, unsigned size) {
   ++counters_.io_reads;
-  ++counters_.io_by_port[port];
+  if constexpr (kStatistics) ++counters_.io_by_port[port];
   PortDevice* device = devices_[port];
   const u32 value = device ? device->io_read(port, size) : size == 4 ? 0xFFFFFFFFu : (1u << (8 * size)) - 1;
   if (counters_.tracer) trace_io(*counters_.tracer, port, size, value, false, device);
@@ -35,7 +35,7 @@ u32 PortBus::read(u16 port, unsigned size) {
 
 void PortBus::write(u16 port, unsigned size, u32 value) {
   ++counters_.io_writes;
-  ++counters_.io_by_port[port];
+  if constexpr (kStatistics) ++counters_.io_by_port[port];
   PortDevice* device = devices_[port];
   if (counters_.tracer) trace_io(*counters_.tracer, port, size, value, true, device);
   if (device) device->io_write(port, size, value);

@@ -1,6 +1,8 @@
 // The statistics model of first-level TLBs: LRU set-associative arrays.
 #include "mmu/tlb_model.h"
 
+#include <algorithm>
+
 #include "trace/tracer.h"
 
 namespace x86lab {
@@ -12,18 +14,22 @@ TlbModelArray::TlbModelArray(TlbArrayGeometry geometry) {
   keys_.assign(std::size_t{sets_} * ways_, 0);
   stamps_.assign(keys_.size(), 0);
   global_.assign(keys_.size(), false);
+  mru_.assign(sets_, 0);
+  power_of_two_sets_ = (sets_ & (sets_ - 1)) == 0;
+  set_mask_ = sets_ - 1;
 }
 
-bool TlbModelArray::access(u32 key, bool global) {
-  if (key + 1 == last_key_) return true;  // the most recently used way: nothing changes
+// The set search behind access() when `key` is not the most recently used way.
+bool TlbModelArray::access_set(u32 key, bool global) {
   if (!exists()) return false;
-  const std::size_t first = std::size_t{key % sets_} * ways_;
+  const u32 set = set_of(key);
+  const std::size_t first = std::size_t{set} * ways_;
   std::size_t victim = first;  // the least recently used way; empty ways have stamp 0
   ++clock_;
   for (std::size_t i = first; i < first + ways_; ++i) {
     if (keys_[i] == key + 1) {
       stamps_[i] = clock_;
-      last_key_ = key + 1;
+      mru_[set] = key + 1;
       return true;
     }
     if (stamps_[i] < stamps_[victim]) victim = i;
@@ -31,20 +37,20 @@ bool TlbModelArray::access(u32 key, bool global) {
   keys_[victim] = key + 1;
   stamps_[victim] = clock_;
   global_[victim] = global;
-  last_key_ = key + 1;
+  mru_[set] = key + 1;
   return false;
 }
 
 void TlbModelArray::invalidate(u32 key) {
   for (std::size_t i = 0; i < keys_.size(); ++i)
     if (keys_[i] == key + 1) clear(i);
-  last_key_ = 0;
+  std::fill(mru_.begin(), mru_.end(), 0);  // the slow path finds the MRU ways again
 }
 
 void TlbModelArray::flush(bool keep_global) {
   for (std::size_t i = 0; i < keys_.size(); ++i)
     if (!(keep_global && global_[i])) clear(i);
-  last_key_ = 0;
+  std::fill(mru_.begin(), mru_.end(), 0);
 }
 
 TlbModel::TlbModel(const TlbGeometry& geometry, Counters& counters)

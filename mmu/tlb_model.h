@@ -32,11 +32,17 @@ class TlbModelArray {
   bool exists() const { return !keys_.empty(); }
   // Looks `key` up and makes it most recently used; on a miss it replaces the least
   // recently used way of its set. Returns whether it hit.
-  bool access(u32 key, bool global);
+  bool access(u32 key, bool global) {
+    // The most recently used way of its set: a hit that changes no set's LRU order.
+    if (mru_[set_of(key)] == key + 1) return true;
+    return access_set(key, global);
+  }
   void invalidate(u32 key);
   void flush(bool keep_global);
 
  private:
+  bool access_set(u32 key, bool global);
+  u32 set_of(u32 key) const { return power_of_two_sets_ ? key & set_mask_ : key % sets_; }
   void clear(std::size_t way) {
     keys_[way] = 0;
     stamps_[way] = 0;
@@ -47,7 +53,9 @@ class TlbModelArray {
   std::vector<u64> stamps_;  // last use, for LRU
   std::vector<bool> global_;
   u64 clock_ = 0;
-  u32 last_key_ = 0;  // key + 1 of the most recent hit or fill (always the MRU way)
+  u32 set_mask_ = 0;                // sets_ - 1 when power_of_two_sets_
+  bool power_of_two_sets_ = true;   // (every built-in geometry; an empty array has "1 set")
+  std::vector<u32> mru_ = {0};      // per set: key + 1 of its most recently used way (0 = none known)
 };
 
 class TlbModel {

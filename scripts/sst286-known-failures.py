@@ -28,6 +28,8 @@ def read_entries():
 
 
 def render(entries):
+    if not entries:
+        return "\n".join([BEGIN, "", "None: every compared test passes.", "", END])
     lines = [BEGIN, "", f"{len(entries)} tests:", "",
              "| test hash | opcode file | instruction | reason |", "|---|---|---|---|"]
     for hash_, file, instruction, reason in sorted(entries, key=lambda e: (e[3], e[1], e[2], e[0])):

@@ -12,6 +12,18 @@ namespace x86lab {
 
 class Tracer;
 
+// Whether the statistics on the per-instruction and per-access paths are counted:
+// per-opcode counts, code bytes and code lines, accesses by kind, the TLB statistics
+// model, I/O by port. Always 1 except in the build that measures their cost
+// (CMake -DX86LAB_STATISTICS=OFF, bench/counters_cost.sh; issue 8 allows them 10 %).
+// Instructions, cycles and the counters of rarer events (faults by vector, segment
+// loads, descriptor reads, locked accesses, page walks) are always counted: the run
+// needs the first two, and the others are off the per-instruction path.
+#ifndef X86LAB_STATISTICS
+#define X86LAB_STATISTICS 1
+#endif
+inline constexpr bool kStatistics = X86LAB_STATISTICS != 0;
+
 // Extra costs of events, in 1/256 cycles, copied from the active CostModel
 // (trace/cost_model.h) so every layer can charge them without knowing the model.
 struct CycleCosts {

@@ -46,10 +46,9 @@ po::options_description run_options() {
       ("max-instructions", po::value<std::string>()->value_name("N"),
        "stop after N instructions (faults and interrupt deliveries count too); exit status 1")
       ("exit-on-halt", "HLT with interrupts disabled ends the run with exit status 0")
-      ("reset-on-triple-fault", "a triple fault resets the CPU (as a PC chipset does) instead of ending the run")
-      ("profile", po::value<std::string>()->default_value("p3")->value_name("NAME"),
-       "CPU and cost profile: p3, k7, p4, modern, i386-locking, or a cost-model FILE (docs/cost-model.md)")
-      ("stats", "print the counters on stderr at exit");
+      ("reset-on-triple-fault", "a triple fault resets the CPU (as a PC chipset does) instead of ending the run");
+  add_profile_option(options);
+  options.add_options()("stats", "print the counters on stderr at exit");
   add_trace_options(options);
   add_platform_options(options);
   add_gdb_options(options);

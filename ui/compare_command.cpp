@@ -22,8 +22,6 @@ namespace po = boost::program_options;
 namespace x86lab {
 namespace {
 
-// The design scenarios in the order of their seeds; others follow alphabetically.
-const std::vector<std::string> kSeedOrder = {"tls", "ctxsw", "irq"};
 const std::vector<std::string> kFormats = {"text", "markdown", "json", "csv"};
 
 po::options_description compare_options() {
@@ -31,9 +29,9 @@ po::options_description compare_options() {
   options.add_options()
       ("help,h", "show the compare options")
       ("variants", po::value<std::string>()->value_name("A,B,..."),
-       "run only these variants (the baseline is always added)")
-      ("profile", po::value<std::string>()->default_value("p3")->value_name("NAME"),
-       "CPU and cost profile: p3, k7, p4, modern, i386-locking, or a cost-model FILE")
+       "run only these variants (the baseline is always added)");
+  add_profile_option(options);
+  options.add_options()
       ("out", po::value<std::string>()->default_value("x86lab-compare")->value_name("DIR"),
        "folder for report.{txt,md,json,csv} and the plots (created if missing)")
       ("no-files", "write no report folder; print the table only")
@@ -46,21 +44,6 @@ po::options_description compare_options() {
   return options;
 }
 
-// The scenario folders of `dir` that hold a variants.json, in seed order.
-std::vector<std::string> available_scenarios(const std::filesystem::path& dir) {
-  std::vector<std::string> found;
-  std::error_code error;
-  for (const auto& entry : std::filesystem::directory_iterator(dir, error))
-    if (std::filesystem::exists(entry.path() / "variants.json")) found.push_back(entry.path().filename().string());
-  std::sort(found.begin(), found.end(), [](const std::string& a, const std::string& b) {
-    const auto rank = [](const std::string& name) {
-      return std::find(kSeedOrder.begin(), kSeedOrder.end(), name) - kSeedOrder.begin();
-    };
-    return rank(a) != rank(b) ? rank(a) < rank(b) : a < b;
-  });
-  return found;
-}
-
 std::string joined(const std::vector<std::string>& names, const char* separator = ", ") {
   std::string text;
   for (const std::string& name : names) text += (text.empty() ? "" : separator) + name;
@@ -70,7 +53,7 @@ std::string joined(const std::vector<std::string>& names, const char* separator 
 std::vector<ScenarioManifest> load_scenarios(const std::vector<std::string>& requested,
                                              const std::filesystem::path& dir) {
   if (requested.empty()) throw InputError("compare needs a scenario name or 'all' (x86lab compare --help)");
-  const std::vector<std::string> available = available_scenarios(dir);
+  const std::vector<std::string> available = scenario_names(dir);
   const std::string listing = available.empty() ? "none" : joined(available);
   std::vector<ScenarioManifest> manifests;
   for (const std::string& name : requested) {
@@ -149,16 +132,6 @@ std::string regenerate_command(const std::vector<std::string>& names, const po::
 }
 
 }  // namespace
-
-std::filesystem::path default_scenario_dir() {
-  std::error_code error;
-  const auto executable = std::filesystem::read_symlink("/proc/self/exe", error);
-  if (!error) {
-    const auto beside = executable.parent_path() / "roms" / "scenarios";
-    if (std::filesystem::is_directory(beside)) return beside;
-  }
-  return X86LAB_BUILT_SCENARIO_DIR;
-}
 
 int compare_command(const std::vector<std::string>& args) {
   const po::options_description options = compare_options();

@@ -14,9 +14,4 @@ namespace x86lab {
 // cannot be written); the bad input throws InputError for run_cli to print.
 int compare_command(const std::vector<std::string>& args);
 
-// Where the built scenarios are found without --scenario-dir: roms/scenarios/ beside
-// the running x86lab executable (its build folder), else the build folder this binary
-// was configured for (compile-time fallback).
-std::filesystem::path default_scenario_dir();
-
 }  // namespace x86lab

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "ui/compare_table.h"
+#include "platform/scenario/comparison.h"
 
 namespace x86lab {
 

@@ -49,6 +49,12 @@ void add_trace_options(po::options_description& options) {
        "also count instructions, bytes and 32/64-byte lines retired in the linear range [BEGIN, END) (hex)");
 }
 
+void add_profile_option(po::options_description& options) {
+  options.add_options()("profile", po::value<std::string>()->default_value("p3")->value_name("NAME"),
+                        "CPU and cost profile: p3, k7, p4, modern, i386-locking, or a cost-model FILE "
+                        "(docs/cost-model.md)");
+}
+
 void apply_profile_option(const po::variables_map& vm, MachineConfig& config) {
   const std::string name = vm["profile"].as<std::string>();
   if (const CpuProfile* profile = find_profile(name)) {

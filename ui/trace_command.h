@@ -13,9 +13,12 @@ namespace x86lab {
 int trace_command(const std::vector<std::string>& args);
 
 // Adds --trace, --trace-filter, --trace-start, --trace-stop, --stats-json and
-// --profile to `options`.
+// --code-range to `options`.
 void add_trace_options(boost::program_options::options_description& options);
 
+// Adds --profile NAME (default p3) to `options`: a built-in CPU and cost profile or a
+// cost-model file (docs/cost-model.md).
+void add_profile_option(boost::program_options::options_description& options);
 // Applies --profile to `config` (CPU profile and cost model). Throws InputError.
 void apply_profile_option(const boost::program_options::variables_map& vm, MachineConfig& config);
 // Builds and attaches the tracer of --trace/--trace-filter/--trace-start/--trace-stop.

@@ -58,19 +58,37 @@ void fld_st(Fpu& f) {
   push_exact(f, f.st(i));
 }
 
+// A store of ST(0) to memory finding ST(0) empty: with #IA masked `write` stores the
+// QNaN (or integer) indefinite and a popping store pops; the stack underflow is
+// flagged either way (SDM Vol. 1, "Stack Overflow or Underflow Exception (#IS)").
+// False when ST(0) holds a value and the store goes on.
+template <bool kPop, class Write>
+bool store_underflowed(Fpu& f, Write write) {
+  if (!f.empty(0)) return false;
+  if (f.masked(exception::IE)) {
+    write();
+    if (kPop) f.pop();
+  }
+  f.stack_underflow();
+  return true;
+}
+
+// The end of a store of ST(0) that goes ahead: `write` stores the converted value, its
+// exceptions are flagged, C1 says whether it was rounded up, and a popping store pops.
+template <bool kPop, class T, class Write>
+void finish_store(Fpu& f, const Converted<T>& c, Write write) {
+  write(c.value);
+  f.raise(c.exceptions);
+  f.set_c1(c.rounded_up);
+  if (kPop) f.pop();
+}
+
 // A store of ST(0) to memory: `convert` gives the stored bits and the exceptions;
 // `indefinite` is what a masked stack underflow stores. Unmasked #I, #O and #U store
 // nothing and do not pop.
 template <class T, bool kPop, class Convert>
 void store_memory(Fpu& f, T indefinite, Convert convert) {
-  if (f.empty(0)) {
-    if (f.masked(exception::IE)) {
-      f.write<T>(indefinite);
-      if (kPop) f.pop();
-    }
-    f.stack_underflow();
-    return;
-  }
+  if (store_underflowed<kPop>(f, [&] { f.write<T>(indefinite); })) return;
   const auto c = convert(f.st(0));
   const u8 unmasked = c.exceptions & ~f.s.control;
   if (unmasked & (exception::IE | exception::OE | exception::UE)) {
@@ -80,10 +98,7 @@ void store_memory(Fpu& f, T indefinite, Convert convert) {
     f.set_c1(false);
     return;
   }
-  f.write<T>(c.value);
-  f.raise(c.exceptions);
-  f.set_c1(c.rounded_up);
-  if (kPop) f.pop();
+  finish_store<kPop>(f, c, [&f](T value) { f.write<T>(value); });
 }
 
 template <bool kPop>
@@ -109,36 +124,23 @@ void fist(Fpu& f) {
 
 // FSTP m80fp: no conversion, no numeric exception.
 void fstp_m80(Fpu& f) {
-  if (f.empty(0)) {
-    if (f.masked(exception::IE)) {
-      f.write_float80(kIndefinite);
-      f.pop();
-    }
-    f.stack_underflow();
-    return;
-  }
+  if (store_underflowed<true>(f, [&] { f.write_float80(kIndefinite); })) return;
   f.write_float80(f.st(0));
   f.set_c1(false);
   f.pop();
 }
 
 void fbstp(Fpu& f) {
-  Converted<PackedBcd> c;
-  const bool underflow = f.empty(0);
-  if (underflow) c = {{0, 0, 0, 0, 0, 0, 0, 0xC0, 0xFF, 0xFF}, exception::IE};
-  else c = to_bcd(f.st(0), f.environment().mode.rc);
-  const bool store = f.masked(exception::IE) || !(c.exceptions & exception::IE);
-  if (store) {
+  const auto write = [&f](const PackedBcd& bcd) {
     f.check_write(10);
-    for (u32 k = 0; k < 10; ++k) f.write<u8>(c.value[k], k);
-  }
-  if (underflow) {
-    f.stack_underflow();
-  } else {
-    f.raise(c.exceptions);
-    f.set_c1(c.rounded_up);
-  }
-  if (store) f.pop();
+    for (u32 k = 0; k < 10; ++k) f.write<u8>(bcd[k], k);
+  };
+  if (store_underflowed<true>(f, [&] { write({0, 0, 0, 0, 0, 0, 0, 0xC0, 0xFF, 0xFF}); })) return;  // BCD indefinite
+  const Converted<PackedBcd> c = to_bcd(f.st(0), f.environment().mode.rc);
+  if (f.masked(exception::IE) || !(c.exceptions & exception::IE)) return finish_store<true>(f, c, write);
+  // Unmasked #IA: no store, no pop.
+  f.raise(c.exceptions);
+  f.set_c1(c.rounded_up);
 }
 
 // FST/FSTP ST(i): a register copy without numeric exceptions.

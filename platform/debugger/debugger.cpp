@@ -50,11 +50,17 @@ class Debugger::Hooks final : public StepMonitor, public TraceSink {
   bool counted = false;         // match_counts is armed
   std::optional<StopInfo> stop;  // a stop found by a hook
 
+  // A new operation: its first instruction passes over a code breakpoint.
   void begin(Cpu& cpu) {
-    stop.reset();
     returned = false;
-    resume_step = cpu.steps();
     stack0 = cpu.stack_pointer();
+    resume(cpu);
+    resume_step = cpu.steps();
+  }
+  // Another slice of the operation: every instruction, the first too, meets the breakpoints.
+  void resume(Cpu& cpu) {
+    stop.reset();
+    resume_step = UINT64_MAX;
     counts_ = CountSnapshot::of(cpu.counters());
     last_cs_ = cpu.state.segments[CS].selector;
     last_eip_ = cpu.state.eip;
@@ -225,17 +231,29 @@ StopInfo Debugger::finish(StopInfo stop) {
   return stop;
 }
 
-StopInfo Debugger::execute(u64 max_steps, Mode mode, u32 target) {
-  if (ended_) return finish({StopKind::MachineEnded, std::nullopt, ended_});
-  Cpu& cpu = machine_.cpu;
+void Debugger::begin(Mode mode, u32 target, u64 steps, bool step) {
   hooks_->mode = mode;
   hooks_->target = target;
-  hooks_->begin(cpu);
+  hooks_->begin(machine_.cpu);
+  operation_ = Operation{steps, step};
+  begun_ = true;
+}
+
+StopInfo Debugger::run_slice(u64 max_steps, bool& budget_out) {
+  Cpu& cpu = machine_.cpu;
+  if (!begun_) hooks_->resume(cpu);
+  begun_ = false;
   arm();
   StopInfo result;
+  budget_out = false;
   u64 left = max_steps;
   for (;;) {
-    if (pause_requested_.exchange(false, std::memory_order_relaxed) || left == 0) {
+    if (pause_requested_.exchange(false, std::memory_order_relaxed)) {
+      result = {StopKind::Paused, std::nullopt, std::nullopt};
+      break;
+    }
+    if (left == 0) {
+      budget_out = true;
       result = {StopKind::Paused, std::nullopt, std::nullopt};
       break;
     }
@@ -253,36 +271,73 @@ StopInfo Debugger::execute(u64 max_steps, Mode mode, u32 target) {
     }
   }
   disarm();
-  hooks_->mode = Mode::Run;
-  return finish(result);
+  return result;
 }
 
-StopInfo Debugger::run(u64 max_steps) { return execute(max_steps, Mode::Run); }
-
-StopInfo Debugger::step_into() {
-  StopInfo stop = execute(1, Mode::Run);
-  if (stop.kind == StopKind::Paused) stop.kind = StopKind::Step;
+StopInfo Debugger::continue_for(u64 max_steps) {
+  if (!operation_) return last_stop_;
+  if (ended_) {
+    operation_.reset();
+    return finish({StopKind::MachineEnded, std::nullopt, ended_});
+  }
+  Operation& operation = *operation_;
+  const u64 before = machine_.cpu.steps();
+  bool budget_out = false;
+  StopInfo stop = run_slice(std::min(max_steps, operation.steps_left), budget_out);
+  if (operation.steps_left != UINT64_MAX) operation.steps_left -= std::min(operation.steps_left, machine_.cpu.steps() - before);
+  if (budget_out && operation.steps_left > 0) return finish(stop);  // still running
+  if (budget_out && operation.step) stop.kind = StopKind::Step;
+  operation_.reset();
+  hooks_->mode = Mode::Run;
   return finish(stop);
 }
 
-StopInfo Debugger::step_over() {
+void Debugger::begin_run(u64 max_steps) { begin(Mode::Run, 0, max_steps, false); }
+
+void Debugger::begin_step_over() {
   const Cpu& cpu = machine_.cpu;
   std::array<u8, kMaxInstructionBytes> bytes{};
   const std::size_t got = read_linear(pc_linear(), bytes);
   Instruction insn;
+  // An instruction that cannot be decoded here is stepped into (it faults when executed).
   if (got == 0 || !decode_bytes(bytes.data(), static_cast<unsigned>(got), cpu.state.segments[CS].cache.db, insn))
-    return step_into();
+    return begin(Mode::Run, 0, 1, true);
   const u16 opcode = insn.opcode_index;
   const bool call = opcode == 0xE8 || opcode == 0x9A || (opcode == 0xFF && (insn.reg == 2 || insn.reg == 3));
   const bool interrupt = opcode == 0xCC || opcode == 0xCD || opcode == 0xCE || opcode == 0xF1;
   const bool rep_string = insn.rep && insn.form && (insn.form->attributes & kStringOp);
-  if (!call && !interrupt && !rep_string) return step_into();
-  return execute(UINT64_MAX, Mode::StepOver, pc_linear() + insn.length);
+  if (!call && !interrupt && !rep_string) return begin(Mode::Run, 0, 1, true);
+  begin(Mode::StepOver, pc_linear() + insn.length, UINT64_MAX, false);
 }
 
-StopInfo Debugger::step_out() { return execute(UINT64_MAX, Mode::StepOut); }
+void Debugger::begin_step_out() { begin(Mode::StepOut, 0, UINT64_MAX, false); }
 
-StopInfo Debugger::run_to(u32 linear) { return execute(UINT64_MAX, Mode::RunTo, linear); }
+void Debugger::begin_run_to(u32 linear) { begin(Mode::RunTo, linear, UINT64_MAX, false); }
+
+StopInfo Debugger::run(u64 max_steps) {
+  begin_run(max_steps);
+  return continue_for(UINT64_MAX);
+}
+
+StopInfo Debugger::step_into() {
+  begin(Mode::Run, 0, 1, true);
+  return continue_for(UINT64_MAX);
+}
+
+StopInfo Debugger::step_over() {
+  begin_step_over();
+  return continue_for(UINT64_MAX);
+}
+
+StopInfo Debugger::step_out() {
+  begin_step_out();
+  return continue_for(UINT64_MAX);
+}
+
+StopInfo Debugger::run_to(u32 linear) {
+  begin_run_to(linear);
+  return continue_for(UINT64_MAX);
+}
 
 void Debugger::reset() {
   machine_.cpu.reset();

@@ -8,7 +8,8 @@
 //
 // Threading: one thread runs the machine and calls every function here; pause() alone
 // may be called from any thread (it is an atomic flag the run loop polls between slices
-// of kSliceSteps steps, so the machine stays deterministic).
+// of kSliceSteps steps, so the machine stays deterministic). A frame loop that must not
+// block runs the same operations in bounded slices (begin_* and continue_for).
 #pragma once
 #include <atomic>
 #include <boost/circular_buffer.hpp>
@@ -55,8 +56,12 @@ struct HistoryEntry {
 
 class Debugger {
  public:
-  // Steps between polls of pause() while running.
-  static constexpr u64 kSliceSteps = 1u << 16;
+  // Steps between polls of pause() while running: a pause (gdb's Ctrl-C) stops the
+  // machine within this many steps of being asked for. A step is one instruction, or a
+  // batch of at most 1024 iterations of a REP string instruction, so the bound is at
+  // most ~4 million string iterations (tens of milliseconds); a slice costs about as
+  // much as a few instructions (tests/gdb/gdb_latency_test.cpp, docs/gdb.md).
+  static constexpr u64 kSliceSteps = 1u << 12;
 
   // Attaches to `machine` (which must outlive the debugger). `history_capacity`
   // entries (0: no history) are kept while history is enabled.
@@ -85,6 +90,28 @@ class Debugger {
   StopInfo step_out();
   // Runs until CS.base + EIP == `linear` (or a breakpoint).
   StopInfo run_to(u32 linear);
+
+  // ---- the same operations in bounded slices (a frame loop that must never block) ----
+  // begin_* arms an operation without executing anything; continue_for() then runs it
+  // for at most `max_steps` steps (instructions and deliveries) at a time. Stopping
+  // rules, breakpoints and results are those of the blocking forms above, which are
+  // begin_* followed by one unbounded continue_for(); how the steps are split into
+  // slices never changes what the guest computes or where the operation stops (a code
+  // breakpoint at a slice boundary stops it; only the operation's first instruction
+  // passes over one). Beginning an operation abandons one still running.
+  void begin_run(u64 max_steps = UINT64_MAX);
+  void begin_step_over();
+  void begin_step_out();
+  void begin_run_to(u32 linear);
+  // Whether an operation has begun and not yet stopped.
+  bool operation_running() const { return operation_.has_value(); }
+  // Runs the operation on. StopKind::Paused with operation_running() still true: the
+  // budget of this call ran out ("still running"). Any other result, or a pause()
+  // (StopKind::Paused, operation_running() false), ends the operation. Without an
+  // operation, returns last_stop() at once.
+  StopInfo continue_for(u64 max_steps);
+  // Ends the running operation where the last slice left the machine (the GUI's Pause).
+  void cancel_operation() { operation_.reset(); }
   // Resets the CPU (Cpu::reset) and clears the stop state; RAM and devices keep their
   // state; breakpoints stay.
   void reset();
@@ -123,7 +150,15 @@ class Debugger {
   class Hooks;
   friend class Hooks;
   enum class Mode : u8 { Run, StepOver, StepOut, RunTo };
-  StopInfo execute(u64 max_steps, Mode mode, u32 target = 0);
+  // An operation begun and not yet stopped.
+  struct Operation {
+    u64 steps_left;  // the operation's own bound (run(max_steps); 1 for a step into)
+    bool step;       // reaching the bound is StopKind::Step (step into), not Paused
+  };
+  void begin(Mode mode, u32 target, u64 steps, bool step);
+  // Runs at most `max_steps` steps of the operation's mode; `budget_out` tells whether
+  // it stopped only because they were used.
+  StopInfo run_slice(u64 max_steps, bool& budget_out);
   StopInfo finish(StopInfo stop);
   void arm();
   void disarm();
@@ -137,6 +172,8 @@ class Debugger {
   std::atomic<bool> pause_requested_{false};
   StopInfo last_stop_;
   std::optional<RunResult> ended_;
+  std::optional<Operation> operation_;
+  bool begun_ = false;  // the next slice is the operation's first
 };
 
 }  // namespace x86lab

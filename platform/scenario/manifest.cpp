@@ -1,6 +1,7 @@
 // Reading and checking variants.json (docs/compare.md, "Manifest").
 #include "platform/scenario/manifest.h"
 
+#include <algorithm>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -146,6 +147,31 @@ ScenarioManifest load_manifest(const std::filesystem::path& variants_json) {
   }
   if (!manifest.find(manifest.baseline)) reader.fail("baseline '" + manifest.baseline + "' is not one of its variants");
   return manifest;
+}
+
+std::filesystem::path default_scenario_dir() {
+  std::error_code error;
+  const auto executable = std::filesystem::read_symlink("/proc/self/exe", error);
+  if (!error) {
+    const auto beside = executable.parent_path() / "roms" / "scenarios";
+    if (std::filesystem::is_directory(beside, error)) return beside;
+  }
+  return X86LAB_BUILT_SCENARIO_DIR;
+}
+
+std::vector<std::string> scenario_names(const std::filesystem::path& dir) {
+  static const std::vector<std::string> kSeedOrder = {"tls", "ctxsw", "irq"};
+  std::vector<std::string> found;
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, error))
+    if (std::filesystem::exists(entry.path() / "variants.json", error)) found.push_back(entry.path().filename().string());
+  const auto rank = [](const std::string& name) {
+    return std::find(kSeedOrder.begin(), kSeedOrder.end(), name) - kSeedOrder.begin();
+  };
+  std::sort(found.begin(), found.end(), [&](const std::string& a, const std::string& b) {
+    return rank(a) != rank(b) ? rank(a) < rank(b) : a < b;
+  });
+  return found;
 }
 
 }  // namespace x86lab

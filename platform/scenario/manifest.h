@@ -53,4 +53,14 @@ ScenarioManifest load_manifest(const std::filesystem::path& variants_json);
 // True when `name` is a non-empty [a-z0-9_-]+ word (scenario and variant names).
 bool is_valid_name(std::string_view name);
 
+// Where the built scenarios are when no folder is named (--scenario-dir): roms/scenarios/
+// beside the running x86lab executable (its build folder), else the build folder this
+// binary was configured for. The one answer for `x86lab compare` and `x86lab gui`.
+std::filesystem::path default_scenario_dir();
+
+// The scenario folders of `dir` that hold a variants.json, by folder name: the design
+// scenarios in the order of their seeds (tls, ctxsw, irq), then the others
+// alphabetically. None when `dir` is missing.
+std::vector<std::string> scenario_names(const std::filesystem::path& dir);
+
 }  // namespace x86lab

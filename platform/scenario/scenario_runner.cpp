@@ -61,17 +61,32 @@ void apply_builtin_profile(const std::string& name, MachineConfig& config) {
   config.cost_model = builtin_cost_model(name == "i386-locking" ? "p3" : name);
 }
 
-VariantResult run_variant(const ScenarioManifest& manifest, const VariantSpec& variant, const MachineConfig& base) {
-  MachineConfig config;
-  config.profile = base.profile;
-  config.cost_model = base.cost_model;
-  config.cpu_hz = base.cpu_hz;
-  config.rtc_start = base.rtc_start;
+MachineConfig variant_config(const VariantSpec& variant, const MachineConfig& base) {
+  MachineConfig config = base;
   config.memory_mib = variant.memory_mib;
   config.max_instructions = variant.max_instructions;
   config.exit_on_halt = true;
+  config.bios.clear();
+  config.kernel = {};
   if (!variant.bios.empty()) config.bios = read_rom_image(variant.bios.string());
   if (!variant.kernel.empty()) config.kernel = {variant.kernel.string(), "", variant.append};
+  return config;
+}
+
+void apply_code_range(const VariantSpec& variant, Machine& machine) {
+  machine.counters.code_range_begin = variant.code_range_begin;
+  machine.counters.code_range_end = variant.code_range_end;
+}
+
+VariantResult run_variant(const ScenarioManifest& manifest, const VariantSpec& variant, const MachineConfig& base) {
+  // Only the model (profile, costs, clock) comes from `base`: no host devices, tracing
+  // or console of the caller's machine reach a variant run on another thread.
+  MachineConfig model;
+  model.profile = base.profile;
+  model.cost_model = base.cost_model;
+  model.cpu_hz = base.cpu_hz;
+  model.rtc_start = base.rtc_start;
+  MachineConfig config = variant_config(variant, model);
   CapturedConsole console;
   config.debug_console = console.file();
 
@@ -79,8 +94,7 @@ VariantResult run_variant(const ScenarioManifest& manifest, const VariantSpec& v
   result.scenario = manifest.scenario;
   result.name = variant.name;
   auto machine = std::make_unique<Machine>(config);
-  machine->counters.code_range_begin = variant.code_range_begin;
-  machine->counters.code_range_end = variant.code_range_end;
+  apply_code_range(variant, *machine);
   result.run = machine->run();
   result.counters = machine->counters;
   result.counters.tracer = nullptr;

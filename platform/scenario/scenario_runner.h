@@ -27,6 +27,14 @@ struct VariantResult {
 // into `config` (CPU profile and cost model). Throws InputError for an unknown name.
 void apply_builtin_profile(const std::string& name, MachineConfig& config);
 
+// The machine configuration of `variant` on top of `base`: the variant's image
+// (read here; a missing or unreadable file throws InputError naming it), memory size
+// and step limit, with HLT at IF = 0 ending the run (the variants' success); everything
+// else comes from `base`. The counted code range is not configuration (it lives in the
+// machine's Counters): apply_code_range puts it into a machine built from this.
+MachineConfig variant_config(const VariantSpec& variant, const MachineConfig& base);
+void apply_code_range(const VariantSpec& variant, Machine& machine);
+
 // Runs `variant` on a fresh machine configured from `base` (profile, cost model and
 // clock; memory, image, limit and exit-on-halt come from the variant). Succeeded means:
 // the guest wrote 10h to the exit port (exit status 33) or executed HLT with IF = 0

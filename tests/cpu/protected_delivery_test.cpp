@@ -94,6 +94,31 @@ TEST(Delivery, StiDelaysAnInterruptByOneInstruction) {
   EXPECT_EQ(f.peek32(0x8000 - 12), 0x1002u);
 }
 
+// Runs `code` at 1000h in one run() of `steps` steps with an interrupt waiting from
+// the start; the last step must be its delivery, with `pushed_eip` in the frame.
+void expect_interrupt_as_last_step(std::initializer_list<u8> code, u64 steps, u32 pushed_eip) {
+  ProtectedModeFixture f;
+  OneShotPic pic;
+  f.connect_interrupt(pic);
+  f.code(0x1000, code);
+  pic.raised = true;
+  f.cpu.run(steps);
+  EXPECT_EQ(f.cpu.state.eip, 0x1400u);
+  EXPECT_EQ(f.peek32(0x8000 - 12), pushed_eip);
+}
+
+// The same inside one run(): the interrupt check must survive the shadow (it is not
+// re-armed after every instruction; the PIC and IF changes arm it).
+TEST(Delivery, StiShadowInsideOneRunDelaysTheInterruptByExactlyOneInstruction) {
+  expect_interrupt_as_last_step({0xFB, 0x90, 0x90, 0x90}, 3, 0x1002);  // sti; nop (shadow); interrupt
+}
+
+// An interrupt waiting while IF = 0 is taken right after the POPF that sets IF, inside
+// one run() (POPF has no shadow; SDM "STI" names only STI).
+TEST(Delivery, PopfSettingIfInsideOneRunTakesTheWaitingInterruptNext) {
+  expect_interrupt_as_last_step({0x68, 0x02, 0x02, 0x00, 0x00, 0x9D, 0x90, 0x90}, 3, 0x1006);  // push 202h; popfd
+}
+
 TEST(Delivery, MovSsBlocksInterruptsForOneInstruction) {
   ProtectedModeFixture f;
   OneShotPic pic;

@@ -1,5 +1,6 @@
 // Sets up, runs and checks one 80286 real-mode test (see sst286_runner.h); the
-// README's five 286-versus-P6 differences are handled here and nowhere else.
+// README's five 286-versus-P6 differences and x86lab's rules 6 and 7 are handled here
+// and nowhere else.
 #include "sst286_runner.h"
 
 #include <algorithm>
@@ -119,6 +120,33 @@ Expectation expect_invalid_opcode(const json& test) {
   return e;
 }
 
+// x86lab rule 6 (docs/sst286.md): where the 286 raised #GP (13) for an access through SS
+// past offset FFFFh, the P6 raises #SS (12) (Intel SDM Vol. 3, "Interrupt 12—Stack Fault
+// Exception (#SS)"), with the same frame. Expect that: IVT entry 12 gets the test's own
+// entry 13, so the handler, its HLT and everything else stay as captured. False (nothing
+// changed) when the test gives no entry 13 or uses the bytes of entry 12 otherwise.
+bool expect_stack_fault(Expectation& e) {
+  constexpr u32 kGp = 13 * 4, kSs = 12 * 4;
+  for (u32 i = 0; i < 4; ++i) {
+    const auto gp = e.initial_ram.find(kGp + i);
+    const auto ss = e.initial_ram.find(kSs + i);
+    if (gp == e.initial_ram.end() || e.final_ram.count(kSs + i)) return false;
+    if (ss != e.initial_ram.end() && ss->second != gp->second) return false;
+  }
+  for (u32 i = 0; i < 4; ++i) e.initial_ram[kSs + i] = e.initial_ram[kGp + i];
+  return true;
+}
+
+// x86lab rule 7 (docs/sst286.md): where a string instruction's element runs past offset
+// FFFFh, the 286 advances SI and DI (and counts CX down under REP) before its #GP; on the
+// P6 the exception is a fault, reported with the state from before the faulting element
+// (Intel SDM Vol. 3, "Exception Classifications"; Vol. 2, "REP/REPE/REPZ/REPNE/REPNZ": the
+// registers are kept so the string operation can resume). first_limit_violation() finds
+// only a fault at the first element, so that state is the initial one.
+void expect_string_registers_unchanged(Expectation& e, const json& test) {
+  for (const char* name : {"si", "di", "cx"}) e.registers[name] = test["initial"]["regs"][name].get<u32>();
+}
+
 // README difference 2: the flags the SDM leaves undefined after `insn`, as
 // cpu/undefined_flags.h states them (for shifts and rotates, by the masked count).
 u32 undefined_flags_of(const Instruction& insn, const json& test) {
@@ -220,6 +248,63 @@ bool lock_raises_ud_on_p6(std::span<const u8> bytes) {
   return !(read_modify_write && (modrm >> 6) != 3);
 }
 
+std::optional<LimitViolation> first_limit_violation(const Instruction& insn, const json& regs) {
+  if (insn.address_size_32 || !insn.form) return std::nullopt;  // 16-bit addressing only, as on the 286
+  constexpr const char* kNames[8] = {"ax", "cx", "dx", "bx", "sp", "bp", "si", "di"};
+  auto reg = [&](u8 r) -> u32 { return r == kNoRegister ? 0 : regs.value(kNames[r], 0u) & 0xFFFF; };
+  const unsigned v = insn.operand_size_32 ? 4 : 2;  // a v- or z-sized operand, in bytes
+  auto bytes_of = [&](OperandSize size) -> unsigned {
+    switch (size) {
+      case OperandSize::b: return 1;
+      case OperandSize::w: return 2;
+      case OperandSize::d: return 4;
+      case OperandSize::v: case OperandSize::z: return v;
+      case OperandSize::p: return v + 2;
+      case OperandSize::a: return 2 * v;
+      case OperandSize::q: return 8;
+      case OperandSize::s: return 6;
+      default: return 0;
+    }
+  };
+  // An access of `bytes` at `offset` (0-FFFFh) violates the limit FFFFh when its last byte is past it.
+  auto past_limit = [](u32 offset, unsigned bytes) { return bytes && offset + bytes - 1 > 0xFFFF; };
+
+  // Stack reads at SS:SP, in words of the operand size, before any ModRM access.
+  unsigned pops = 0;
+  const u16 op = insn.opcode_index;
+  if (op == 0x07 || op == 0x17 || op == 0x1F || (op >= 0x58 && op <= 0x5F) || op == 0x8F || op == 0x9D ||
+      op == 0xC2 || op == 0xC3)
+    pops = 1;
+  if (op == 0xCA || op == 0xCB) pops = 2;  // RETF: IP, CS
+  if (op == 0xCF) pops = 3;                // IRET: IP, CS, FLAGS
+  if (op == 0x61) pops = 8;                // POPA
+  for (unsigned i = 0; i < pops; ++i)
+    if (past_limit((reg(ESP) + i * v) & 0xFFFF, v)) return LimitViolation{SS, false};
+  if (op == 0xC9 && past_limit(reg(EBP), v)) return LimitViolation{SS, false};  // LEAVE: SS:BP
+
+  if (insn.is_memory()) {
+    for (const OperandSpec& spec : insn.operands) {
+      if (spec.method != OperandMethod::E && spec.method != OperandMethod::M) continue;
+      const u32 offset = (reg(insn.base) + reg(insn.index) + insn.displacement) & 0xFFFF;
+      if (past_limit(offset, bytes_of(spec.size))) return LimitViolation{static_cast<SegmentIndex>(insn.segment), false};
+    }
+  }
+
+  if (insn.form->attributes & kStringOp) {
+    if (insn.rep && reg(ECX) == 0) return std::nullopt;  // REP with CX = 0 accesses nothing
+    // The source DS:SI (segment override allowed) is read before the destination ES:DI.
+    for (const OperandMethod method : {OperandMethod::X, OperandMethod::Y}) {
+      for (const OperandSpec& spec : insn.operands) {
+        if (spec.method != method) continue;
+        const u32 offset = reg(method == OperandMethod::X ? ESI : EDI);
+        const auto segment = method == OperandMethod::X ? static_cast<SegmentIndex>(insn.segment) : ES;
+        if (past_limit(offset, bytes_of(spec.size))) return LimitViolation{segment, true};
+      }
+    }
+  }
+  return std::nullopt;
+}
+
 Outcome run_test(Machine& m, const json& test) {
   const auto bytes = test["bytes"].get<std::vector<u8>>();
   std::size_t first = 0;
@@ -235,6 +320,7 @@ Outcome run_test(Machine& m, const json& test) {
     decoded = false;  // #UD or #GP at decode: no mnemonic, so no undefined flags
   }
   Expectation e;
+  bool rule6 = false, rule7 = false;
   if (lock_raises_ud_on_p6(bytes)) {
     e = expect_invalid_opcode(test);
   } else {
@@ -243,21 +329,31 @@ Outcome run_test(Machine& m, const json& test) {
       return {Verdict::Skipped, "README difference 5: " + std::to_string(insn.length) +
                                     " bytes is over the 286's 10-byte limit (#GP) and within the P6's 15"};
     e = from_data(test, decoded ? undefined_flags_of(insn, test) : 0);
+    // x86lab rules 6 and 7: only where the 286 took #GP and the decoded instruction and
+    // the initial registers place an access past offset FFFFh.
+    if (const auto violation = gp && decoded ? first_limit_violation(insn, test["initial"]["regs"]) : std::nullopt) {
+      if (violation->string_element) {
+        expect_string_registers_unchanged(e, test);
+        rule7 = true;
+      }
+      if (violation->segment == SS) rule6 = expect_stack_fault(e);
+    }
   }
 
   load_state(m, test, e);
   Cpu& cpu = m.cpu;
   for (unsigned step = 0; step < kMaxSteps && !cpu.state.halted && !cpu.state.shutdown; ++step) cpu.step();
-  if (cpu.state.shutdown) return {Verdict::Fail, "the CPU shut down (triple fault)"};
+  if (cpu.state.shutdown) return {Verdict::Fail, "the CPU shut down (triple fault)", rule6, rule7};
   if (!cpu.state.halted) {
     std::string vectors;
     for (unsigned v = 0; v < 256; ++v)
       if (m.counters.exceptions_by_vector[v]) vectors.append(" ").append(std::to_string(v));
-    return {Verdict::Fail, "no HLT within " + std::to_string(kMaxSteps) + " steps (vectors delivered:" + vectors + ")"};
+    return {Verdict::Fail, "no HLT within " + std::to_string(kMaxSteps) + " steps (vectors delivered:" + vectors + ")",
+            rule6, rule7};
   }
   std::string diff = compare(m, e);
-  if (diff.empty()) return {Verdict::Pass, {}};
-  return {Verdict::Fail, diff};
+  if (diff.empty()) return {Verdict::Pass, {}, rule6, rule7};
+  return {Verdict::Fail, diff, rule6, rule7};
 }
 
 }  // namespace x86lab::sst286

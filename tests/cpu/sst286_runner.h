@@ -1,7 +1,8 @@
 // Runs one test of the 80286 real-mode single-instruction suite (SingleStepTests 80286
 // v1, captured from a Harris 80C286; ../shared/tests/sst286/README.md) on x86lab's CPU
 // in real mode (Intel SDM Vol. 3, "8086 Emulation"), and handles the README's five
-// differences between that 286 and a P6-class CPU. Used by sst286_test.cpp.
+// differences between that 286 and a P6-class CPU, plus x86lab's rules 6 and 7, two
+// further differences the SDM documents (docs/sst286.md). Used by sst286_test.cpp.
 #pragma once
 #include <nlohmann/json.hpp>
 
@@ -70,12 +71,28 @@ enum class Verdict { Pass, Fail, Skipped };
 struct Outcome {
   Verdict verdict = Verdict::Pass;
   std::string detail;  // what differed, or why the test was skipped
+  bool rule6 = false;  // x86lab rule 6 changed the expectation (#GP on the 286, #SS on the P6)
+  bool rule7 = false;  // x86lab rule 7 changed it (SI, DI, CX from before the faulting element)
 };
 
 // README difference 3: the P6 accepts LOCK only on a read-modify-write instruction
 // with a memory destination (Intel SDM Vol. 2, "LOCK—Assert LOCK# Signal Prefix");
 // true when `bytes` (prefixes, opcode, ModRM ...) carry LOCK on anything else.
 bool lock_raises_ud_on_p6(std::span<const u8> bytes);
+
+// The first memory access of `insn` that runs past offset FFFFh, the real-mode limit of
+// every segment, as the P6 makes them (Intel SDM Vol. 3, "Interrupt 12—Stack Fault
+// Exception (#SS)", "Interrupt 13—General Protection Exception (#GP)"), worked out from
+// the decoded instruction and `regs`, the test's initial registers ("ax" ... "di", 16 bits).
+// Covered: the ModRM memory operand; the stack reads of POP, POPF, POPA, RET, RETF, IRET
+// and LEAVE (through SS:SP, and SS:BP for LEAVE), before the ModRM write of POP m16; the
+// first element of a string instruction (source, then destination; none under REP with
+// CX = 0). Stack writes (PUSH, CALL, INT, ENTER) are not covered.
+struct LimitViolation {
+  SegmentIndex segment = DS;    // SS: the P6 raises #SS (12); any other: #GP (13)
+  bool string_element = false;  // the access is an element of MOVS CMPS LODS STOS SCAS INS OUTS
+};
+std::optional<LimitViolation> first_limit_violation(const Instruction& insn, const nlohmann::json& regs);
 
 // Runs `test` (one JSON line of the suite) on `machine` and compares the result.
 Outcome run_test(Machine& machine, const nlohmann::json& test);

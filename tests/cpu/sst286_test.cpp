@@ -12,6 +12,7 @@
 #include <set>
 #include <sstream>
 
+#include "cpu/decoder.h"
 #include "sst286_runner.h"
 
 namespace x86lab {
@@ -85,6 +86,7 @@ std::vector<std::string> read_gzip_lines(const fs::path& path) {
 
 struct FileResult {
   unsigned passed = 0, known = 0, skipped = 0;
+  unsigned passed_by_rule6 = 0, passed_by_rule7 = 0, passed_by_rules = 0;  // passes owed to x86lab rules 6 and 7
   std::vector<std::string> unexpected;  // "hash | file | instruction | what differed"
   std::vector<std::string> stale;       // listed hashes that pass (or are skipped) now
   std::set<std::string> hashes;         // every test of the file
@@ -108,6 +110,9 @@ FileResult run_file(const std::string& stem, const std::map<std::string, KnownFa
         break;
       case sst286::Verdict::Pass:
         ++result.passed;
+        result.passed_by_rule6 += outcome.rule6;
+        result.passed_by_rule7 += outcome.rule7;
+        result.passed_by_rules += outcome.rule6 || outcome.rule7;
         if (listed) result.stale.push_back(hash + " | " + stem + " | " + test["name"].get<std::string>());
         break;
       case sst286::Verdict::Fail:
@@ -138,17 +143,21 @@ INSTANTIATE_TEST_SUITE_P(Sst286, Opcode, ::testing::ValuesIn(opcode_files()),
                            return name;
                          });
 
-// The overall pass rate (the issue asks for at least 99.9%; docs/sst286.md explains the
-// gap): printed, while the per-file cases keep the known-failure list exact.
+// The overall pass rate (the issue asks for at least 99.9%), raw (the README's five rules)
+// and with x86lab's rules 6 and 7 (docs/sst286.md): printed, while the per-file cases keep
+// the known-failure list exact.
 TEST(Sst286, PrintsTheOverallPassRateAndListsOnlyTestsOfTheData) {
   if (opcode_files().front() == kMissing) GTEST_SKIP() << "no 80286 test data at " << kDataDir;
   const auto known = read_known_failures();
-  unsigned passed = 0, failed = 0, unexpected = 0, skipped = 0, total = 0;
+  unsigned passed = 0, failed = 0, unexpected = 0, skipped = 0, total = 0, by_rule6 = 0, by_rule7 = 0, by_rules = 0;
   std::set<std::string> seen;
   std::map<std::string, unsigned> skip_reasons;
   for (const std::string& stem : opcode_files()) {
     const FileResult r = run_file(stem, known);
     passed += r.passed;
+    by_rule6 += r.passed_by_rule6;
+    by_rule7 += r.passed_by_rule7;
+    by_rules += r.passed_by_rules;
     failed += r.known + static_cast<unsigned>(r.unexpected.size());
     unexpected += static_cast<unsigned>(r.unexpected.size());
     skipped += r.skipped;
@@ -156,9 +165,13 @@ TEST(Sst286, PrintsTheOverallPassRateAndListsOnlyTestsOfTheData) {
     seen.insert(r.hashes.begin(), r.hashes.end());
     for (const auto& [reason, count] : r.skip_reasons) skip_reasons[reason] += count;
   }
-  const unsigned compared = passed + failed;
-  std::cout << "sst286: " << passed << " of " << compared << " compared tests pass ("
-            << (compared ? 100.0 * passed / compared : 0.0) << "%); " << failed << " fail, " << unexpected
+  const unsigned compared = passed + failed, raw = passed - by_rules;
+  auto percent = [&](unsigned n) { return compared ? 100.0 * n / compared : 0.0; };
+  // Raw: the README's five rules only. A test passed by rule 6 or 7 fails without it: its
+  // expected vector (12) or SI/DI/CX differ from the 286's.
+  std::cout << "sst286: raw (README rules 1-5): " << raw << " of " << compared << " pass (" << percent(raw)
+            << "%); with x86lab rules 6 and 7: " << passed << " pass (" << percent(passed) << "%; rule 6 decided "
+            << by_rule6 << ", rule 7 " << by_rule7 << "); " << failed << " fail, " << unexpected
             << " of them not in sst286_known_failures.txt (" << known.size() << " listed); " << skipped << " of "
             << total << " tests skipped as the README allows:\n";
   for (const auto& [reason, count] : skip_reasons) std::cout << "  " << count << "  " << reason << '\n';
@@ -184,6 +197,34 @@ TEST(Sst286, DocumentationListsEveryKnownFailure) {
   for (std::string line; std::getline(lines, line);)
     if (line.size() > 44 && line.starts_with("| ") && line.find_first_not_of("0123456789abcdef", 2) == 42) ++rows;
   EXPECT_EQ(rows, known.size()) << "docs/sst286.md lists failures that sst286_known_failures.txt does not";
+}
+
+// x86lab rules 6 and 7, the condition: the first access past offset FFFFh, from the
+// decoded bytes and the initial registers, and its segment (SS: #SS on the P6, Intel SDM
+// Vol. 3, "Interrupt 12—Stack Fault Exception (#SS)"; else #GP).
+TEST(Sst286, FirstLimitViolationFollowsTheDecodedAccess) {
+  auto violation = [](std::vector<u8> bytes, nlohmann::json regs) {
+    Instruction insn;
+    EXPECT_TRUE(decode_bytes(bytes.data(), static_cast<unsigned>(bytes.size()), false, insn));
+    return sst286::first_limit_violation(insn, regs);
+  };
+  auto is = [](std::optional<sst286::LimitViolation> v, SegmentIndex segment, bool string) {
+    return v && v->segment == segment && v->string_element == string;
+  };
+  EXPECT_TRUE(is(violation({0x07}, {{"sp", 0xFFFF}}), SS, false));                         // pop es
+  EXPECT_FALSE(violation({0x07}, {{"sp", 0xFFFE}}));                                        // pop es, a whole word
+  EXPECT_TRUE(is(violation({0xCB}, {{"sp", 0xFFFD}}), SS, false));                         // retf: CS at FFFFh
+  EXPECT_TRUE(is(violation({0xC9}, {{"bp", 0xFFFF}, {"sp", 0x100}}), SS, false));          // leave
+  EXPECT_TRUE(is(violation({0x31, 0x1B}, {{"bp", 0}, {"di", 0xFFFF}}), SS, false));        // xor [bp+di],bx
+  EXPECT_TRUE(is(violation({0x26, 0x31, 0x1B}, {{"di", 0xFFFF}}), ES, false));             // es xor [bp+di],bx
+  EXPECT_TRUE(is(violation({0x31, 0x1F}, {{"bx", 0xFFFF}}), DS, false));                   // xor [bx],bx
+  EXPECT_FALSE(violation({0x30, 0x1B}, {{"di", 0xFFFF}}));                                  // xor [bp+di],bl: a byte
+  EXPECT_TRUE(is(violation({0xAD}, {{"si", 0xFFFF}}), DS, true));                          // lodsw
+  EXPECT_TRUE(is(violation({0x36, 0xA5}, {{"si", 0xFFFF}, {"di", 0xFFFF}}), SS, true));    // ss movsw: source first
+  EXPECT_TRUE(is(violation({0x36, 0xA5}, {{"si", 0}, {"di", 0xFFFF}}), ES, true));         // ss movsw: destination
+  EXPECT_TRUE(is(violation({0xF3, 0xAB}, {{"cx", 1}, {"di", 0xFFFF}}), ES, true));         // rep stosw
+  EXPECT_FALSE(violation({0xF3, 0xAB}, {{"cx", 0}, {"di", 0xFFFF}}));                       // rep stosw, CX = 0
+  EXPECT_FALSE(violation({0xAA}, {{"di", 0xFFFF}}));                                        // stosb
 }
 
 // README difference 3, the P6 side (Intel SDM Vol. 2, "LOCK—Assert LOCK# Signal Prefix").

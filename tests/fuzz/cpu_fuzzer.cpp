@@ -48,18 +48,13 @@ struct Reader {
   u64 qword(std::size_t at) const { return dword(at) | u64{dword(at + 4)} << 32; }
 };
 
-// A segment descriptor from its fields (SDM "Segment Descriptors").
+// A present segment descriptor from its fields (SDM "Segment Descriptors"); `limit`
+// is the 20-bit limit field.
 u64 segment_descriptor(u32 base, u32 limit, u8 type, u8 dpl, bool db, bool g, bool s = true) {
-  Descriptor d;
-  d.base = base;
-  d.limit_raw = limit;
-  d.type = type;
-  d.s = s;
-  d.dpl = dpl;
-  d.present = true;
-  d.db = db;
-  d.g = g;
-  return d.encode();
+  const u32 low = (base << 16) | (limit & 0xFFFF);
+  const u32 high = (base & 0xFF000000u) | (u32{g} << 23) | (u32{db} << 22) | (limit & 0xF0000u) | 0x8000u |
+                   (u32{dpl} << 13) | (u32{s} << 12) | (u32{type} << 8) | ((base >> 16) & 0xFF);
+  return (u64{high} << 32) | low;
 }
 
 // A call, interrupt, trap or task gate (SDM "Call Gates", "IDT Descriptors").

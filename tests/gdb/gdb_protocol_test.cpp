@@ -5,6 +5,8 @@
 
 #include <numeric>
 
+#include "segmentation/system_segments.h"
+#include "tests/gdb/rsp_test_client.h"
 #include "ui/gdb/gdb_protocol.h"
 #include "ui/gdb/rsp.h"
 
@@ -75,14 +77,7 @@ struct ProtocolFixture {
   ProtocolFixture() {
     config.memory_mib = 1;
     machine = std::make_unique<Machine>(config);
-    CpuState& s = machine->cpu.state;
-    for (auto& segment : s.segments) {
-      segment.selector = 0;
-      segment.cache.set_real_mode(0);
-    }
-    s.segments[CS].selector = 0x1000;
-    s.segments[CS].cache.set_real_mode(0x10000);
-    s.eip = 0x20;
+    enter_real_mode_at_10000h(*machine, 0x20);
     debugger = std::make_unique<Debugger>(*machine);
     protocol = std::make_unique<GdbProtocol>(*debugger);
   }
@@ -125,6 +120,47 @@ TEST(GdbProtocol, RealModePcIsLinearAndWritesMapBack) {
   EXPECT_EQ(f.machine->cpu.state.gpr[EAX], 0x12345678u);
   EXPECT_EQ(f.ask("P20=10000060"), "OK");   // cr0 is read-only: its own value is accepted
   EXPECT_EQ(f.ask("P20=ffffffff"), "E01");  // ... a change is refused
+}
+
+// Virtual-8086 mode: CS.base = selector * 16 (Intel SDM Vol. 3, 20.1.1), so the PC gdb
+// sees is the linear selector * 16 + EIP, and a PC write maps back as in real mode.
+TEST(GdbProtocol, Virtual8086PcIsLinearAndWritesMapBack) {
+  ProtocolFixture f;
+  Cpu& cpu = f.machine->cpu;
+  cpu.state.cr0 |= cr0::PE;
+  cpu.state.eflags |= flag::VM;
+  load_virtual_8086_segment(cpu.state.segments[CS], 0x1234, true);
+  cpu.state.eip = 0x10;
+  ASSERT_TRUE(cpu.virtual_8086());
+  EXPECT_EQ(f.ask("p8"), "50230100");  // 12340h + 10h
+  EXPECT_EQ(f.ask("P8=60230100"), "OK");
+  EXPECT_EQ(cpu.state.eip, 0x20u);
+  EXPECT_EQ(f.ask("P8=05000300"), "OK");  // 30005h: out of reach of CS 1234h
+  EXPECT_EQ(cpu.state.segments[CS].selector, 0x3000);
+  EXPECT_EQ(cpu.state.segments[CS].cache.base, 0x30000u);
+  EXPECT_EQ(cpu.state.eip, 5u);
+  EXPECT_EQ(f.ask("pa"), "00300000");  // cs
+  EXPECT_EQ(f.ask("p2a"), "00000300");  // csbase (register 42)
+}
+
+// Protected mode: the PC is EIP itself, also with a CS base other than 0; the base is
+// register csbase, and memory stays linear (docs/gdb.md).
+TEST(GdbProtocol, ProtectedModePcIsEipWhateverTheCsBase) {
+  ProtocolFixture f;
+  Cpu& cpu = f.machine->cpu;
+  cpu.state.cr0 |= cr0::PE;
+  cpu.state.segments[CS].selector = 0x08;
+  cpu.state.segments[CS].cache.base = 0x10000;
+  cpu.state.segments[CS].cache.limit = 0xFFFFF;
+  cpu.state.segments[CS].cache.db = true;
+  cpu.state.eip = 0x20;
+  ASSERT_TRUE(cpu.protected_mode());
+  EXPECT_EQ(f.ask("p8"), "20000000");
+  EXPECT_EQ(f.ask("p2a"), "00000100");  // csbase 10000h
+  EXPECT_EQ(f.ask("P8=40000000"), "OK");
+  EXPECT_EQ(cpu.state.eip, 0x40u);
+  EXPECT_EQ(cpu.state.segments[CS].selector, 0x08);
+  EXPECT_EQ(f.ask("Pa=10000000"), "E01");  // a selector load checks descriptors: read-only
 }
 
 TEST(GdbProtocol, MemoryReadsAndWritesAreLinear) {

@@ -1,4 +1,4 @@
-# Sourced by the gdb tests: start_stub ARGS... runs "x86lab run ARGS --gdb 127.0.0.1:0"
+# Sourced by the gdb tests: start_stub ARGS... runs "x86lab ${command:-run} ARGS --gdb 127.0.0.1:0"
 # in the background (stderr in $work/stderr, pid in $pid, cleaned up at exit) and sets
 # $port from its "gdb stub listening" line, waiting at most 10 s. Needs $x86lab.
 work=$(mktemp -d)
@@ -10,7 +10,7 @@ cleanup() {
 trap cleanup EXIT
 
 start_stub() {
-  "$x86lab" run "$@" --gdb 127.0.0.1:0 2> "$work/stderr" &
+  "$x86lab" "${command:-run}" "$@" --gdb 127.0.0.1:0 2> "$work/stderr" &
   pid=$!
   port=
   for _ in $(seq 200); do

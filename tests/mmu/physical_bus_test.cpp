@@ -25,27 +25,27 @@ struct Recorder : MmioDevice {
   }
 };
 
-TEST(PhysicalBus, RamReadsBackWhatWasWrittenLittleEndian) {
+// A bus of 1 MiB of RAM and nothing else attached, with its counters.
+struct PhysicalBusOneMiB : ::testing::Test {
   Counters counters;
-  PhysicalBus bus(1 << 20, counters);
+  PhysicalBus bus{1 << 20, counters};
+};
+
+TEST_F(PhysicalBusOneMiB, RamReadsBackWhatWasWrittenLittleEndian) {
   bus.write<u32>(0x1000, 0x11223344, AccessKind::Data);
   EXPECT_EQ(bus.read<u8>(0x1000, AccessKind::Data), 0x44);
   EXPECT_EQ(bus.read<u16>(0x1002, AccessKind::Data), 0x1122);
   EXPECT_EQ(counters.accesses_by_kind[static_cast<int>(AccessKind::Data)], 3u);
 }
 
-TEST(PhysicalBus, AccessAcrossAPageBoundaryIsSplitCorrectly) {
-  Counters counters;
-  PhysicalBus bus(1 << 20, counters);
+TEST_F(PhysicalBusOneMiB, AccessAcrossAPageBoundaryIsSplitCorrectly) {
   bus.write<u32>(0x1FFE, 0xAABBCCDD, AccessKind::Data);
   EXPECT_EQ(bus.read<u16>(0x1FFE, AccessKind::Data), 0xCCDD);
   EXPECT_EQ(bus.read<u16>(0x2000, AccessKind::Data), 0xAABB);
   EXPECT_EQ(bus.read<u32>(0x1FFE, AccessKind::Data), 0xAABBCCDDu);
 }
 
-TEST(PhysicalBus, OpenBusReadsAllOnesAndDropsWritesAndCountsThem) {
-  Counters counters;
-  PhysicalBus bus(1 << 20, counters);
+TEST_F(PhysicalBusOneMiB, OpenBusReadsAllOnesAndDropsWritesAndCountsThem) {
   EXPECT_EQ(bus.read<u32>(0x40000000, AccessKind::Data), 0xFFFFFFFFu);
   bus.write<u8>(0x40000000, 0x12, AccessKind::Data);
   EXPECT_EQ(bus.read<u8>(0x40000000, AccessKind::Data), 0xFF);
@@ -53,9 +53,7 @@ TEST(PhysicalBus, OpenBusReadsAllOnesAndDropsWritesAndCountsThem) {
   EXPECT_EQ(counters.open_bus_writes, 1u);
 }
 
-TEST(PhysicalBus, RomIsReadOnlyButPokeable) {
-  Counters counters;
-  PhysicalBus bus(1 << 20, counters);
+TEST_F(PhysicalBusOneMiB, RomIsReadOnlyButPokeable) {
   std::vector<u8> image(4096, 0x5A);
   bus.map_rom(0xFFFFF000u, image);
   EXPECT_EQ(bus.read<u8>(0xFFFFFFF0u, AccessKind::CodeFetch), 0x5A);
@@ -66,18 +64,14 @@ TEST(PhysicalBus, RomIsReadOnlyButPokeable) {
   EXPECT_EQ(counters.open_bus_writes, 0u);
 }
 
-TEST(PhysicalBus, RomOverRamReplacesIt) {
-  Counters counters;
-  PhysicalBus bus(1 << 20, counters);
+TEST_F(PhysicalBusOneMiB, RomOverRamReplacesIt) {
   std::vector<u8> image(4096, 0xC3);
   bus.map_rom(0xF0000, image);
   bus.write<u8>(0xF0000, 0x00, AccessKind::Data);
   EXPECT_EQ(bus.read<u8>(0xF0000, AccessKind::Data), 0xC3);
 }
 
-TEST(PhysicalBus, MmioRegionGetsWholeAccessesWithRegionOffsets) {
-  Counters counters;
-  PhysicalBus bus(1 << 20, counters);
+TEST_F(PhysicalBusOneMiB, MmioRegionGetsWholeAccessesWithRegionOffsets) {
   Recorder device;
   bus.map_mmio(0xB8000, 0x8000, &device);
   EXPECT_EQ(bus.read<u16>(0xB8010, AccessKind::Data), 0xB0);
@@ -90,9 +84,7 @@ TEST(PhysicalBus, MmioRegionGetsWholeAccessesWithRegionOffsets) {
   EXPECT_EQ(device.reads, 1u);
 }
 
-TEST(PhysicalBus, QuadwordMmioAccessIsTwoDwordAccessesLowFirst) {
-  Counters counters;
-  PhysicalBus bus(1 << 20, counters);
+TEST_F(PhysicalBusOneMiB, QuadwordMmioAccessIsTwoDwordAccessesLowFirst) {
   Recorder device;
   bus.map_mmio(0xB8000, 0x8000, &device);
   bus.write<u64>(0xB8008, 0x1122334455667788ull, AccessKind::Data);
@@ -113,9 +105,7 @@ TEST(PhysicalBus, A20DisabledWrapsAtOneMegabyte) {
   EXPECT_EQ(bus.read<u8>(0x100010, AccessKind::Data), 0x22);
 }
 
-TEST(PhysicalBus, LockedReadModifyWriteReturnsOldValueAndCountsItsKind) {
-  Counters counters;
-  PhysicalBus bus(1 << 20, counters);
+TEST_F(PhysicalBusOneMiB, LockedReadModifyWriteReturnsOldValueAndCountsItsKind) {
   bus.write<u8>(0x505, 0x92, AccessKind::Data);
   const u8 old = bus.locked_rmw<u8>(0x505, AccessKind::DescriptorAccessedBit, [](u8 v) { return v | 1; });
   EXPECT_EQ(old, 0x92);

@@ -17,6 +17,11 @@ struct PicFixture : ::testing::Test {
     out(0x20, 0x11); out(0x21, 0x08); out(0x21, 0x04); out(0x21, master_icw4);
     out(0xA0, 0x11); out(0xA1, 0x70); out(0xA1, 0x02); out(0xA1, 0x01);
   }
+  // Raises IRQ `irq` and acknowledges it: the vector the CPU reads in the INTA cycle.
+  u8 request(unsigned irq) {
+    pic.set_irq(irq, true);
+    return pic.acknowledge();
+  }
   u8 irr() { out(0x20, 0x0A); return in(0x20); }
   u8 isr() { out(0x20, 0x0B); return in(0x20); }
 };
@@ -51,8 +56,7 @@ TEST_F(PicFixture, LowerIrNumberHasPriority) {
 
 TEST_F(PicFixture, InServiceLevelBlocksLowerButNotHigherPriority) {
   initialise();
-  pic.set_irq(3, true);
-  EXPECT_EQ(pic.acknowledge(), 0x0B);
+  EXPECT_EQ(request(3), 0x0B);
   pic.set_irq(5, true);
   EXPECT_FALSE(pic.interrupt_pending());
   pic.set_irq(1, true);
@@ -62,10 +66,8 @@ TEST_F(PicFixture, InServiceLevelBlocksLowerButNotHigherPriority) {
 
 TEST_F(PicFixture, SpecificEoiClearsTheNamedLevel) {
   initialise();
-  pic.set_irq(3, true);
-  pic.acknowledge();
-  pic.set_irq(1, true);
-  pic.acknowledge();
+  request(3);
+  request(1);
   EXPECT_EQ(isr(), 0x0A);
   out(0x20, 0x63);  // specific EOI, level 3
   EXPECT_EQ(isr(), 0x02);
@@ -112,8 +114,7 @@ TEST_F(PicFixture, SlaveIrqIsDeliveredThroughMasterIr2) {
 
 TEST_F(PicFixture, EdgeTriggeredLineHeldHighDoesNotInterruptAgainAfterEoi) {
   initialise();
-  pic.set_irq(1, true);
-  pic.acknowledge();
+  request(1);
   out(0x20, 0x20);
   EXPECT_FALSE(pic.interrupt_pending());
   pic.set_irq(1, false);
@@ -124,8 +125,7 @@ TEST_F(PicFixture, EdgeTriggeredLineHeldHighDoesNotInterruptAgainAfterEoi) {
 TEST_F(PicFixture, ElcrLevelTriggeredLineInterruptsAgainWhileHigh) {
   initialise();
   out(0x4D1, 0x04);  // IRQ 10 level-triggered
-  pic.set_irq(10, true);
-  EXPECT_EQ(pic.acknowledge(), 0x72);
+  EXPECT_EQ(request(10), 0x72);
   out(0xA0, 0x20);
   out(0x20, 0x20);
   EXPECT_TRUE(pic.interrupt_pending());
@@ -142,15 +142,13 @@ TEST_F(PicFixture, ElcrBitsOfIrq012813StayEdge) {
 
 TEST_F(PicFixture, AutomaticEoiLeavesIsrClear) {
   initialise(0x03);  // ICW4: AEOI, 8086 mode
-  pic.set_irq(0, true);
-  EXPECT_EQ(pic.acknowledge(), 0x08);
+  EXPECT_EQ(request(0), 0x08);
   EXPECT_EQ(isr(), 0x00);
 }
 
 TEST_F(PicFixture, RotateOnNonSpecificEoiMakesServicedLevelLowest) {
   initialise();
-  pic.set_irq(0, true);
-  pic.acknowledge();
+  request(0);
   out(0x20, 0xA0);  // rotate on non-specific EOI
   pic.set_irq(0, false);
   pic.set_irq(0, true);
@@ -178,8 +176,7 @@ TEST_F(PicFixture, PollCommandReturnsLevelAndActsAsAcknowledge) {
 
 TEST_F(PicFixture, SpecialMaskModeLetsLowerLevelsThrough) {
   initialise();
-  pic.set_irq(3, true);
-  pic.acknowledge();
+  request(3);
   out(0x21, 0x08);  // mask the level in service
   out(0x20, 0x68);  // OCW3: set special mask mode
   pic.set_irq(5, true);

@@ -3,6 +3,9 @@
 // control of counter 2 through port 61h, and IRQ 0 edges on the virtual clock.
 #include <gtest/gtest.h>
 
+#include <initializer_list>
+#include <utility>
+
 #include "platform/devices/pit.h"
 #include "platform/devices/port61.h"
 
@@ -31,6 +34,22 @@ struct PitFixture : ::testing::Test {
     }
     clock.advance_to(cycle);
   }
+  // Writes control word `control` to 43h, then `count` low byte first to the port of
+  // the counter the control word selects (bits 7:6; RW must be LSB then MSB).
+  void program(u8 control, u16 count) {
+    const u16 port = static_cast<u16>(0x40 + (control >> 6));
+    out(0x43, control);
+    out(port, static_cast<u8>(count));
+    out(port, static_cast<u8>(count >> 8));
+  }
+  // Runs to each clock edge of `levels` in turn and expects `counter`'s OUT there at
+  // the level beside it (true = high).
+  void expect_out(unsigned counter, std::initializer_list<std::pair<u64, bool>> levels) {
+    for (const auto& [edge, high] : levels) {
+      run_to(edge);
+      EXPECT_EQ(pit.out(counter), high) << "clock edge " << edge;
+    }
+  }
   u16 latched(unsigned counter) {
     out(0x43, static_cast<u8>(counter << 6));  // counter latch command
     const u8 low = in(static_cast<u16>(0x40 + counter));
@@ -39,9 +58,7 @@ struct PitFixture : ::testing::Test {
 };
 
 TEST_F(PitFixture, Mode2CountsDownFromNAndReloadsAfterOne) {
-  out(0x43, 0x34);  // counter 0, LSB then MSB, mode 2, binary
-  out(0x40, 100);
-  out(0x40, 0);
+  program(0x34, 100);  // counter 0, LSB then MSB, mode 2, binary
   run_to(1);  // the count is loaded on the first clock after the write
   EXPECT_EQ(latched(0), 100);
   run_to(2);
@@ -55,9 +72,7 @@ TEST_F(PitFixture, Mode2CountsDownFromNAndReloadsAfterOne) {
 }
 
 TEST_F(PitFixture, Mode2RaisesIrq0OncePerPeriod) {
-  out(0x43, 0x34);
-  out(0x40, 100);
-  out(0x40, 0);
+  program(0x34, 100);
   const unsigned before = rising_edges;  // the control word sets OUT high
   run_to(1001);
   EXPECT_EQ(rising_edges - before, 10u);  // at clocks 101, 201, ..., 1001
@@ -68,18 +83,11 @@ TEST_F(PitFixture, Mode0OutGoesHighNPlusOneClocksAfterTheCountIsWritten) {
   EXPECT_FALSE(pit.out(0));
   out(0x40, 5);
   out(0x40, 0);
-  run_to(5);
-  EXPECT_FALSE(pit.out(0));
-  run_to(6);
-  EXPECT_TRUE(pit.out(0));
-  run_to(50);
-  EXPECT_TRUE(pit.out(0));  // stays high until reprogrammed
+  expect_out(0, {{5, false}, {6, true}, {50, true}});  // stays high until reprogrammed
 }
 
 TEST_F(PitFixture, Mode3IsASquareWaveOfPeriodN) {
-  out(0x43, 0x36);  // counter 0, mode 3
-  out(0x40, 10);
-  out(0x40, 0);
+  program(0x36, 10);  // counter 0, mode 3
   run_to(2);
   EXPECT_EQ(latched(0), 8);  // mode 3 counts down by two
   for (u64 edge = 2; edge < 6; ++edge) {
@@ -95,9 +103,7 @@ TEST_F(PitFixture, Mode3IsASquareWaveOfPeriodN) {
 }
 
 TEST_F(PitFixture, LatchHoldsTheCountUntilBothBytesAreRead) {
-  out(0x43, 0x34);
-  out(0x40, 0x00);
-  out(0x40, 0x10);  // 1000h
+  program(0x34, 0x1000);  // 1000h
   run_to(11);
   out(0x43, 0x00);  // latch counter 0
   run_to(500);
@@ -107,9 +113,7 @@ TEST_F(PitFixture, LatchHoldsTheCountUntilBothBytesAreRead) {
 }
 
 TEST_F(PitFixture, ReadBackStatusShowsOutNullCountAccessAndMode) {
-  out(0x43, 0x34);
-  out(0x40, 100);
-  out(0x40, 0);
+  program(0x34, 100);
   out(0x43, 0xE2);  // read-back: status only, counter 0
   EXPECT_EQ(in(0x40), 0xC0 | 0x34);  // OUT high, NULL COUNT (not loaded yet), RW 11, mode 2
   run_to(1);
@@ -118,9 +122,7 @@ TEST_F(PitFixture, ReadBackStatusShowsOutNullCountAccessAndMode) {
 }
 
 TEST_F(PitFixture, ReadBackLatchesStatusThenCount) {
-  out(0x43, 0x34);
-  out(0x40, 100);
-  out(0x40, 0);
+  program(0x34, 100);
   run_to(3);
   out(0x43, 0xC2);  // count and status, counter 0
   EXPECT_EQ(in(0x40), 0xB4);
@@ -129,9 +131,7 @@ TEST_F(PitFixture, ReadBackLatchesStatusThenCount) {
 }
 
 TEST_F(PitFixture, BcdModeCountsInDecimal) {
-  out(0x43, 0x31);  // counter 0, mode 0, BCD
-  out(0x40, 0x00);
-  out(0x40, 0x01);  // 0100 decimal
+  program(0x31, 0x0100);  // counter 0, mode 0, BCD: 0100 decimal
   run_to(2);
   EXPECT_EQ(latched(0), 0x0099);
 }
@@ -146,9 +146,7 @@ TEST_F(PitFixture, LsbOnlyAccessReadsAndWritesOneByte) {
 
 TEST_F(PitFixture, Counter2OutAndGateThroughPort61) {
   port61.io_write(0x61, 1, 0x01);  // gate 2 high, speaker off
-  out(0x43, 0xB0);                 // counter 2, mode 0
-  out(0x42, 10);
-  out(0x42, 0);
+  program(0xB0, 10);               // counter 2, mode 0
   EXPECT_EQ(port61.io_read(0x61, 1) & 0x20, 0);
   run_to(11);
   EXPECT_EQ(port61.io_read(0x61, 1) & 0x20, 0x20);
@@ -157,9 +155,7 @@ TEST_F(PitFixture, Counter2OutAndGateThroughPort61) {
 
 TEST_F(PitFixture, GateLowSuspendsMode0Counting) {
   port61.io_write(0x61, 1, 0x01);
-  out(0x43, 0xB0);
-  out(0x42, 10);
-  out(0x42, 0);
+  program(0xB0, 10);
   run_to(4);  // count 7
   port61.io_write(0x61, 1, 0x00);
   run_to(100);
@@ -172,28 +168,15 @@ TEST_F(PitFixture, GateLowSuspendsMode0Counting) {
 
 TEST_F(PitFixture, Mode1IsTriggeredByTheGateRisingEdge) {
   port61.io_write(0x61, 1, 0x00);
-  out(0x43, 0xB2);  // counter 2, mode 1
-  out(0x42, 5);
-  out(0x42, 0);
-  run_to(20);
-  EXPECT_TRUE(pit.out(2));  // not triggered yet
+  program(0xB2, 5);             // counter 2, mode 1
+  expect_out(2, {{20, true}});  // not triggered yet
   port61.io_write(0x61, 1, 0x01);
-  run_to(22);
-  EXPECT_FALSE(pit.out(2));
-  run_to(26);
-  EXPECT_TRUE(pit.out(2));
+  expect_out(2, {{22, false}, {26, true}});
 }
 
 TEST_F(PitFixture, Mode4StrobesOutLowForOneClockAtZero) {
-  out(0x43, 0x38);  // counter 0, mode 4
-  out(0x40, 3);
-  out(0x40, 0);
-  run_to(3);
-  EXPECT_TRUE(pit.out(0));
-  run_to(4);
-  EXPECT_FALSE(pit.out(0));
-  run_to(5);
-  EXPECT_TRUE(pit.out(0));
+  program(0x38, 3);  // counter 0, mode 4
+  expect_out(0, {{3, true}, {4, false}, {5, true}});
 }
 
 // Bug fixed: device events run at instruction boundaries, after their edge. A mode 4
@@ -201,9 +184,7 @@ TEST_F(PitFixture, Mode4StrobesOutLowForOneClockAtZero) {
 // IRQ 0 no rising edge, and Linux's one-shot PIT timer never fired (the Debian boot
 // hung in `halt -f`). The 82C54 still pulses OUT: the edge must reach IRQ 0.
 TEST_F(PitFixture, Mode4StrobeIsNotLostWhenTheEventRunsLate) {
-  out(0x43, 0x38);  // counter 0, mode 4
-  out(0x40, 3);
-  out(0x40, 0);
+  program(0x38, 3);  // counter 0, mode 4
   const unsigned before = rising_edges;
   clock.advance_to(10);  // past the strobe (low at edge 4, high again at 5) at once
   clock.run_due();
@@ -214,9 +195,7 @@ TEST_F(PitFixture, Mode4StrobeIsNotLostWhenTheEventRunsLate) {
 }
 
 TEST_F(PitFixture, Mode2PulsesAreNotLostWhenEventsRunLate) {
-  out(0x43, 0x34);  // counter 0, mode 2, period 100
-  out(0x40, 100);
-  out(0x40, 0);
+  program(0x34, 100);  // counter 0, mode 2, period 100
   const unsigned before = rising_edges;
   for (u64 cycle = 150; cycle <= 1050; cycle += 100) {  // each look 50 clocks after the pulse
     clock.advance_to(cycle);
@@ -226,9 +205,7 @@ TEST_F(PitFixture, Mode2PulsesAreNotLostWhenEventsRunLate) {
 }
 
 TEST_F(PitFixture, NewMode2CountTakesEffectAtTheEndOfThePeriod) {
-  out(0x43, 0x34);
-  out(0x40, 100);
-  out(0x40, 0);
+  program(0x34, 100);
   run_to(11);
   out(0x40, 50);
   out(0x40, 0);

@@ -4,6 +4,9 @@
 // PC/AT memory-size bytes of the CMOS RAM.
 #include <gtest/gtest.h>
 
+#include <initializer_list>
+#include <utility>
+
 #include "platform/devices/rtc.h"
 
 namespace x86lab {
@@ -28,6 +31,10 @@ struct RtcFixture : ::testing::Test {
     rtc->io_write(0x70, 1, index);
     return static_cast<u8>(rtc->io_read(0x71, 1));
   }
+  // Expects each register (index, value) of `expected` to read back as its value.
+  void expect_registers(std::initializer_list<std::pair<u8, u8>> expected) {
+    for (const auto& [index, value] : expected) EXPECT_EQ(read(index), value) << "register " << unsigned{index};
+  }
   void write(u8 index, u8 value) {
     rtc->io_write(0x70, 1, index);
     rtc->io_write(0x71, 1, value);
@@ -43,13 +50,8 @@ struct RtcFixture : ::testing::Test {
 
 TEST_F(RtcFixture, DefaultStartIsMonday2024January1InBcd) {
   start();
-  EXPECT_EQ(read(0x00), 0x00);
-  EXPECT_EQ(read(0x02), 0x00);
-  EXPECT_EQ(read(0x04), 0x00);
-  EXPECT_EQ(read(0x06), 0x02);  // Sunday = 1, Monday = 2
-  EXPECT_EQ(read(0x07), 0x01);
-  EXPECT_EQ(read(0x08), 0x01);
-  EXPECT_EQ(read(0x09), 0x24);
+  // Seconds, minutes, hours, day of week (Sunday = 1, Monday = 2), date, month, year.
+  expect_registers({{0x00, 0x00}, {0x02, 0x00}, {0x04, 0x00}, {0x06, 0x02}, {0x07, 0x01}, {0x08, 0x01}, {0x09, 0x24}});
   EXPECT_EQ(read(0x32), 0x20);  // PC/AT century byte
   EXPECT_EQ(read(0x0B), 0x02);  // 24-hour, BCD
   EXPECT_EQ(read(0x0D), 0x80);  // VRT
@@ -57,12 +59,7 @@ TEST_F(RtcFixture, DefaultStartIsMonday2024January1InBcd) {
 
 TEST_F(RtcFixture, BcdFieldsOfAnArbitraryTime) {
   start(1'709'210'096);  // 2024-02-29 12:34:56 UTC, a Thursday
-  EXPECT_EQ(read(0x00), 0x56);
-  EXPECT_EQ(read(0x02), 0x34);
-  EXPECT_EQ(read(0x04), 0x12);
-  EXPECT_EQ(read(0x06), 0x05);
-  EXPECT_EQ(read(0x07), 0x29);
-  EXPECT_EQ(read(0x08), 0x02);
+  expect_registers({{0x00, 0x56}, {0x02, 0x34}, {0x04, 0x12}, {0x06, 0x05}, {0x07, 0x29}, {0x08, 0x02}});
 }
 
 TEST_F(RtcFixture, TimeAdvancesOneSecondPerUpdateCycle) {
@@ -78,12 +75,7 @@ TEST_F(RtcFixture, BinaryModeCarriesThroughTheEndOfTheCentury) {
   write(0x07, 31); write(0x08, 12); write(0x09, 99);
   write(0x0B, 0x06);
   run_to(1 * kHz + 1);
-  EXPECT_EQ(read(0x00), 0);
-  EXPECT_EQ(read(0x02), 0);
-  EXPECT_EQ(read(0x04), 0);
-  EXPECT_EQ(read(0x07), 1);
-  EXPECT_EQ(read(0x08), 1);
-  EXPECT_EQ(read(0x09), 0);
+  expect_registers({{0x00, 0}, {0x02, 0}, {0x04, 0}, {0x07, 1}, {0x08, 1}, {0x09, 0}});  // 2000-01-01 00:00:00
 }
 
 TEST_F(RtcFixture, SetBitStopsTheClock) {

@@ -7,13 +7,10 @@
 
 #include "../ui/run_x86lab.h"
 
+namespace x86lab::testing {
 namespace {
 
-using x86lab::testing::expect_rejected;
-using x86lab::testing::Outcome;
-using x86lab::testing::read_file;
-
-Outcome run(const std::string& arguments) { return x86lab::testing::run_x86lab(arguments); }
+Outcome run(const std::string& arguments) { return run_x86lab(arguments); }
 
 const std::string kDemo = std::string(X86LAB_ROM_DIR) + "/demo.bin";
 
@@ -50,19 +47,16 @@ TEST(TraceCli, DiffFindsADifferentProfile) {
   EXPECT_NE(diff.output.find("first difference at event"), std::string::npos) << diff.output;
 }
 
-TEST(TraceCli, BadTraceSpecIsOneLineAndStatus2) {
-  expect_rejected("run --bios " + kDemo + " --trace xml:/tmp/x",
-                  "--trace kind must be text, bin or perfetto, not 'xml'");
-}
-
-TEST(TraceCli, UnwritableTracePathIsOneLineAndStatus2) {
-  expect_rejected("run --bios " + kDemo + " --trace text:/nonexistent/dir/t.txt",
-                  "cannot create trace file '/nonexistent/dir/t.txt': No such file or directory");
-}
-
-TEST(TraceCli, FilterWithoutTraceIsRejected) {
-  expect_rejected("run --bios " + kDemo + " --trace-filter seg", "--trace-filter needs --trace");
-}
+const Rejection kRejections[] = {
+    {"BadTraceSpec", "run --bios " + kDemo + " --trace xml:/tmp/x",
+     "--trace kind must be text, bin or perfetto, not 'xml'"},
+    {"UnwritableTracePath", "run --bios " + kDemo + " --trace text:/nonexistent/dir/t.txt",
+     "cannot create trace file '/nonexistent/dir/t.txt': No such file or directory"},
+    {"FilterWithoutTrace", "run --bios " + kDemo + " --trace-filter seg", "--trace-filter needs --trace"},
+    {"DumpOfMissingTrace", "trace dump /nonexistent.bin",
+     "cannot open trace '/nonexistent.bin': No such file or directory"},
+};
+INSTANTIATE_TEST_SUITE_P(TraceCli, RejectedCommandLine, ::testing::ValuesIn(kRejections), rejection_name);
 
 TEST(TraceCli, CostFileWithUnknownKeyNamesTheLine) {
   const std::string path = ::testing::TempDir() + "bad.cost";
@@ -90,7 +84,7 @@ TEST(TraceCli, StatsJsonHasTheLockedAccessCounts) {
 TEST(TraceCli, TraceCommandWithoutArgumentsIsStatus2) {
   EXPECT_EQ(run("trace").status, 2);
   EXPECT_EQ(run("trace dump").status, 2);
-  expect_rejected("trace dump /nonexistent.bin", "cannot open trace '/nonexistent.bin': No such file or directory");
 }
 
 }  // namespace
+}  // namespace x86lab::testing

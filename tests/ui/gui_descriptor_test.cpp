@@ -2,6 +2,8 @@
 // table reads that leave no trace on the bus (no counters, no Accessed bits).
 #include <gtest/gtest.h>
 
+#include <string_view>
+
 #include "tests/ui/gui_test_memory.h"
 #include "ui/gui/descriptor_model.h"
 
@@ -10,30 +12,34 @@ namespace {
 
 Descriptor parse(u32 high, u32 low) { return Descriptor::parse((u64{high} << 32) | low); }
 
-TEST(GuiDescriptors, CodeAndDataTypeNamesFollowTheSdmTable) {
-  // SDM "Code- and Data-Segment Types": 2 read/write, 4/6 expand-down, 8 execute-only,
-  // A execute/read, C/E conforming; the Accessed bit (type bit 0) is not part of the name.
-  EXPECT_EQ(descriptor_type_name(parse(0x00CF9A00, 0x0000FFFF)), "Code execute/read");
-  EXPECT_EQ(descriptor_type_name(parse(0x00CF9B00, 0x0000FFFF)), "Code execute/read");
-  EXPECT_EQ(descriptor_type_name(parse(0x00CF9800, 0x0000FFFF)), "Code execute-only");
-  EXPECT_EQ(descriptor_type_name(parse(0x00CF9E00, 0x0000FFFF)), "Code execute/read conforming");
-  EXPECT_EQ(descriptor_type_name(parse(0x00CF9200, 0x0000FFFF)), "Data read/write");
-  EXPECT_EQ(descriptor_type_name(parse(0x00CF9000, 0x0000FFFF)), "Data read-only");
-  // The flipped TLS descriptor of docs/scenarios.md section 1 (type 6).
-  EXPECT_EQ(descriptor_type_name(parse(0xB7D4F6E0, 0x000081FF)), "Data read/write expand-down");
-}
-
-TEST(GuiDescriptors, SystemTypeNamesFollowTheSdmTable) {
-  // SDM "System-Segment and Gate-Descriptor Types", 32-bit column.
-  EXPECT_EQ(descriptor_type_name(parse(0x00008200, 0x0000FFFF)), "LDT");
-  EXPECT_EQ(descriptor_type_name(parse(0x00008900, 0x00000067)), "32-bit TSS");
-  EXPECT_EQ(descriptor_type_name(parse(0x00008B00, 0x00000067)), "32-bit TSS");
-  EXPECT_EQ(descriptor_type_name(parse(0x00008100, 0x0000002B)), "16-bit TSS");
-  EXPECT_EQ(descriptor_type_name(parse(0x00008500, 0x00280000)), "Task gate");
-  EXPECT_EQ(descriptor_type_name(parse(0x00108E00, 0x00081234)), "32-bit interrupt gate");
-  EXPECT_EQ(descriptor_type_name(parse(0x00108F00, 0x00081234)), "32-bit trap gate");
-  EXPECT_EQ(descriptor_type_name(parse(0x00108C00, 0x00081234)), "32-bit call gate");
-  EXPECT_EQ(descriptor_type_name(parse(0x00008800, 0x00000000)), "Reserved (type 8)");
+TEST(GuiDescriptors, TypeNamesFollowTheSdmTables) {
+  struct Case {
+    u32 high, low;  // the descriptor's dwords
+    std::string_view name;
+  };
+  const Case cases[] = {
+      // SDM "Code- and Data-Segment Types": 2 read/write, 4/6 expand-down, 8 execute-only,
+      // A execute/read, C/E conforming; the Accessed bit (type bit 0) is not part of the name.
+      {0x00CF9A00, 0x0000FFFF, "Code execute/read"},
+      {0x00CF9B00, 0x0000FFFF, "Code execute/read"},
+      {0x00CF9800, 0x0000FFFF, "Code execute-only"},
+      {0x00CF9E00, 0x0000FFFF, "Code execute/read conforming"},
+      {0x00CF9200, 0x0000FFFF, "Data read/write"},
+      {0x00CF9000, 0x0000FFFF, "Data read-only"},
+      // The flipped TLS descriptor of docs/scenarios.md section 1 (type 6).
+      {0xB7D4F6E0, 0x000081FF, "Data read/write expand-down"},
+      // SDM "System-Segment and Gate-Descriptor Types", 32-bit column.
+      {0x00008200, 0x0000FFFF, "LDT"},
+      {0x00008900, 0x00000067, "32-bit TSS"},
+      {0x00008B00, 0x00000067, "32-bit TSS"},
+      {0x00008100, 0x0000002B, "16-bit TSS"},
+      {0x00008500, 0x00280000, "Task gate"},
+      {0x00108E00, 0x00081234, "32-bit interrupt gate"},
+      {0x00108F00, 0x00081234, "32-bit trap gate"},
+      {0x00108C00, 0x00081234, "32-bit call gate"},
+      {0x00008800, 0x00000000, "Reserved (type 8)"},
+  };
+  for (const Case& c : cases) EXPECT_EQ(descriptor_type_name(parse(c.high, c.low)), c.name) << std::hex << c.high;
 }
 
 TEST(GuiDescriptors, GateSummariesNameTheTarget) {

@@ -19,9 +19,9 @@ TEST(GuiRegisters, EflagsFieldsSitWhereTheSdmFigureDrawsThem) {
       {"CF", {0, 1}},  {"PF", {2, 1}},  {"AF", {4, 1}},  {"ZF", {6, 1}},   {"SF", {7, 1}},   {"TF", {8, 1}},
       {"IF", {9, 1}},  {"DF", {10, 1}}, {"OF", {11, 1}}, {"IOPL", {12, 2}}, {"NT", {14, 1}}, {"RF", {16, 1}},
       {"VM", {17, 1}}, {"AC", {18, 1}}, {"VIF", {19, 1}}, {"VIP", {20, 1}}, {"ID", {21, 1}}};
-  EXPECT_EQ(eflags_fields().size(), std::size(expected));
+  EXPECT_EQ(bit_fields(BitRegister::Eflags).size(), std::size(expected));
   for (const auto& [name, position] : expected) {
-    const BitField* field = find(eflags_fields(), name);
+    const BitField* field = find(bit_fields(BitRegister::Eflags), name);
     ASSERT_NE(field, nullptr) << name;
     EXPECT_EQ(field->bit, position.first) << name;
     EXPECT_EQ(field->width, position.second) << name;
@@ -30,33 +30,33 @@ TEST(GuiRegisters, EflagsFieldsSitWhereTheSdmFigureDrawsThem) {
 
 TEST(GuiRegisters, EflagsAfterCmpOfEqualValuesReadsIfZfPf) {
   // 00000246h: IF (bit 9), ZF (6), PF (2) and the always-1 bit 1; IOPL 0.
-  EXPECT_EQ(describe_bits(eflags_fields(), 0x00000246u), "IOPL=0 IF ZF PF");
+  EXPECT_EQ(describe_bits(bit_fields(BitRegister::Eflags), 0x00000246u), "IOPL=0 IF ZF PF");
   // 00003202h: IOPL 3 with IF, as a V86 monitor might run.
-  EXPECT_EQ(describe_bits(eflags_fields(), 0x00003202u), "IOPL=3 IF");
+  EXPECT_EQ(describe_bits(bit_fields(BitRegister::Eflags), 0x00003202u), "IOPL=3 IF");
   // 00020002h: VM alone.
-  EXPECT_EQ(describe_bits(eflags_fields(), 0x00020002u), "VM IOPL=0");
+  EXPECT_EQ(describe_bits(bit_fields(BitRegister::Eflags), 0x00020002u), "VM IOPL=0");
 }
 
 TEST(GuiRegisters, Cr0AtResetHasCdNwEt) {
   // SDM Vol. 3, "Processor State After Reset": CR0 = 60000010h.
-  EXPECT_EQ(describe_bits(cr0_fields(), 0x60000010u), "CD NW ET");
-  EXPECT_EQ(describe_bits(cr0_fields(), 0x80000011u), "PG ET PE");
-  EXPECT_EQ(find(cr0_fields(), "WP")->bit, 16);
-  EXPECT_EQ(find(cr0_fields(), "AM")->bit, 18);
+  EXPECT_EQ(describe_bits(bit_fields(BitRegister::Cr0), 0x60000010u), "CD NW ET");
+  EXPECT_EQ(describe_bits(bit_fields(BitRegister::Cr0), 0x80000011u), "PG ET PE");
+  EXPECT_EQ(find(bit_fields(BitRegister::Cr0), "WP")->bit, 16);
+  EXPECT_EQ(find(bit_fields(BitRegister::Cr0), "AM")->bit, 18);
 }
 
 TEST(GuiRegisters, Cr4PseAndPgeBits) {
-  EXPECT_EQ(describe_bits(cr4_fields(), 0x00000090u), "PGE PSE");
+  EXPECT_EQ(describe_bits(bit_fields(BitRegister::Cr4), 0x00000090u), "PGE PSE");
 }
 
 TEST(GuiRegisters, Dr7DecodesEnablesConditionsAndLengths) {
   // L0 G0, R/W0 = 11b (read/write), LEN0 = 11b (4 bytes): bits 16-19 all set.
   const u32 dr7 = 0x000F0003u;
-  EXPECT_EQ(field_value(*find(dr7_fields(), "R/W0"), dr7), 3u);
-  EXPECT_EQ(field_value(*find(dr7_fields(), "LEN0"), dr7), 3u);
-  EXPECT_EQ(describe_bits(dr7_fields(), dr7), "LEN3=0 R/W3=0 LEN2=0 R/W2=0 LEN1=0 R/W1=0 LEN0=3 R/W0=3 G0 L0");
-  EXPECT_EQ(find(dr7_fields(), "GD")->bit, 13);
-  EXPECT_EQ(describe_bits(dr6_fields(), 0xFFFF4FF1u), "BS B0");
+  EXPECT_EQ(field_value(*find(bit_fields(BitRegister::Dr7), "R/W0"), dr7), 3u);
+  EXPECT_EQ(field_value(*find(bit_fields(BitRegister::Dr7), "LEN0"), dr7), 3u);
+  EXPECT_EQ(describe_bits(bit_fields(BitRegister::Dr7), dr7), "LEN3=0 R/W3=0 LEN2=0 R/W2=0 LEN1=0 R/W1=0 LEN0=3 R/W0=3 G0 L0");
+  EXPECT_EQ(find(bit_fields(BitRegister::Dr7), "GD")->bit, 13);
+  EXPECT_EQ(describe_bits(bit_fields(BitRegister::Dr6), 0xFFFF4FF1u), "BS B0");
 }
 
 TEST(GuiRegisters, OnlyRegistersThatDifferFromTheLastStopAreMarkedChanged) {

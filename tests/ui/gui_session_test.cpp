@@ -69,7 +69,48 @@ TEST(GuiSession, ASliceEndingJustBeforeABreakpointDoesNotPassOverIt) {
   EXPECT_EQ(session.run_state(), RunState::Paused);
   EXPECT_EQ(session.machine().cpu.state.eip, 0xFFF2u);
   EXPECT_EQ(session.machine().counters.instructions, 2u);
-  EXPECT_EQ(session.status(), "breakpoint 1 at linear FFFFFFF2");
+  EXPECT_EQ(session.status(), "breakpoint 1 (linear) at F000:0000FFF2");
+}
+
+// A ROM whose reset vector holds: call FFF5h; inc ax; hlt; FFF5h: `callee` (2 bytes).
+SessionOptions call_session(u8 callee0, u8 callee1) {
+  SessionOptions options = rom_session();
+  const u8 code[] = {0xE8, 0x02, 0x00, 0x40, 0xF4, callee0, callee1};
+  std::copy(std::begin(code), std::end(code), options.config.bios.begin() + 0xFFF0);
+  options.max_slice_steps = 100;
+  return options;
+}
+
+TEST(GuiSession, StepOverRunsInSlicesBetweenFramesToTheReturn) {
+  Session session(call_session(0xC3, 0x90));  // FFF5h: ret
+  session.apply({CommandKind::StepOver});
+  EXPECT_EQ(session.run_state(), RunState::Busy);
+  EXPECT_EQ(session.status(), "running (step over; Pause stops it)");
+  EXPECT_EQ(session.machine().counters.instructions, 0u);  // nothing runs before the frame's tick
+  for (int frame = 0; frame < 10 && session.run_state() == RunState::Busy; ++frame) session.tick(1.0);
+  EXPECT_EQ(session.run_state(), RunState::Paused);
+  EXPECT_EQ(session.machine().cpu.state.eip, 0xFFF3u);
+  EXPECT_EQ(session.machine().counters.instructions, 2u);  // call, ret
+  EXPECT_EQ(session.status(), "step done");
+}
+
+TEST(GuiSession, StepOverACallThatNeverReturnsStaysBusyUntilPause) {
+  Session session(call_session(0xEB, 0xFE));  // FFF5h: jmp $
+  session.apply({CommandKind::StepOver});
+  for (int frame = 0; frame < 50; ++frame) session.tick(1.0);
+  EXPECT_EQ(session.run_state(), RunState::Busy);
+  EXPECT_EQ(session.machine().cpu.state.eip, 0xFFF5u);
+  // At most max_slice_steps per frame: the frame loop never waits on the guest.
+  EXPECT_LE(session.machine().counters.instructions, 50u * 100);
+  EXPECT_GE(session.machine().counters.instructions, 50u);
+  session.apply({CommandKind::Pause});
+  EXPECT_EQ(session.run_state(), RunState::Paused);
+  const u64 paused_at = session.machine().counters.instructions;
+  session.tick(1.0);
+  EXPECT_EQ(session.machine().counters.instructions, paused_at);
+  session.apply({CommandKind::StepInto});
+  EXPECT_EQ(session.machine().cpu.state.eip, 0xFFF5u);
+  EXPECT_EQ(session.status(), "step done");
 }
 
 TEST(GuiSession, MemoryEditsApplyOnlyWhilePaused) {

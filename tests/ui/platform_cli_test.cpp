@@ -7,48 +7,33 @@
 
 #include "run_x86lab.h"
 
+namespace x86lab::testing {
 namespace {
 
-using x86lab::testing::expect_rejected;
-using x86lab::testing::Outcome;
-
-Outcome run(const std::string& arguments) { return x86lab::testing::run_x86lab(arguments); }
+Outcome run(const std::string& arguments) { return run_x86lab(arguments); }
 
 const std::string kTimerKernel = std::string(X86LAB_ROM_DIR) + "/multiboot/timer_kernel.elf";
 
-TEST(PlatformCli, MissingKernelIsOneLineAndStatus2) {
-  expect_rejected("run --kernel /nonexistent/vmlinuz",
-                  "cannot open kernel '/nonexistent/vmlinuz': No such file or directory");
-}
+const Rejection kRejections[] = {
+    {"MissingKernel", "run --kernel /nonexistent/vmlinuz",
+     "cannot open kernel '/nonexistent/vmlinuz': No such file or directory"},
+    {"MissingInitrd", "run --kernel " + kTimerKernel + " --initrd /nonexistent/initrd.gz",
+     "cannot open initrd '/nonexistent/initrd.gz': No such file or directory"},
+    {"InitrdWithoutKernel", "run --bios " + std::string(X86LAB_ROM_DIR) + "/demo.bin --initrd x",
+     "--initrd and --append need --kernel"},
+    {"BadSerialSpec", "run --kernel " + kTimerKernel + " --serial tcp:1234",
+     "--serial must be stdio, file:PATH or none, not 'tcp:1234'"},
+    {"CpuMhzOutOfRange", "run --kernel " + kTimerKernel + " --cpu-mhz 0",
+     "--cpu-mhz must be between 1 and 100000, not 0"},
+    {"NeitherBiosNorKernel", "run", "run needs --bios FILE or --kernel FILE (x86lab run --help lists the options)"},
+};
+INSTANTIATE_TEST_SUITE_P(PlatformCli, RejectedCommandLine, ::testing::ValuesIn(kRejections), rejection_name);
 
 TEST(PlatformCli, KernelThatIsNeitherBzImageNorMultibootIsRejected) {
   const std::string path = ::testing::TempDir() + "junk.kernel";
   std::ofstream(path, std::ios::binary) << std::string(20000, '\x90');
   expect_rejected("run --kernel " + path,
                   "kernel '" + path + "' is neither a bzImage (no HdrS setup header) nor a Multiboot kernel");
-}
-
-TEST(PlatformCli, MissingInitrdIsRejected) {
-  expect_rejected("run --kernel " + kTimerKernel + " --initrd /nonexistent/initrd.gz",
-                  "cannot open initrd '/nonexistent/initrd.gz': No such file or directory");
-}
-
-TEST(PlatformCli, InitrdWithoutKernelIsRejected) {
-  expect_rejected(std::string("run --bios ") + X86LAB_ROM_DIR + "/demo.bin --initrd x",
-                  "--initrd and --append need --kernel");
-}
-
-TEST(PlatformCli, BadSerialSpecIsRejected) {
-  expect_rejected("run --kernel " + kTimerKernel + " --serial tcp:1234",
-                  "--serial must be stdio, file:PATH or none, not 'tcp:1234'");
-}
-
-TEST(PlatformCli, CpuMhzOutOfRangeIsRejected) {
-  expect_rejected("run --kernel " + kTimerKernel + " --cpu-mhz 0", "--cpu-mhz must be between 1 and 100000, not 0");
-}
-
-TEST(PlatformCli, NeitherBiosNorKernelIsRejected) {
-  expect_rejected("run", "run needs --bios FILE or --kernel FILE (x86lab run --help lists the options)");
 }
 
 TEST(PlatformCli, MultibootKernelRunsToPass) {
@@ -73,3 +58,4 @@ TEST(PlatformCli, VgaDumpPrintsTheScreenAtExit) {
 }
 
 }  // namespace
+}  // namespace x86lab::testing

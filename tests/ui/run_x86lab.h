@@ -54,6 +54,21 @@ inline void expect_rejected(const std::string& arguments, const std::string& mes
   EXPECT_EQ(o.output, "x86lab: " + message + "\n");
 }
 
+// A command line and the message x86lab must reject it with (see expect_rejected);
+// `name` (letters and digits) names the test case.
+struct Rejection {
+  std::string name;
+  std::string arguments;
+  std::string message;
+};
+
+// A test file lists its rejected command lines as a table of Rejection rows:
+//   INSTANTIATE_TEST_SUITE_P(Suite, RejectedCommandLine, ::testing::ValuesIn(rows), rejection_name);
+// The one test body, expect_rejected of each row, is in cli_test.cpp.
+class RejectedCommandLine : public ::testing::TestWithParam<Rejection> {};
+inline std::string rejection_name(const ::testing::TestParamInfo<Rejection>& info) { return info.param.name; }
+inline void PrintTo(const Rejection& rejection, std::ostream* out) { *out << "x86lab " << rejection.arguments; }
+
 // `arguments` are rejected with exit status 2 and one line; the outcome is returned
 // for checks of that line.
 inline Outcome expect_rejected_in_one_line(const std::string& arguments) {

@@ -1,9 +1,7 @@
-// `x86lab run --gdb [HOST:]PORT --wait-gdb` (gdb_options.h).
+// `x86lab run|gui --gdb [HOST:]PORT --wait-gdb` (gdb_options.h).
 #include "ui/gdb/gdb_options.h"
 
 #include <iostream>
-
-#include "ui/gdb/gdb_server.h"
 
 namespace po = boost::program_options;
 
@@ -16,15 +14,23 @@ void add_gdb_options(po::options_description& options) {
       ("wait-gdb", "start paused until gdb connects and continues (with --gdb, else on 127.0.0.1:1234)");
 }
 
-RunResult run_machine(const po::variables_map& vm, Machine& machine) {
-  if (!vm.count("gdb") && !vm.count("wait-gdb")) return machine.run();
+std::unique_ptr<gdb::GdbServer> start_gdb_server(const po::variables_map& vm, Debugger& debugger,
+                                                 std::function<void()> notify) {
+  if (!vm.count("gdb") && !vm.count("wait-gdb")) return nullptr;
   gdb::ServerOptions options = vm.count("gdb") ? gdb::parse_gdb_address(vm["gdb"].as<std::string>()) : gdb::ServerOptions{};
   options.wait_for_gdb = vm.count("wait-gdb") > 0;
+  options.notify = std::move(notify);
+  auto server = std::make_unique<gdb::GdbServer>(debugger, options);
+  std::cerr << "x86lab: gdb stub listening on " << options.host << ":" << server->port() << std::endl;
+  return server;
+}
+
+RunResult run_machine(const po::variables_map& vm, Machine& machine) {
+  if (!vm.count("gdb") && !vm.count("wait-gdb")) return machine.run();
   Debugger debugger(machine);
-  gdb::GdbServer server(debugger, options);
-  std::cerr << "x86lab: gdb stub listening on " << options.host << ":" << server.port() << std::endl;
-  const RunResult result = server.serve();
-  if (server.killed()) std::cerr << "x86lab: killed by gdb" << std::endl;
+  const auto server = start_gdb_server(vm, debugger);
+  const RunResult result = server->serve();
+  if (server->killed()) std::cerr << "x86lab: killed by gdb" << std::endl;
   return result;
 }
 

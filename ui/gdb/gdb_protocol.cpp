@@ -3,6 +3,8 @@
 #include "ui/gdb/gdb_protocol.h"
 
 #include <algorithm>
+#include <string>
+#include <utility>
 
 #include "segmentation/system_segments.h"
 #include "ui/gdb/rsp.h"
@@ -11,87 +13,75 @@ namespace x86lab::gdb {
 
 namespace {
 
-// The target description: gdb's i386 core feature (general, segment and x87 registers
-// in gdb's numbering) and x86lab's system registers. Registers 0-15 and 24-48 are 32
-// bits, 16-23 (st0-st7) 80 bits.
-constexpr const char* kTargetXml = R"(<?xml version="1.0"?>
-<!DOCTYPE target SYSTEM "gdb-target.dtd">
-<target version="1.0">
-  <architecture>i386</architecture>
-  <feature name="org.gnu.gdb.i386.core">
-    <flags id="i386_eflags" size="4">
-      <field name="CF" start="0" end="0"/>
-      <field name="" start="1" end="1"/>
-      <field name="PF" start="2" end="2"/>
-      <field name="AF" start="4" end="4"/>
-      <field name="ZF" start="6" end="6"/>
-      <field name="SF" start="7" end="7"/>
-      <field name="TF" start="8" end="8"/>
-      <field name="IF" start="9" end="9"/>
-      <field name="DF" start="10" end="10"/>
-      <field name="OF" start="11" end="11"/>
-      <field name="NT" start="14" end="14"/>
-      <field name="RF" start="16" end="16"/>
-      <field name="VM" start="17" end="17"/>
-      <field name="AC" start="18" end="18"/>
-      <field name="VIF" start="19" end="19"/>
-      <field name="VIP" start="20" end="20"/>
-      <field name="ID" start="21" end="21"/>
-    </flags>
-    <reg name="eax" bitsize="32" type="int32" regnum="0"/>
-    <reg name="ecx" bitsize="32" type="int32"/>
-    <reg name="edx" bitsize="32" type="int32"/>
-    <reg name="ebx" bitsize="32" type="int32"/>
-    <reg name="esp" bitsize="32" type="data_ptr"/>
-    <reg name="ebp" bitsize="32" type="data_ptr"/>
-    <reg name="esi" bitsize="32" type="int32"/>
-    <reg name="edi" bitsize="32" type="int32"/>
-    <reg name="eip" bitsize="32" type="code_ptr"/>
-    <reg name="eflags" bitsize="32" type="i386_eflags"/>
-    <reg name="cs" bitsize="32" type="int32"/>
-    <reg name="ss" bitsize="32" type="int32"/>
-    <reg name="ds" bitsize="32" type="int32"/>
-    <reg name="es" bitsize="32" type="int32"/>
-    <reg name="fs" bitsize="32" type="int32"/>
-    <reg name="gs" bitsize="32" type="int32"/>
-    <reg name="st0" bitsize="80" type="i387_ext"/>
-    <reg name="st1" bitsize="80" type="i387_ext"/>
-    <reg name="st2" bitsize="80" type="i387_ext"/>
-    <reg name="st3" bitsize="80" type="i387_ext"/>
-    <reg name="st4" bitsize="80" type="i387_ext"/>
-    <reg name="st5" bitsize="80" type="i387_ext"/>
-    <reg name="st6" bitsize="80" type="i387_ext"/>
-    <reg name="st7" bitsize="80" type="i387_ext"/>
-    <reg name="fctrl" bitsize="32" type="int" group="float"/>
-    <reg name="fstat" bitsize="32" type="int" group="float"/>
-    <reg name="ftag" bitsize="32" type="int" group="float"/>
-    <reg name="fiseg" bitsize="32" type="int" group="float"/>
-    <reg name="fioff" bitsize="32" type="int" group="float"/>
-    <reg name="foseg" bitsize="32" type="int" group="float"/>
-    <reg name="fooff" bitsize="32" type="int" group="float"/>
-    <reg name="fop" bitsize="32" type="int" group="float"/>
-  </feature>
-  <feature name="org.x86lab.system">
-    <reg name="cr0" bitsize="32" type="int32" group="system"/>
-    <reg name="cr2" bitsize="32" type="int32" group="system"/>
-    <reg name="cr3" bitsize="32" type="int32" group="system"/>
-    <reg name="cr4" bitsize="32" type="int32" group="system"/>
-    <reg name="gdtr_base" bitsize="32" type="int32" group="system"/>
-    <reg name="gdtr_limit" bitsize="32" type="int32" group="system"/>
-    <reg name="idtr_base" bitsize="32" type="int32" group="system"/>
-    <reg name="idtr_limit" bitsize="32" type="int32" group="system"/>
-    <reg name="ldtr" bitsize="32" type="int32" group="system"/>
-    <reg name="tr" bitsize="32" type="int32" group="system"/>
-    <reg name="csbase" bitsize="32" type="int32" group="system"/>
-    <reg name="ssbase" bitsize="32" type="int32" group="system"/>
-    <reg name="dsbase" bitsize="32" type="int32" group="system"/>
-    <reg name="esbase" bitsize="32" type="int32" group="system"/>
-    <reg name="fsbase" bitsize="32" type="int32" group="system"/>
-    <reg name="gsbase" bitsize="32" type="int32" group="system"/>
-    <reg name="cpl" bitsize="32" type="int32" group="system"/>
-  </feature>
-</target>
-)";
+// The target description (GDB manual, "Target Descriptions", "i386 Features"): gdb's
+// i386 core feature (general, segment and x87 registers in gdb's numbering) and
+// x86lab's system registers, written from the register runs below. Registers 0-15
+// and 24-48 are 32 bits, 16-23 (st0-st7) 80 bits.
+struct RegisterRun {
+  const char* feature;     // opens this <feature> (nullptr: goes on in the current one)
+  std::string_view names;  // space-separated, in register-number order
+  unsigned bits;
+  const char* type;
+  const char* group;  // nullptr: no group attribute
+};
+constexpr RegisterRun kRegisterRuns[] = {
+    {"org.gnu.gdb.i386.core", "eax ecx edx ebx", 32, "int32", nullptr},
+    {nullptr, "esp ebp", 32, "data_ptr", nullptr},
+    {nullptr, "esi edi", 32, "int32", nullptr},
+    {nullptr, "eip", 32, "code_ptr", nullptr},
+    {nullptr, "eflags", 32, "i386_eflags", nullptr},
+    {nullptr, "cs ss ds es fs gs", 32, "int32", nullptr},
+    {nullptr, "st0 st1 st2 st3 st4 st5 st6 st7", 80, "i387_ext", nullptr},
+    {nullptr, "fctrl fstat ftag fiseg fioff foseg fooff fop", 32, "int", "float"},
+    {"org.x86lab.system",
+     "cr0 cr2 cr3 cr4 gdtr_base gdtr_limit idtr_base idtr_limit ldtr tr csbase ssbase dsbase esbase fsbase gsbase cpl",
+     32, "int32", "system"},
+};
+
+constexpr unsigned register_count() {
+  unsigned n = 0;
+  for (const RegisterRun& run : kRegisterRuns)
+    for (std::size_t at = 0; at != std::string_view::npos; at = run.names.find(' ', at + 1)) ++n;
+  return n;
+}
+static_assert(register_count() == GdbProtocol::kRegisterCount);
+
+// gdb's i386_eflags flags type: the EFLAGS bits by name (bit 1, always set, unnamed).
+constexpr std::pair<const char*, unsigned> kEflagsBits[] = {
+    {"CF", 0},  {"", 1},    {"PF", 2},  {"AF", 4},  {"ZF", 6},  {"SF", 7},   {"TF", 8},   {"IF", 9},  {"DF", 10},
+    {"OF", 11}, {"NT", 14}, {"RF", 16}, {"VM", 17}, {"AC", 18}, {"VIF", 19}, {"VIP", 20}, {"ID", 21}};
+
+std::string make_target_xml() {
+  std::string xml =
+      "<?xml version=\"1.0\"?>\n<!DOCTYPE target SYSTEM \"gdb-target.dtd\">\n<target version=\"1.0\">\n"
+      "  <architecture>i386</architecture>\n";
+  bool first = true;
+  for (const RegisterRun& run : kRegisterRuns) {
+    if (run.feature) {
+      if (!first) xml += "  </feature>\n";
+      xml += std::string("  <feature name=\"") + run.feature + "\">\n";
+    }
+    if (first) {
+      xml += "    <flags id=\"i386_eflags\" size=\"4\">\n";
+      for (const auto& [name, bit] : kEflagsBits) {
+        const std::string b = std::to_string(bit);
+        xml += std::string("      <field name=\"") + name + "\" start=\"" + b + "\" end=\"" + b + "\"/>\n";
+      }
+      xml += "    </flags>\n";
+    }
+    for (std::size_t at = 0; at < run.names.size();) {
+      const std::size_t space = std::min(run.names.find(' ', at), run.names.size());
+      xml += "    <reg name=\"" + std::string(run.names.substr(at, space - at)) + "\" bitsize=\"" +
+             std::to_string(run.bits) + "\" type=\"" + run.type + "\"";
+      if (first) xml += " regnum=\"0\"";
+      if (run.group) xml += std::string(" group=\"") + run.group + "\"";
+      xml += "/>\n";
+      first = false;
+      at = space + 1;
+    }
+  }
+  return xml + "  </feature>\n</target>\n";
+}
 
 // gdb's order of the segment registers (cs ss ds es fs gs) as SegmentIndex.
 constexpr u8 kGdbSegments[6] = {CS, SS, DS, ES, FS, GS};
@@ -137,7 +127,7 @@ bool parse_range(std::string_view args, u64& address, u64& length, std::string_v
 }  // namespace
 
 const std::string& GdbProtocol::target_xml() {
-  static const std::string xml = kTargetXml;
+  static const std::string xml = make_target_xml();
   return xml;
 }
 

@@ -36,7 +36,8 @@ ServerOptions parse_gdb_address(const std::string& text) {
 // decoder and the queue of data to write. Items for the machine thread go to the inbox.
 class GdbServer::Network {
  public:
-  Network(Debugger& debugger, const ServerOptions& options) : debugger_(debugger), acceptor_(io_) {
+  Network(Debugger& debugger, const ServerOptions& options)
+      : notify(options.notify), debugger_(debugger), acceptor_(io_) {
     boost::system::error_code error;
     const std::string host = options.host == "localhost" ? "127.0.0.1" : options.host;
     const auto address = asio::ip::make_address(host, error);
@@ -58,6 +59,8 @@ class GdbServer::Network {
   }
 
   u16 port = 0;
+  std::atomic<bool> pause_on_packets{false};  // serve(): every item pauses; poll(): Ctrl-C and connections only
+  const std::function<void()> notify;         // after each queued item (ServerOptions::notify)
   std::mutex mutex;
   std::condition_variable ready;
   std::deque<Item> inbox;
@@ -80,10 +83,11 @@ class GdbServer::Network {
   // while the machine runs loses the excess (gdb never sends packets then).
   static constexpr std::size_t kInboxLimit = 1024;
 
-  // Queues an item and pauses the machine so that the machine thread looks at it. The
-  // pause is asked for under the lock: the machine thread drops pauses only when it
-  // empties the inbox (next_item), so an item is never left behind a running machine
-  // and a pause never outlives its items.
+  // Queues an item and, for Ctrl-C, a new connection and (under serve()) any item,
+  // pauses the machine so that the machine thread looks at it. The pause is asked for
+  // under the lock: the machine thread drops pauses only when it empties the inbox
+  // (take_item), so an item is never left behind a running machine and a pause never
+  // outlives its items.
   void push(Item item) {
     {
       std::lock_guard lock(mutex);
@@ -91,10 +95,12 @@ class GdbServer::Network {
                           inbox.back().session == item.session;
       const bool full = inbox.size() >= kInboxLimit && item.kind != Item::Kind::Disconnected;
       if (repeat || full) return;
+      const bool pause = pause_on_packets || item.kind == Item::Kind::Interrupt || item.kind == Item::Kind::Connected;
       inbox.push_back(std::move(item));
-      debugger_.pause();
+      if (pause) debugger_.pause();
     }
     ready.notify_one();
+    if (notify) notify();
   }
 
   // One connection at a time: the next accept is armed when the session ends, so a
@@ -182,18 +188,14 @@ GdbServer::GdbServer(Debugger& debugger, const ServerOptions& options)
 
 GdbServer::~GdbServer() = default;
 
-GdbServer::Item GdbServer::next_item() {
+std::optional<GdbServer::Item> GdbServer::take_item(bool wait) {
   std::unique_lock lock(network_->mutex);
-  network_->ready.wait(lock, [this] { return !network_->inbox.empty(); });
+  if (wait) network_->ready.wait(lock, [this] { return !network_->inbox.empty(); });
+  if (network_->inbox.empty()) return std::nullopt;
   Item item = std::move(network_->inbox.front());
   network_->inbox.pop_front();
   if (network_->inbox.empty()) debugger_.clear_pause();  // every item's pause is answered
   return item;
-}
-
-bool GdbServer::inbox_empty() {
-  std::lock_guard lock(network_->mutex);
-  return network_->inbox.empty();
 }
 
 void GdbServer::send_raw(std::string text) { network_->send(session_, std::move(text)); }
@@ -205,68 +207,112 @@ void GdbServer::flush() {
   for (int i = 0; i < 2000 && network_->in_flight > 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
 }
 
-Resume GdbServer::serve_packet(const std::string& payload) {
-  Reply reply = protocol_.handle(payload);
-  for (const std::string& packet : reply.packets) send(packet);
-  return reply.resume;
+void GdbServer::report_stop(GdbTarget& target) {
+  if (!waiting_ || target.running()) return;
+  waiting_ = false;
+  for (const std::string& packet : protocol_.stop_packets(target.last_stop())) send(packet);
 }
 
-std::optional<RunResult> GdbServer::resume(Resume how) {
-  const StopInfo stop = how == Resume::Step ? debugger_.step_into() : debugger_.run();
-  for (const std::string& packet : protocol_.stop_packets(stop)) send(packet);
-  if (stop.kind != StopKind::MachineEnded) return std::nullopt;
-  flush();
-  return stop.end;
+void GdbServer::leave(GdbTarget& target) {
+  protocol_.forget_breakpoints();
+  attached_ = false;
+  waiting_ = false;
+  session_ended_ = true;
+  target.release();
 }
 
-RunResult GdbServer::serve() {
-  bool running = !options_.wait_for_gdb;  // while no gdb is attached
-  for (;;) {
-    // A run consumes one pause however many items arrived during it: items still
-    // waiting are taken before running again.
-    if (!attached_ && running && inbox_empty()) {
-      const StopInfo stop = debugger_.run();
-      if (stop.kind == StopKind::MachineEnded) return *stop.end;
-    }
-    const Item item = next_item();
-    if (item.kind != Item::Kind::Connected && (!attached_ || item.session != session_)) continue;  // stale
-    switch (item.kind) {
-      case Item::Kind::Connected:
-        session_ = item.session;
-        attached_ = true;
-        protocol_.reset_session();
-        break;
-      case Item::Kind::Disconnected:
-        protocol_.forget_breakpoints();
-        attached_ = false;
-        running = true;
-        break;
-      case Item::Kind::Interrupt: break;  // already stopped
-      case Item::Kind::BadChecksum:
-        if (!protocol_.no_ack()) send_raw("-");
-        break;
-      case Item::Kind::Oversized:
-        if (!protocol_.no_ack()) send_raw("+");
-        send("E01");
-        break;
-      case Item::Kind::Packet: {
-        if (!protocol_.no_ack()) send_raw("+");
-        const Resume how = serve_packet(item.payload);
-        if (how == Resume::Continue || how == Resume::Step) {
-          if (auto end = resume(how)) return *end;
-        } else if (how == Resume::Detach) {
+void GdbServer::handle(const Item& item, GdbTarget& target) {
+  if (item.kind != Item::Kind::Connected && (!attached_ || item.session != session_)) return;  // stale
+  switch (item.kind) {
+    case Item::Kind::Connected:
+      session_ = item.session;
+      attached_ = true;
+      waiting_ = false;
+      protocol_.reset_session();
+      target.halt();
+      break;
+    case Item::Kind::Disconnected: leave(target); break;
+    case Item::Kind::Interrupt: target.halt(); break;  // a stopped machine stays as it is
+    case Item::Kind::BadChecksum:
+      if (!protocol_.no_ack()) send_raw("-");
+      break;
+    case Item::Kind::Oversized:
+      if (!protocol_.no_ack()) send_raw("+");
+      send("E01");
+      break;
+    case Item::Kind::Packet: {
+      if (!protocol_.no_ack()) send_raw("+");
+      const Reply reply = protocol_.handle(item.payload);
+      for (const std::string& packet : reply.packets) send(packet);
+      switch (reply.resume) {
+        case Resume::None: break;
+        case Resume::Continue:
+          waiting_ = true;
+          target.run();
+          break;
+        case Resume::Step:
+          waiting_ = true;
+          target.step();
+          break;
+        case Resume::Detach:
           flush();
-          protocol_.forget_breakpoints();
-          attached_ = false;
-          running = true;
-        } else if (how == Resume::Kill) {
+          leave(target);
+          break;
+        case Resume::Kill:
           flush();
           killed_ = true;
-          return {RunResult::Reason::Stopped, 1};
-        }
-        break;
+          break;
       }
+      break;
     }
+  }
+}
+
+void GdbServer::poll(GdbTarget& target, bool wait) {
+  report_stop(target);
+  while (!killed_) {
+    const std::optional<Item> item = take_item(wait);
+    if (!item) break;
+    wait = false;
+    handle(*item, target);
+    report_stop(target);
+  }
+}
+
+namespace {
+// `x86lab run`: the machine runs on serve()'s thread whenever gdb lets it, and runs on
+// when gdb leaves (nobody else can resume it).
+class RunTarget final : public GdbTarget {
+ public:
+  RunTarget(Debugger& debugger, bool running) : debugger_(debugger), running_(running) {}
+  void run() override { running_ = true; }
+  void halt() override { running_ = false; }
+  void step() override { debugger_.step_into(); }
+  void release() override { running_ = true; }
+  bool running() const override { return running_; }
+  StopInfo last_stop() const override { return debugger_.last_stop(); }
+
+ private:
+  Debugger& debugger_;
+  bool running_;
+};
+}  // namespace
+
+RunResult GdbServer::serve() {
+  RunTarget target(debugger_, !options_.wait_for_gdb);
+  network_->pause_on_packets = true;
+  for (;;) {
+    poll(target, !target.running() && !debugger_.ended());
+    if (killed_) {
+      flush();
+      return {RunResult::Reason::Stopped, 1};
+    }
+    if (debugger_.ended()) {
+      flush();
+      return *debugger_.last_stop().end;
+    }
+    // A pause means an item arrived: poll() takes it and decides whether to go on.
+    if (target.running() && debugger_.run().kind != StopKind::Paused) target.halt();
   }
 }
 

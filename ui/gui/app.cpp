@@ -15,9 +15,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <mutex>
 #include <stdexcept>
 
 #include "platform/input_error.h"
+#include "ui/gui/renderer.h"
 #include "ui/gui/window.h"
 
 namespace x86lab::gui {
@@ -82,6 +84,10 @@ class Display {
   Display(int width, int height, const std::string& title, const std::optional<std::filesystem::path>& layout) {
     if (SDL_Init(SDL_INIT_VIDEO) != 0) throw std::runtime_error(std::string("SDL cannot start: ") + SDL_GetError());
     SDL_SetHint(SDL_HINT_RENDER_DRIVER, "software");
+    // The software renderer draws into the window's own framebuffer (XShm under X11, plain
+    // memory offscreen) instead of a GL texture that Mesa's llvmpipe would composite again
+    // on the CPU, on extra threads, every frame.
+    SDL_SetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0");
     window_ = SDL_CreateWindow(title.c_str(), SDL_WINDOWPOS_UNDEFINED, SDL_WINDOWPOS_UNDEFINED, width, height,
                                SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI);
     if (!window_) throw std::runtime_error(std::string("SDL cannot open a window: ") + SDL_GetError());
@@ -98,6 +104,8 @@ class Display {
     }
     ImGui::StyleColorsDark();
     ImGui::GetStyle().WindowRounding = 0;
+    // Opaque window backgrounds, which render_draw_data fills without blending.
+    ImGui::GetStyle().Colors[ImGuiCol_WindowBg].w = 1.0f;
     ImGui_ImplSDL2_InitForSDLRenderer(window_);
     ImGui_ImplSDLRenderer_Init(renderer_);
   }
@@ -173,8 +181,8 @@ class ScriptRunner {
     };
     switch (c.verb) {
       case ScriptVerb::Step: session.step_into(c.number); break;
-      case ScriptVerb::Over: session.apply({CommandKind::StepOver}); wait_for_worker(session); break;
-      case ScriptVerb::Out: session.apply({CommandKind::StepOut}); wait_for_worker(session); break;
+      case ScriptVerb::Over: session.step_over(); break;
+      case ScriptVerb::Out: session.step_out(); break;
       case ScriptVerb::RunTo: session.run_to(static_cast<u32>(c.number)); break;
       case ScriptVerb::Run: session.run(c.flag ? c.number : UINT64_MAX); break;
       case ScriptVerb::Break: session.debugger().breakpoints().add(Breakpoint::at_linear(static_cast<u32>(c.number))); break;
@@ -217,13 +225,6 @@ class ScriptRunner {
       case ScriptVerb::Quit: quit_ = true; return true;
     }
     return false;
-  }
-
-  static void wait_for_worker(Session& session) {
-    while (session.run_state() == RunState::Busy) {
-      SDL_Delay(1);
-      session.tick(0);
-    }
   }
 
   const std::vector<ScriptCommand>& commands_;
@@ -275,8 +276,7 @@ void draw_windows(std::vector<std::unique_ptr<Window>>& windows, const MachineVi
     // ImGui logs the text of one top-level window at a time (End() stops logging).
     if (dump) ImGui::LogToBuffer();
     if (visible) {
-      if (view.run_state == RunState::Busy && !window->draws_while_busy()) ImGui::TextDisabled("(the machine is running)");
-      else window->draw(view, commands);
+      window->draw(view, commands);
     }
     if (dump) {
       *dump += "==== " + std::string(window->title()) + " ====\n" + GImGui->LogBuffer.c_str() + "\n";
@@ -286,12 +286,34 @@ void draw_windows(std::vector<std::unique_ptr<Window>>& windows, const MachineVi
   }
 }
 
+// wake_frame_loop() pushes an event only while a frame loop's SDL is up.
+std::mutex wake_mutex;
+bool wake_armed = false;
+
+// Arms wake_frame_loop() for the life of the frame loop (declared after the Display).
+struct WakeGuard {
+  WakeGuard() { set(true); }
+  ~WakeGuard() { set(false); }
+  static void set(bool armed) {
+    std::lock_guard lock(wake_mutex);
+    wake_armed = armed;
+  }
+};
+
 bool headless_driver() {
   const char* driver = SDL_GetCurrentVideoDriver();
   return driver && (std::strcmp(driver, "offscreen") == 0 || std::strcmp(driver, "dummy") == 0);
 }
 
 }  // namespace
+
+void wake_frame_loop() {
+  std::lock_guard lock(wake_mutex);
+  if (!wake_armed) return;
+  SDL_Event event{};
+  event.type = SDL_USEREVENT;
+  SDL_PushEvent(&event);
+}
 
 std::optional<std::filesystem::path> default_layout_file() {
   std::filesystem::path folder;
@@ -314,6 +336,8 @@ AppStats run_app(Session& session, const AppOptions& options) {
   CommandQueue commands;
   ScriptRunner script(options.script);
   if (options.start_running) commands.push({CommandKind::Run});
+  const WakeGuard wake;
+  ServiceState service = options.service ? options.service(session) : ServiceState{};
   AppStats stats;
   const auto start = std::chrono::steady_clock::now();
   bool quit = false;
@@ -322,7 +346,7 @@ AppStats run_app(Session& session, const AppOptions& options) {
     SDL_Event event;
     const auto frame_start = std::chrono::steady_clock::now();
     const bool idle = session.run_state() != RunState::Running && session.run_state() != RunState::Busy &&
-                      script.finished() && !options.max_frames;
+                      (script.finished() || service.hold) && !options.max_frames;
     // While nothing moves, wait for input instead of drawing frames back to back.
     if (idle && SDL_WaitEventTimeout(&event, 100)) SDL_PushEvent(&event);
     while (SDL_PollEvent(&event)) {
@@ -330,8 +354,8 @@ AppStats run_app(Session& session, const AppOptions& options) {
       if (event.type == SDL_QUIT) quit = true;
       if (event.type == SDL_WINDOWEVENT && event.window.event == SDL_WINDOWEVENT_CLOSE) quit = true;
     }
-    script.advance(session, ui, windows);
-    if (script.quit()) break;
+    if (!service.hold) script.advance(session, ui, windows);
+    if (script.quit() || service.quit) break;
     const ScriptCommand* capture = script.capture_now();
 
     ImGui_ImplSDLRenderer_NewFrame();
@@ -352,7 +376,7 @@ AppStats run_app(Session& session, const AppOptions& options) {
     ImGui::Render();
     SDL_SetRenderDrawColor(display.renderer(), 30, 30, 34, 255);
     SDL_RenderClear(display.renderer());
-    ImGui_ImplSDLRenderer_RenderDrawData(ImGui::GetDrawData());
+    render_draw_data(display.renderer(), ImGui::GetDrawData());
     if (capture && capture->verb == ScriptVerb::Screenshot) display.screenshot(capture->text);
     if (capture) script.captured();
     SDL_RenderPresent(display.renderer());
@@ -365,8 +389,9 @@ AppStats run_app(Session& session, const AppOptions& options) {
     const auto drawn = std::chrono::steady_clock::now();
     const double draw_seconds = std::chrono::duration<double>(drawn - frame_start).count();
     stats.guest_steps += session.tick(std::clamp(1.0 / 32 - draw_seconds, 0.004, options.guest_seconds_per_frame));
+    if (options.service) service = options.service(session);
     // The title shows CS:EIP when paused (desktop task lists, and tests driving the window with xdotool).
-    if (session.run_state() != RunState::Busy) {
+    {
       const CpuState& s = session.machine().cpu.state;
       char title[256];
       std::snprintf(title, sizeof title, "x86lab inspector - %s - %04X:%08X", session.title().c_str(),
@@ -375,7 +400,7 @@ AppStats run_app(Session& session, const AppOptions& options) {
       window_title = title;
     }
     if (options.max_frames && stats.frames >= options.max_frames) quit = true;
-    if (options.script_given && script.finished() && headless_driver()) quit = true;
+    if ((options.script_given || options.service) && script.finished() && !service.hold && headless_driver()) quit = true;
   }
   stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return stats;

@@ -5,6 +5,7 @@
 // screenshots and text dumps, and keeps the window layout in a per-user ini file.
 #pragma once
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -12,6 +13,12 @@
 #include "ui/gui/session.h"
 
 namespace x86lab::gui {
+
+// What a service run between frames (x86lab gui --gdb) asks of the frame loop.
+struct ServiceState {
+  bool hold = false;  // the script waits and the offscreen inspector stays open (a gdb attached or awaited)
+  bool quit = false;  // close now
+};
 
 struct AppOptions {
   int width = 1600, height = 1000;       // window size in pixels
@@ -21,6 +28,10 @@ struct AppOptions {
   std::optional<std::filesystem::path> layout_file;  // ImGui ini; empty: the layout is not saved
   u64 max_frames = 0;                    // stop after this many frames (0: no limit; the FPS benchmark)
   double guest_seconds_per_frame = 0.02; // most wall time the guest may run per frame while Running
+  // Called before the first frame and after each frame's commands and guest slice, on
+  // the frame loop's thread (may be empty). Offscreen, a service keeps the inspector
+  // open as a script does, until the service stops holding it.
+  std::function<ServiceState(Session&)> service;
 };
 
 // Frame statistics (for bench/gui_fps).
@@ -34,6 +45,10 @@ struct AppStats {
 // script command that cannot be carried out (an unknown window title, a screenshot
 // path that cannot be written) and std::runtime_error when SDL cannot start.
 AppStats run_app(Session& session, const AppOptions& options);
+
+// Ends the frame loop's idle wait at once (any thread; nothing when no loop runs), so
+// that a service's input is handled without waiting for the next idle frame.
+void wake_frame_loop();
 
 // The per-user layout file: $XDG_CONFIG_HOME/x86lab/gui-layout.ini, else
 // ~/.config/x86lab/gui-layout.ini; empty when neither can be determined. The folder is

@@ -1,8 +1,8 @@
 // The Compare view: the variants of one scenario run to completion (the scenario
-// runner of platform/scenario, on a worker thread), as a table of instructions,
-// cycles and cycles relative to the baseline, with the METRIC values, and a latency
-// histogram of one SAMPLES series per variant (Boost.Histogram, 32 equal bins over the
-// range of all variants' samples).
+// runner of platform/scenario, on a worker thread), as the comparison table of
+// `x86lab compare` (platform/scenario/comparison.h: counters, METRIC and SAMPLES rows,
+// ratios to the baseline), and a latency histogram of one SAMPLES series per variant
+// (Boost.Histogram, 32 equal bins over the range of all variants' samples).
 #include <algorithm>
 #include <boost/histogram.hpp>
 #include <set>
@@ -28,53 +28,57 @@ struct CompareWindow final : Window {
       text_maybe(true, kStale, "%s", results.error.c_str());
       return;
     }
-    const ScenarioManifest* manifest = view.session.catalog().find(results.scenario);
-    table(results, manifest ? manifest->baseline : "");
+    table(results);
     histogram(results);
   }
 
  private:
-  // One column per variant, one row per measure: result, instructions, cycles, cycles
-  // relative to the baseline, then the guest's METRIC values.
-  static void table(const CompareResults& results, const std::string& baseline) {
-    double baseline_cycles = 0;
-    std::set<std::string> metrics;
-    for (const VariantResult& v : results.variants) {
-      if (v.name == baseline) baseline_cycles = static_cast<double>(v.counters.cycles);
-      for (const auto& [name, value] : v.metrics) metrics.insert(name);
-    }
+  // One column per variant, one row per metric of the comparison table that
+  // `x86lab compare` prints (platform/scenario/comparison.h): counters, the guest's
+  // METRIC values and SAMPLES statistics, with the ratio to the baseline on headline rows.
+  static void table(const CompareResults& results) {
+    if (!results.table) return;
+    const ScenarioComparison& c = *results.table;
     const float height = ImGui::GetContentRegionAvail().y * 0.75f;
-    if (!ImGui::BeginTable("variants", 1 + static_cast<int>(results.variants.size()),
+    if (!ImGui::BeginTable("variants", 1 + static_cast<int>(c.variants.size()),
                            ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit |
                                ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY,
                            ImVec2(0, height)))
       return;
     ImGui::TableSetupScrollFreeze(1, 1);
-    ImGui::TableSetupColumn("");
-    for (const VariantResult& v : results.variants) ImGui::TableSetupColumn(v.name.c_str());
+    ImGui::TableSetupColumn("metric");
+    for (std::size_t v = 0; v < c.variants.size(); ++v) {
+      const std::string& name = c.variants[v]->name;
+      ImGui::TableSetupColumn(c.baseline == v ? (name + " (baseline)").c_str() : name.c_str());
+    }
     ImGui::TableHeadersRow();
-    auto row = [&](const char* label, auto cell) {
-      ImGui::TableNextRow();
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted("result");
+    for (const VariantResult* result : c.results) {
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(label);
-      for (const VariantResult& v : results.variants) {
+      text_maybe(!result->succeeded, kStale, "%s", result->succeeded ? "ok" : "failed");
+    }
+    ImGuiListClipper clipper;
+    clipper.Begin(static_cast<int>(c.rows.size()));
+    while (clipper.Step())
+      for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
+        const MetricRow& row = c.rows[static_cast<std::size_t>(i)];
+        ImGui::TableNextRow();
         ImGui::TableNextColumn();
-        cell(v);
+        ImGui::TextUnformatted(row.label.c_str());
+        for (std::size_t v = 0; v < row.values.size(); ++v) {
+          ImGui::TableNextColumn();
+          if (!row.values[v]) continue;
+          std::string text = format_value(*row.values[v]);
+          if (const auto ratio = c.ratio(row, v); row.headline && ratio && c.baseline != v)
+            text += "  x" + format_ratio(*ratio);
+          ImGui::TextUnformatted(text.c_str());
+        }
       }
-    };
-    row("result", [](const VariantResult& v) { text_maybe(!v.succeeded, kStale, "%s", v.succeeded ? "ok" : "failed"); });
-    row("instructions", [](const VariantResult& v) { ImGui::Text("%llu", static_cast<unsigned long long>(v.counters.instructions)); });
-    row("cycles", [](const VariantResult& v) { ImGui::Text("%llu", static_cast<unsigned long long>(v.counters.cycles)); });
-    row("cycles / baseline", [&](const VariantResult& v) {
-      if (baseline_cycles > 0) ImGui::Text("%.3f", static_cast<double>(v.counters.cycles) / baseline_cycles);
-    });
-    for (const std::string& name : metrics)
-      row(name.c_str(), [&](const VariantResult& v) {
-        if (auto it = v.metrics.find(name); it != v.metrics.end()) ImGui::Text("%lld", static_cast<long long>(it->second));
-      });
     ImGui::EndTable();
-    for (const VariantResult& v : results.variants)
-      if (!v.succeeded) text_maybe(true, kStale, "%s: %s", v.name.c_str(), v.failure.c_str());
+    for (const VariantResult* result : c.results)
+      if (!result->succeeded) text_maybe(true, kStale, "%s: %s", result->name.c_str(), result->failure.c_str());
   }
 
   void histogram(const CompareResults& results) {

@@ -32,7 +32,6 @@ struct ControlWindow final : Window {
       ImGui::TextWrapped("%s", view.session.message().c_str());
       ImGui::PopStyleColor();
     }
-    if (view.run_state == RunState::Busy) return;
     const Counters& counters = view.machine.counters;
     ImGui::Text("CS:EIP %04X:%08X  instructions %llu  cycles %llu", view.state.segments[CS].selector, view.state.eip,
                 static_cast<unsigned long long>(counters.instructions), static_cast<unsigned long long>(counters.cycles));
@@ -48,6 +47,6 @@ struct ControlWindow final : Window {
 };
 }  // namespace
 
-std::unique_ptr<Window> make_control_window() { return make_window<ControlWindow>("Control", Busy::Draws); }
+std::unique_ptr<Window> make_control_window() { return make_window<ControlWindow>("Control"); }
 
 }  // namespace x86lab::gui

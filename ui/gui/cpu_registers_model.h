@@ -12,20 +12,21 @@
 
 namespace x86lab::gui {
 
+// The registers whose bits the CPU window names.
+enum class BitRegister : u8 { Eflags, Cr0, Cr4, Dr6, Dr7 };
+
 // One named field of a register: `width` bits starting at `bit`.
 struct BitField {
+  BitRegister reg;
   u8 bit;
   u8 width;
   std::string_view name;         // the SDM's abbreviation: "CF", "IOPL", "CR0.PE" style without the prefix
   std::string_view description;  // the SDM's long name: "Carry flag"
 };
 
-// The architecturally defined fields, lowest bit first.
-std::span<const BitField> eflags_fields();
-std::span<const BitField> cr0_fields();
-std::span<const BitField> cr4_fields();
-std::span<const BitField> dr7_fields();  // L0 G0 ... LE GE GD, R/W0 LEN0 ... R/W3 LEN3
-std::span<const BitField> dr6_fields();
+// The architecturally defined fields of `reg`, lowest bit first (DR7: L0 G0 ... LE GE
+// GD, R/W0 LEN0 ... R/W3 LEN3).
+std::span<const BitField> bit_fields(BitRegister reg);
 
 // The value of `field` in `value`.
 constexpr u32 field_value(const BitField& field, u32 value) {

@@ -17,16 +17,16 @@ struct CpuWindow final : Window {
     registers("general", general_registers(now, before));
     ImGui::Text("CPL %u  %s", now.cpl,
                 !(now.cr0 & cr0::PE) ? "real-address mode" : (now.eflags & (1u << 17)) ? "virtual-8086 mode" : "protected mode");
-    bits("EFLAGS", eflags_fields(), now.eflags, before.eflags);
+    bits("EFLAGS", bit_fields(BitRegister::Eflags), now.eflags, before.eflags);
     ImGui::Separator();
     registers("control", control_registers(now, before));
-    bits("CR0", cr0_fields(), now.cr0, before.cr0);
-    bits("CR4", cr4_fields(), now.cr4, before.cr4);
+    bits("CR0", bit_fields(BitRegister::Cr0), now.cr0, before.cr0);
+    bits("CR4", bit_fields(BitRegister::Cr4), now.cr4, before.cr4);
     ImGui::Text("GDTR %08X/%04X  IDTR %08X/%04X", now.gdtr.base, now.gdtr.limit, now.idtr.base, now.idtr.limit);
     ImGui::Separator();
     registers("debug", debug_registers(now, before));
-    ImGui::Text("DR6: %s", describe_bits(dr6_fields(), now.dr[6]).c_str());
-    ImGui::Text("DR7: %s", describe_bits(dr7_fields(), now.dr[7]).c_str());
+    ImGui::Text("DR6: %s", describe_bits(bit_fields(BitRegister::Dr6), now.dr[6]).c_str());
+    ImGui::Text("DR7: %s", describe_bits(bit_fields(BitRegister::Dr7), now.dr[7]).c_str());
   }
 
  private:

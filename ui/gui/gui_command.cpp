@@ -8,6 +8,8 @@
 #include "platform/input_error.h"
 #include "platform/rom_image.h"
 #include "ui/cli.h"
+#include "ui/gdb/gdb_inspector.h"
+#include "ui/gdb/gdb_options.h"
 #include "ui/gui/app.h"
 #include "ui/platform_options.h"
 #include "ui/trace_command.h"
@@ -84,15 +86,15 @@ int gui_command(const std::vector<std::string>& args) {
   SessionOptions session_options;
   MachineConfig& config = session_options.config;
   configure_machine(vm, config);
-  // The stub's serve loop owns the machine thread, and the inspector's frame loop does
-  // too: the two do not share a machine yet (docs/gdb.md).
-  if (vm.count("gdb") || vm.count("wait-gdb"))
-    throw InputError("--gdb and --wait-gdb work with x86lab run; the inspector does not serve gdb yet");
+  const bool gdb = vm.count("gdb") || vm.count("wait-gdb");
+  if (vm.count("wait-gdb") && vm.count("run")) throw InputError("--run and --wait-gdb cannot be used together");
+  session_options.fixed_machine = gdb;  // the stub holds this machine's debugger
   if (vm.count("scenario-dir")) session_options.scenarios = vm["scenario-dir"].as<std::string>();
   if (vm.count("scenario")) {
     if (vm.count("bios") || vm.count("kernel")) throw InputError("--scenario cannot be used with --bios or --kernel");
     const ScenarioCatalog catalog = ScenarioCatalog::scan(session_options.scenarios);
-    config = variant_config(find_variant(catalog, vm["scenario"].as<std::string>(), session_options.title), config);
+    session_options.variant = find_variant(catalog, vm["scenario"].as<std::string>(), session_options.title);
+    config = variant_config(*session_options.variant, config);
   } else if (vm.count("bios")) {
     config.bios = read_rom_image(vm["bios"].as<std::string>());
     session_options.title = vm["bios"].as<std::string>();
@@ -116,7 +118,7 @@ int gui_command(const std::vector<std::string>& args) {
   }
   if (!app.script_given && !vm.count("no-layout")) app.layout_file = default_layout_file();
   if (vm.count("symbols")) session_options.symbols = vm["symbols"].as<std::string>();
-  choose_video_driver(app.script_given || app.max_frames);
+  choose_video_driver(app.script_given || app.max_frames || vm.count("wait-gdb"));
 
   PlatformSession platform;
   if (vm.count("scenario")) {
@@ -133,6 +135,16 @@ int gui_command(const std::vector<std::string>& args) {
     attach_trace_options(vm, machine);
   };
   Session session(std::move(session_options));
+  // gdb is served from the frame loop on the machine shown (docs/gdb.md "With the inspector").
+  const auto server = start_gdb_server(vm, session.debugger(), wake_frame_loop);
+  std::optional<gdb::InspectorLink> link;
+  if (server) {
+    link.emplace(session, *server);
+    app.service = [&link](Session&) {
+      const gdb::InspectorLink::Frame frame = link->serve();
+      return ServiceState{frame.hold, frame.quit};
+    };
+  }
   const AppStats stats = run_app(session, app);
   if (app.max_frames)
     std::cerr << "x86lab gui: " << stats.frames << " frames in " << stats.seconds << " s: "
@@ -142,6 +154,10 @@ int gui_command(const std::vector<std::string>& args) {
   platform.finish(session.machine());
   if (vm.count("stats")) session.machine().counters.print(std::cerr);
   write_stats_json(vm, session.machine());
+  if (server && server->killed()) {
+    std::cerr << "x86lab: killed by gdb" << std::endl;
+    return 1;
+  }
   return 0;
 }
 

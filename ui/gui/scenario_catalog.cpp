@@ -1,8 +1,6 @@
 // Scanning the build's scenario manifests for the Scenario launcher and `--scenario`.
 #include "ui/gui/scenario_catalog.h"
 
-#include <algorithm>
-
 #include "platform/input_error.h"
 
 namespace x86lab::gui {
@@ -15,13 +13,9 @@ ScenarioCatalog ScenarioCatalog::scan(const std::filesystem::path& folder) {
     catalog.problems.push_back("no scenarios folder '" + folder.string() + "' (build the project first)");
     return catalog;
   }
-  std::vector<std::filesystem::path> manifests;
-  for (const auto& entry : std::filesystem::directory_iterator(folder, error))
-    if (std::filesystem::exists(entry.path() / "variants.json", error)) manifests.push_back(entry.path() / "variants.json");
-  std::sort(manifests.begin(), manifests.end());
-  for (const auto& path : manifests) {
+  for (const std::string& name : scenario_names(folder)) {
     try {
-      catalog.scenarios.push_back(load_manifest(path));
+      catalog.scenarios.push_back(load_manifest(folder / name / "variants.json"));
     } catch (const InputError& problem) {
       catalog.problems.push_back(problem.what());
     }
@@ -34,7 +28,5 @@ const ScenarioManifest* ScenarioCatalog::find(std::string_view scenario) const {
     if (manifest.scenario == scenario) return &manifest;
   return nullptr;
 }
-
-std::filesystem::path default_scenario_folder() { return X86LAB_SCENARIO_DIR; }
 
 }  // namespace x86lab::gui

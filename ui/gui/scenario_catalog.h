@@ -15,13 +15,10 @@ struct ScenarioCatalog {
   std::vector<ScenarioManifest> scenarios;   // readable manifests, by scenario name
   std::vector<std::string> problems;         // one line per unreadable manifest
 
-  // Reads every variants.json one level below `folder` (a missing folder gives an
-  // empty catalog with one problem line).
+  // Reads every variants.json one level below `folder` (scenario_names' order; a
+  // missing folder gives an empty catalog with one problem line).
   static ScenarioCatalog scan(const std::filesystem::path& folder);
   const ScenarioManifest* find(std::string_view scenario) const;
 };
-
-// The scenarios folder of this build (X86LAB_SCENARIO_DIR, set by ui/gui/CMakeLists.txt).
-std::filesystem::path default_scenario_folder();
 
 }  // namespace x86lab::gui

@@ -7,20 +7,8 @@
 #include <cstdlib>
 
 #include "platform/input_error.h"
-#include "platform/rom_image.h"
 
 namespace x86lab::gui {
-
-MachineConfig variant_config(const VariantSpec& variant, const MachineConfig& base) {
-  MachineConfig config = base;
-  config.memory_mib = variant.memory_mib;
-  if (variant.max_instructions) config.max_instructions = variant.max_instructions;
-  config.bios.clear();
-  config.kernel = {};
-  if (!variant.bios.empty()) config.bios = read_rom_image(variant.bios.string());
-  if (!variant.kernel.empty()) config.kernel = {variant.kernel.string(), "", variant.append};
-  return config;
-}
 
 Session::Session(SessionOptions options) : options_(std::move(options)), serial_(options_.serial_forward) {
   catalog_ = ScenarioCatalog::scan(options_.scenarios);
@@ -29,10 +17,6 @@ Session::Session(SessionOptions options) : options_(std::move(options)), serial_
 }
 
 Session::~Session() {
-  if (worker_.valid()) {
-    debugger_->pause();
-    worker_.wait();
-  }
   if (compare_job_.valid()) compare_job_.wait();
   debugger_.reset();
   machine_.reset();
@@ -54,6 +38,7 @@ void Session::build(const MachineConfig& config) {
   machine_config.debug_console = debug_console_;
   machine_config.com1_host = &serial_;
   machine_ = std::make_unique<Machine>(machine_config);
+  if (options_.variant) apply_code_range(*options_.variant, *machine_);
   if (options_.prepare) options_.prepare(*machine_);
   auto ring = std::make_unique<TraceRing>(options_.trace_capacity);
   trace_ = ring.get();
@@ -61,7 +46,6 @@ void Session::build(const MachineConfig& config) {
   machine_->counters.tracer->add_sink(std::move(ring));
   debugger_ = std::make_unique<Debugger>(*machine_);
   previous_ = machine_->cpu.state;
-  running_ = false;
   // Symbols of a Multiboot ELF kernel come with it; a file that is not ELF has none.
   symbols_ = {};
   if (!config.kernel.kernel_path.empty()) {
@@ -79,15 +63,18 @@ std::string_view Session::debug_console() const {
 }
 
 RunState Session::run_state() const {
-  if (worker_.valid()) return RunState::Busy;
   if (debugger_->ended()) return RunState::Ended;
-  return running_ ? RunState::Running : RunState::Paused;
+  if (!debugger_->operation_running()) return RunState::Paused;
+  return running_kind_ == CommandKind::Run ? RunState::Running : RunState::Busy;
 }
 
 std::string Session::status() const {
   switch (run_state()) {
     case RunState::Running: return "running";
-    case RunState::Busy: return "running (step over/out or run to; Pause stops it)";
+    case RunState::Busy:
+      return std::string("running (") +
+             (running_kind_ == CommandKind::StepOver ? "step over" : running_kind_ == CommandKind::StepOut ? "step out" : "run to") +
+             "; Pause stops it)";
     case RunState::Ended: {
       const StopInfo& stop = debugger_->last_stop();
       if (!stop.end) return "ended";
@@ -96,13 +83,12 @@ std::string Session::status() const {
     }
     case RunState::Paused: break;
   }
-  if (!stop_note_.empty()) return stop_note_;
   return debugger_->last_stop().describe();
 }
 
 void Session::begin_execution() {
   previous_ = machine_->cpu.state;
-  stop_note_.clear();
+  debugger_->cancel_operation();
 }
 
 u32 Session::breakpoint_at(u32 linear) const {
@@ -130,6 +116,16 @@ StopInfo Session::step_into(u64 count) {
   return stop;
 }
 
+StopInfo Session::step_over() {
+  begin_execution();
+  return debugger_->step_over();
+}
+
+StopInfo Session::step_out() {
+  begin_execution();
+  return debugger_->step_out();
+}
+
 StopInfo Session::run_to(u32 linear) {
   begin_execution();
   return debugger_->run_to(linear);
@@ -140,60 +136,49 @@ StopInfo Session::run(u64 max_steps) {
   return debugger_->run(max_steps);
 }
 
-void Session::start_worker(CommandKind kind, u32 address) {
+void Session::begin_operation(const Command& command) {
   begin_execution();
-  running_ = false;
-  worker_ = std::async(std::launch::async, [this, kind, address] {
-    switch (kind) {
-      case CommandKind::StepOver: return debugger_->step_over();
-      case CommandKind::StepOut: return debugger_->step_out();
-      default: return debugger_->run_to(address);
-    }
-  });
+  running_kind_ = command.kind;
+  slice_steps_ = std::min<u64>(slice_steps_, options_.max_slice_steps);
+  switch (command.kind) {
+    case CommandKind::StepOver: debugger_->begin_step_over(); break;
+    case CommandKind::StepOut: debugger_->begin_step_out(); break;
+    case CommandKind::RunTo: debugger_->begin_run_to(command.address); break;
+    default: debugger_->begin_run(); break;
+  }
 }
 
 void Session::apply(const Command& command) {
-  const RunState state = run_state();
-  if (state == RunState::Busy) {
-    if (command.kind == CommandKind::Pause) debugger_->pause();
-    return;
-  }
   message_.clear();
   try {
-    execute(command, state);
+    execute(command, run_state());
   } catch (const std::exception& error) {
     message_ = error.what();
   }
 }
 
 void Session::execute(const Command& command, RunState state) {
+  const bool moving = state == RunState::Running || state == RunState::Busy;
   switch (command.kind) {
     case CommandKind::Run:
-      if (state == RunState::Paused) {
-        begin_execution();
-        slice_steps_ = std::min<u64>(slice_steps_, options_.max_slice_steps);
-        running_ = true;
-        resumed_ = true;
-      }
+      if (state == RunState::Paused) begin_operation(command);
       break;
-    case CommandKind::Pause: running_ = false; break;
+    case CommandKind::Pause: debugger_->cancel_operation(); break;
     case CommandKind::StepInto:
-      running_ = false;
       if (state != RunState::Ended) step_into(1);
       break;
     case CommandKind::StepOver:
     case CommandKind::StepOut:
     case CommandKind::RunTo:
-      if (state != RunState::Ended) start_worker(command.kind, command.address);
+      if (state != RunState::Ended) begin_operation(command);
       break;
     case CommandKind::Reset:
-      running_ = false;
       begin_execution();
       debugger_->reset();
       break;
     case CommandKind::ToggleBreakpoint: toggle_breakpoint(command.address); break;
     case CommandKind::WriteMemory:
-      if (state != RunState::Paused && state != RunState::Ended) break;
+      if (moving) break;
       if (command.physical) debugger_->write_physical(command.address, command.bytes);
       else debugger_->write_linear(command.address, command.bytes);
       break;
@@ -205,31 +190,28 @@ void Session::execute(const Command& command, RunState state) {
 
 u64 Session::tick(double budget_seconds) {
   using Clock = std::chrono::steady_clock;
-  if (worker_.valid() && worker_.wait_for(std::chrono::seconds(0)) == std::future_status::ready) worker_.get();
   if (compare_job_.valid() && compare_job_.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
     try {
       compare_.variants = compare_job_.get();
+      if (const ScenarioManifest* manifest = catalog_.find(compare_.scenario)) {
+        std::vector<const VariantSpec*> specs;
+        std::vector<const VariantResult*> results;
+        for (std::size_t i = 0; i < compare_.variants.size(); ++i) {
+          specs.push_back(&manifest->variants[i]);
+          results.push_back(&compare_.variants[i]);
+        }
+        compare_.table = build_comparison(*manifest, specs, results);
+      }
     } catch (const std::exception& error) {
       compare_.error = error.what();
     }
     compare_.running = false;
   }
-  if (!running_ || run_state() != RunState::Running) return 0;
-  // Debugger::run passes over a code breakpoint at the current EIP (so that Run from a
-  // breakpoint moves on); a slice that ended just before one must stop there instead.
-  if (const u32 id = resumed_ ? 0 : breakpoint_at(debugger_->pc_linear())) {
-    running_ = false;
-    char text[64];
-    std::snprintf(text, sizeof text, "breakpoint %u at linear %08X", id, debugger_->pc_linear());
-    stop_note_ = text;
-    return 0;
-  }
-  resumed_ = false;
+  if (!debugger_->operation_running()) return 0;
   const u64 before = machine_->cpu.steps();
   const auto start = Clock::now();
-  const StopInfo stop = debugger_->run(slice_steps_);
+  debugger_->continue_for(slice_steps_);
   const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  if (stop.kind != StopKind::Paused) running_ = false;
   // Wall time decides only how much runs per frame, never what the guest computes.
   if (seconds < budget_seconds / 2) slice_steps_ = std::min<u64>(slice_steps_ * 2, options_.max_slice_steps);
   else if (seconds > budget_seconds) slice_steps_ = std::max<u64>(1000, static_cast<u64>(slice_steps_ * budget_seconds / seconds));
@@ -237,10 +219,13 @@ u64 Session::tick(double budget_seconds) {
 }
 
 void Session::launch_variant(const std::string& scenario, const std::string& variant) {
+  if (options_.fixed_machine) throw InputError("gdb is served on this machine (--gdb): no other variant can be launched");
   const ScenarioManifest* manifest = catalog_.find(scenario);
   const VariantSpec* spec = manifest ? manifest->find(variant) : nullptr;
   if (!spec) throw InputError("no scenario variant '" + scenario + "/" + variant + "' in '" + catalog_.folder.string() + "'");
-  build(variant_config(*spec, options_.config));
+  const MachineConfig config = variant_config(*spec, options_.config);  // reads the image first: may throw
+  options_.variant = *spec;
+  build(config);
   options_.title = scenario + "/" + variant;
 }
 

@@ -14,6 +14,7 @@
 
 #include "platform/debugger/debugger.h"
 #include "platform/machine.h"
+#include "platform/scenario/comparison.h"
 #include "platform/scenario/scenario_runner.h"
 #include "ui/gui/command_queue.h"
 #include "ui/gui/elf_symbols.h"
@@ -23,29 +24,35 @@
 
 namespace x86lab::gui {
 
-// Paused: windows read the machine. Running: the machine runs in slices between frames
-// (windows read it between slices). Busy: a step over/out or run-to runs on a worker
-// thread; windows must not read the machine until it is done. Ended: the machine's run
-// is over (exit port, halt, shutdown...).
+// Paused: windows read the machine. Running: the guest runs (F5) in bounded slices
+// between frames; windows read the machine between slices. Busy: the same for a step
+// over, step out or run-to, which may take any number of slices (a call that never
+// returns keeps it Busy until Pause); nothing ever blocks a frame. Ended: the machine's
+// run is over (exit port, halt, shutdown...).
 enum class RunState : u8 { Paused, Running, Busy, Ended };
 
 struct SessionOptions {
   MachineConfig config;              // the machine (rebuilt with a variant's image by LaunchVariant)
   std::filesystem::path symbols;     // ELF file for the Disassembly window, or empty
-  std::filesystem::path scenarios = default_scenario_folder();
+  std::filesystem::path scenarios = default_scenario_dir();
+  // The scenario variant the machine comes from (its code range is counted), if any.
+  std::optional<VariantSpec> variant;
   SerialHost* serial_forward = nullptr;  // gets a copy of COM1 output (the --serial stream), or null
   std::size_t trace_capacity = 4096;     // events kept for the Trace window
-  u64 max_slice_steps = u64{1} << 26;    // upper bound of the steps run per frame while Running
+  u64 max_slice_steps = u64{1} << 26;    // upper bound of the steps run per frame while Running (any operation)
   std::string title = "x86lab";          // what runs ("tls/flip", a ROM's file name)
   // Called on each new machine before the session attaches its trace ring (the
   // command line's --trace options); may be empty.
   std::function<void(Machine&)> prepare;
+  bool fixed_machine = false;  // LaunchVariant is refused: something else holds this machine (x86lab gui --gdb)
 };
 
-// The results of a Compare run (RunCompare), or why there are none.
+// The results of a Compare run (RunCompare), or why there are none. Not copied: the
+// table points into `variants` and the session's catalog.
 struct CompareResults {
   std::string scenario;
-  std::vector<VariantResult> variants;
+  std::vector<VariantResult> variants;   // every variant of the scenario, in manifest order
+  std::optional<ScenarioComparison> table;  // the rows of `x86lab compare` (platform/scenario/comparison.h)
   std::string error;
   bool running = false;
 };
@@ -72,21 +79,26 @@ class Session {
   // The CPU state when the machine last stopped (before the last step or run).
   const CpuState& previous() const { return previous_; }
   RunState run_state() const;
-  // One line: "paused", "running", "breakpoint 1 (linear) at 0008:00100010", "ended: exit port (status 33)".
+  // One line: "paused", "running", "running (step over; Pause stops it)",
+  // "breakpoint 1 (linear) at 0008:00100010", "ended: exit port (status 33)".
   std::string status() const;
 
-  // Applies one command (see CommandKind); commands that execute guest code are
-  // ignored while Busy, WriteMemory is ignored unless Paused. A command that fails
+  // Applies one command (see CommandKind); Run, step over/out and run-to begin a sliced
+  // operation that tick() carries on (one running operation replaces another; Pause
+  // ends it); WriteMemory is ignored unless Paused or Ended. A command that fails
   // (a scenario variant that cannot be loaded) leaves its one-line reason in message().
   void apply(const Command& command);
   const std::string& message() const { return message_; }
-  // Call once per frame: collects a finished worker, and while Running runs the guest
-  // for up to `budget_seconds` of wall time (the steps per slice adapt; the modeled
-  // results never depend on it). Returns the steps executed.
+  // Call once per frame: collects a finished Compare run, and while Running carries the
+  // operation on for up to `budget_seconds` of wall time (the steps per slice adapt;
+  // where the operation stops and the modeled results never depend on it). Returns the
+  // steps executed.
   u64 tick(double budget_seconds);
 
-  // Blocking forms for scripts and tests (the same debugger calls, on this thread).
+  // Blocking forms for scripts and tests (the same debugger calls, run to their stop).
   StopInfo step_into(u64 count);
+  StopInfo step_over();
+  StopInfo step_out();
   StopInfo run_to(u32 linear);
   StopInfo run(u64 max_steps = UINT64_MAX);
   // Toggles a code breakpoint at `linear`; true when one now exists there.
@@ -100,7 +112,7 @@ class Session {
   void execute(const Command& command, RunState state);
   void launch_variant(const std::string& scenario, const std::string& variant);
   void start_compare(const std::string& scenario);
-  void start_worker(CommandKind kind, u32 address);
+  void begin_operation(const Command& command);
 
   SessionOptions options_;
   GuiSerialHost serial_;
@@ -113,18 +125,11 @@ class Session {
   ElfSymbols symbols_;
   ScenarioCatalog catalog_;
   CpuState previous_;
-  bool running_ = false;
-  bool resumed_ = false;        // the next slice is the first after Run (it may start on a breakpoint)
+  CommandKind running_kind_ = CommandKind::Run;  // what the debugger's operation is, for status()
   u64 slice_steps_ = 20000;     // steps per tick while Running, adapted to the budget
-  std::future<StopInfo> worker_;
   CompareResults compare_;
   std::string message_;
-  std::string stop_note_;       // a stop the session found itself (a breakpoint at a slice boundary)
   std::future<std::vector<VariantResult>> compare_job_;
 };
-
-// The machine configuration of a scenario variant (image, memory, limit, command line)
-// on top of `base` (profile, cost model, clock), as the scenario runner builds it.
-MachineConfig variant_config(const VariantSpec& variant, const MachineConfig& base);
 
 }  // namespace x86lab::gui

@@ -23,17 +23,29 @@ struct VgaWindow final : Window {
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const u32 start = vga.start_address();
     for (unsigned row = 0; row < VgaText::kRows; ++row) {
+      u8 characters[VgaText::kColumns], attributes[VgaText::kColumns];
       for (unsigned column = 0; column < VgaText::kColumns; ++column) {
         const u32 index = (start + row * VgaText::kColumns + column) % 0x4000;
-        const u8 character = bus.peek(VgaText::kTextBuffer + index * 2);
-        const u8 attribute = bus.peek(VgaText::kTextBuffer + index * 2 + 1);
-        const ImVec2 at(origin.x + column * cell.x, origin.y + row * cell.y);
-        draw->AddRectFilled(at, ImVec2(at.x + cell.x, at.y + cell.y), kPalette[(attribute >> 4) & 7]);
+        characters[column] = bus.peek(VgaText::kTextBuffer + index * 2);
+        attributes[column] = bus.peek(VgaText::kTextBuffer + index * 2 + 1);
+      }
+      const float y = origin.y + row * cell.y;
+      // One rectangle per run of cells with the same background (a screen of one
+      // colour is 25 rectangles, not 2000).
+      for (unsigned column = 0, run = 0; column <= VgaText::kColumns; ++column) {
+        if (column < VgaText::kColumns && ((attributes[column] ^ attributes[run]) & 0x70) == 0) continue;
+        draw->AddRectFilled(ImVec2(origin.x + run * cell.x, y), ImVec2(origin.x + column * cell.x, y + cell.y),
+                            kPalette[(attributes[run] >> 4) & 7]);
+        run = column;
+      }
+      for (unsigned column = 0; column < VgaText::kColumns; ++column) {
+        const ImVec2 at(origin.x + column * cell.x, y);
+        const u8 character = characters[column];
         if (character > 0x20 && character < 0x7F) {
           const char text[2] = {static_cast<char>(character), 0};
-          draw->AddText(at, kPalette[attribute & 15], text);
+          draw->AddText(at, kPalette[attributes[column] & 15], text);
         }
-        if (index == vga.cursor() % 0x4000)
+        if ((start + row * VgaText::kColumns + column) % 0x4000 == vga.cursor() % 0x4000)
           draw->AddRectFilled(ImVec2(at.x, at.y + cell.y - 2), ImVec2(at.x + cell.x, at.y + cell.y), kPalette[7]);
       }
     }

@@ -34,10 +34,6 @@ struct MachineView {
   UiState& ui;               // view settings only; never machine state
 };
 
-// Whether a window's contents can be drawn while a step runs on the worker thread
-// (only windows that read nothing of the machine may).
-enum class Busy : bool { Waits, Draws };
-
 class Window {
  public:
   virtual ~Window() = default;
@@ -45,25 +41,20 @@ class Window {
   const char* title() const { return title_; }
   // Draws the window's contents (inside ImGui::Begin/End, which the app calls).
   virtual void draw(const MachineView& view, CommandQueue& commands) = 0;
-  bool draws_while_busy() const { return busy_ == Busy::Draws; }
-  // Sets the title and Busy behaviour; called once, by make_window.
-  void identify(const char* title, Busy busy) {
-    title_ = title;
-    busy_ = busy;
-  }
+  // Sets the title; called once, by make_window.
+  void identify(const char* title) { title_ = title; }
   bool open = true;
 
  private:
   const char* title_ = "";
-  Busy busy_ = Busy::Waits;
 };
 
 // The one way the make_*_window functions create their window: class W (one per
 // *_window.cpp, default-constructible) titled `title` (a string literal).
 template <class W>
-std::unique_ptr<Window> make_window(const char* title, Busy busy = Busy::Waits) {
+std::unique_ptr<Window> make_window(const char* title) {
   std::unique_ptr<Window> window = std::make_unique<W>();
-  window->identify(title, busy);
+  window->identify(title);
   return window;
 }
 

@@ -73,33 +73,8 @@ static void put(char c) {
   if (out_used == sizeof out_buffer) flush();
   out_buffer[out_used++] = c;
 }
-static void print(const char* s) {
-  while (*s) put(*s++);
-}
-static void print_u64(uint64_t v) {
-  char digits[20];
-  int n = 0;
-  do digits[n++] = (char)('0' + v % 10); while ((v /= 10) != 0);
-  while (n) put(digits[--n]);
-}
-static void metric(const char* name, uint64_t value) {
-  print("METRIC ");
-  print(name);
-  put(' ');
-  print_u64(value);
-  put('\n');
-}
-static void finish(int pass) {
-  print(pass ? "irq: PASS\n" : "irq: FAIL\n");
-  flush();
-  guest_exit(pass ? 0x10 : 0x11);
-}
-static void fail(const char* what) {
-  print("irq: FAIL: ");
-  print(what);
-  put('\n');
-  finish(0);
-}
+#define CONSOLE_TAG "irq: "
+#include "scenario_console.h"
 
 /* ---- Descriptor tables (SDM Vol. 3, "Segment Descriptors", "IDT Descriptors") ---- */
 static uint64_t gdt[VECTOR_GDT_INDEX0 + VECTORS] __attribute__((aligned(8)));

@@ -1,11 +1,12 @@
 // Building the metric rows of a scenario comparison (docs/compare.md, "Metrics").
-#include "ui/compare_table.h"
+#include "platform/scenario/comparison.h"
 
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdio>
 #include <functional>
+#include <set>
 
 namespace x86lab {
 namespace {
@@ -29,6 +30,25 @@ i64 percentile(const std::vector<i64>& sorted, double percent) {
   return sorted[std::max<std::size_t>(rank, 1) - 1];
 }
 
+// The names in the per-variant map `map` (VariantResult::metrics or ::samples) of all
+// variants, sorted, each once.
+template <class Map>
+std::set<std::string> names_in(const std::vector<const VariantResult*>& results, Map VariantResult::*map) {
+  std::set<std::string> names;
+  for (const VariantResult* result : results)
+    for (const auto& entry : result->*map) names.insert(entry.first);
+  return names;
+}
+
+// The value of `name` in `result`'s `map`, or null when the variant failed or has no such name.
+template <class Map>
+const typename Map::mapped_type* successful_value(const VariantResult& result, Map VariantResult::*map,
+                                                  const std::string& name) {
+  if (!result.succeeded) return nullptr;
+  const auto found = (result.*map).find(name);
+  return found == (result.*map).end() ? nullptr : &found->second;
+}
+
 class RowBuilder {
  public:
   RowBuilder(ScenarioComparison& comparison) : c_(comparison) {}
@@ -50,9 +70,15 @@ class RowBuilder {
     if (any) c_.rows.push_back(std::move(row));
   }
 
+  // A counter row of one Counters field.
+  void field(std::string key, std::string label, bool headline, u64 Counters::*member, bool always = false) {
+    const CounterValue value = [member](const Counters& c) { return double(c.*member); };
+    counter(std::move(key), std::move(label), headline, value, always);
+  }
+
   void run_rows() {
-    counter("instructions", "instructions", true, [](const Counters& c) { return double(c.instructions); }, true);
-    counter("cycles", "modeled cycles", true, [](const Counters& c) { return double(c.cycles); }, true);
+    field("instructions", "instructions", true, &Counters::instructions, true);
+    field("cycles", "modeled cycles", true, &Counters::cycles, true);
     MetricRow per_op{MetricSource::Counter, "cycles_per_operation", "modeled cycles per operation", true, {}};
     bool any = false;
     for (const VariantResult* result : c_.results) {
@@ -110,31 +136,21 @@ class RowBuilder {
   }
 
   void code_rows() {
-    counter("replayed_instructions", "replayed instructions", true,
-            [](const Counters& c) { return double(c.replayed_instructions); });
-    counter("code_lines_32", "32-byte code lines fetched", false,
-            [](const Counters& c) { return double(c.code_lines_32); });
-    counter("code_range_instructions", "instructions in the code range", false,
-            [](const Counters& c) { return double(c.code_range_instructions); });
-    counter("code_range_bytes", "code-range bytes executed", true,
-            [](const Counters& c) { return double(c.code_range_bytes); });
-    counter("code_range_lines_32", "code-range 32-byte lines", false,
-            [](const Counters& c) { return double(c.code_range_lines_32); });
-    counter("code_range_lines_64", "code-range 64-byte lines", false,
-            [](const Counters& c) { return double(c.code_range_lines_64); });
+    field("replayed_instructions", "replayed instructions", true, &Counters::replayed_instructions);
+    field("code_lines_32", "32-byte code lines fetched", false, &Counters::code_lines_32);
+    field("code_range_instructions", "instructions in the code range", false, &Counters::code_range_instructions);
+    field("code_range_bytes", "code-range bytes executed", true, &Counters::code_range_bytes);
+    field("code_range_lines_32", "code-range 32-byte lines", false, &Counters::code_range_lines_32);
+    field("code_range_lines_64", "code-range 64-byte lines", false, &Counters::code_range_lines_64);
   }
 
   void guest_rows() {
-    std::vector<std::string> names;
-    for (const VariantResult* result : c_.results)
-      for (const auto& [name, value] : result->metrics) names.push_back(name);
-    std::sort(names.begin(), names.end());
-    names.erase(std::unique(names.begin(), names.end()), names.end());
-    for (const std::string& name : names) {
+    for (const std::string& name : names_in(c_.results, &VariantResult::metrics)) {
       MetricRow row{MetricSource::Guest, name, name + " (guest)", true, {}};
       for (const VariantResult* result : c_.results) {
-        const auto found = result->metrics.find(name);
-        if (result->succeeded && found != result->metrics.end()) row.values.emplace_back(double(found->second));
+        const i64* value = successful_value(*result, &VariantResult::metrics, name);
+        if (value)
+          row.values.emplace_back(double(*value));
         else row.values.emplace_back();
       }
       c_.rows.push_back(std::move(row));
@@ -142,23 +158,18 @@ class RowBuilder {
   }
 
   void sample_rows() {
-    std::vector<std::string> names;
-    for (const VariantResult* result : c_.results)
-      for (const auto& [name, values] : result->samples) names.push_back(name);
-    std::sort(names.begin(), names.end());
-    names.erase(std::unique(names.begin(), names.end()), names.end());
-    for (const std::string& name : names) {
+    for (const std::string& name : names_in(c_.results, &VariantResult::samples)) {
       const std::array<std::pair<const char*, double>, 4> stats = {
           {{"count", -1}, {"median", 50}, {"p99", 99}, {"max", 100}}};
       for (const auto& [stat, percent] : stats) {
         MetricRow row{MetricSource::Samples, name + "." + stat, name + " " + stat + " (samples)", stat != std::string("count"), {}};
         for (const VariantResult* result : c_.results) {
-          const auto found = result->samples.find(name);
-          if (!result->succeeded || found == result->samples.end() || found->second.empty()) {
+          const std::vector<i64>* values = successful_value(*result, &VariantResult::samples, name);
+          if (!values || values->empty()) {
             row.values.emplace_back();
             continue;
           }
-          std::vector<i64> sorted = found->second;
+          std::vector<i64> sorted = *values;
           std::sort(sorted.begin(), sorted.end());
           row.values.emplace_back(percent < 0 ? double(sorted.size()) : double(percentile(sorted, percent)));
         }

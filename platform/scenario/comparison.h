@@ -1,6 +1,8 @@
 // The comparison of one scenario's variants (docs/compare.md): rows of metrics taken
 // from each variant's counters, METRIC lines and SAMPLES distributions, one value per
-// variant, with the ratio of each headline metric to the manifest's baseline.
+// variant, with the ratio of each headline metric to the manifest's baseline. The one
+// table model of `x86lab compare`'s reports (ui/compare_report*) and the inspector's
+// Compare view (ui/gui/compare_window.cpp).
 #pragma once
 #include <optional>
 #include <string>

@@ -1,0 +1,35 @@
+# Sourced by the bench scripts: their common start. Sets `root` (the repository) and
+# parses "--NAME VALUE" options into the variables the script allows, after which
+# `require_x86lab` checks the build and `make_work_dir` makes a temporary folder
+# removed on exit (`work`).
+#
+# usage (in a script): source "$(dirname "$0")/bench_options.sh"
+#                      parse_options SCRIPT "build runs rounds" "$@"
+# Each allowed NAME must already hold its default. An unknown option, or one without a
+# value, prints one line naming it and exits with status 2.
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+parse_options() {
+  local script=$1 allowed=" $2 " name
+  shift 2
+  while [ $# -gt 0 ]; do
+    name=${1#--}
+    if [ "$name" = "$1" ] || [[ $allowed != *" $name "* ]]; then
+      echo "$script: unknown option '$1' (see the usage at the top of the script)" >&2
+      exit 2
+    fi
+    [ $# -ge 2 ] || { echo "$script: option '$1' needs a value" >&2; exit 2; }
+    printf -v "$name" '%s' "$2"
+    shift 2
+  done
+}
+
+# require_x86lab SCRIPT BUILD: the build folder must hold an x86lab binary.
+require_x86lab() {
+  [ -x "$2/x86lab" ] || { echo "$1: no x86lab binary in '$2' (build first or pass --build)" >&2; exit 2; }
+}
+
+make_work_dir() {
+  work=$(mktemp -d)
+  trap 'rm -rf "$work"' EXIT
+}
