@@ -1,6 +1,8 @@
 // Exceptions as typed values (Intel SDM Vol. 3, "Interrupt and Exception Handling").
-// A Fault is raised (thrown) where it is detected; the CPU run loop restores the
-// instruction-start state and delivers it. Executors never catch it.
+// A Fault is raised where it is detected, thrown, or for the faults an executor's own
+// first check finds, handed to Cpu::signal_fault (no unwinding; docs/performance.md);
+// either way the CPU run loop restores the instruction-start state and delivers it.
+// Executors never catch it.
 #pragma once
 #include <optional>
 #include <string_view>

@@ -17,6 +17,7 @@
 #include <fstream>
 #include <mutex>
 #include <stdexcept>
+#include <vector>
 
 #include "platform/input_error.h"
 #include "ui/gui/renderer.h"
@@ -300,6 +301,38 @@ struct WakeGuard {
   }
 };
 
+// True for the notices X11 sends back after every presented frame (window shown,
+// exposed, entered, focused, moved; a pointer motion that does not move): a paused
+// inspector that drew a frame for each drew back to back (~90 % of a core under Xvfb).
+bool is_window_notice(const SDL_Event& event) {
+  if (event.type == SDL_MOUSEMOTION) return event.motion.xrel == 0 && event.motion.yrel == 0;
+  if (event.type != SDL_WINDOWEVENT) return false;
+  switch (event.window.event) {
+    case SDL_WINDOWEVENT_SHOWN: case SDL_WINDOWEVENT_EXPOSED: case SDL_WINDOWEVENT_MOVED:
+    case SDL_WINDOWEVENT_ENTER: case SDL_WINDOWEVENT_LEAVE: case SDL_WINDOWEVENT_FOCUS_GAINED:
+    case SDL_WINDOWEVENT_FOCUS_LOST: case SDL_WINDOWEVENT_TAKE_FOCUS:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Waits up to `timeout_ms` milliseconds of wall time (user interface pacing only) for
+// an event worth drawing a frame at once. Window notices (is_window_notice) do not end
+// the wait; every event taken is queued again, in order, for the frame.
+void wait_for_input(Uint32 timeout_ms) {
+  const Uint32 deadline = SDL_GetTicks() + timeout_ms;
+  std::vector<SDL_Event> taken;
+  SDL_Event event;
+  for (;;) {
+    const auto left = static_cast<Sint32>(deadline - SDL_GetTicks());
+    if (left <= 0 || !SDL_WaitEventTimeout(&event, left)) break;
+    taken.push_back(event);
+    if (!is_window_notice(event)) break;
+  }
+  for (SDL_Event& e : taken) SDL_PushEvent(&e);
+}
+
 bool headless_driver() {
   const char* driver = SDL_GetCurrentVideoDriver();
   return driver && (std::strcmp(driver, "offscreen") == 0 || std::strcmp(driver, "dummy") == 0);
@@ -348,7 +381,7 @@ AppStats run_app(Session& session, const AppOptions& options) {
     const bool idle = session.run_state() != RunState::Running && session.run_state() != RunState::Busy &&
                       (script.finished() || service.hold) && !options.max_frames;
     // While nothing moves, wait for input instead of drawing frames back to back.
-    if (idle && SDL_WaitEventTimeout(&event, 100)) SDL_PushEvent(&event);
+    if (idle) wait_for_input(100);
     while (SDL_PollEvent(&event)) {
       ImGui_ImplSDL2_ProcessEvent(&event);
       if (event.type == SDL_QUIT) quit = true;
