@@ -80,6 +80,27 @@ TEST(DecodeCache, AHitCountsTheSameCodeFetchesAsDecoding) {
   EXPECT_EQ(f.counters.instructions, 9u);
 }
 
+// Cache hits skip the code-line set once an entry has retired at the same linear
+// address (Cpu::retire_code_bytes); the counts must stay those of the bytes: the MOV at
+// 101Ch ends in the next 32-byte line (two 32-byte lines, one 64-byte line), and the
+// code range still counts every retirement of the INC inside it.
+TEST(DecodeCache, RepeatedHitsKeepTheCodeLineAndCodeRangeCountsExact) {
+  Flat32 f;
+  mov_eax(f, 0x101C, 0x11111111);  // 101C-1020
+  f.code(0x1021, {0x40, 0x90});    // inc eax; nop
+  f.counters.code_range_begin = 0x1021;
+  f.counters.code_range_end = 0x1022;
+  for (int round = 0; round < 3; ++round) {
+    f.cpu.state.eip = 0x101C;
+    f.steps(3);
+  }
+  EXPECT_EQ(f.counters.code_lines_32, 2u);
+  EXPECT_EQ(f.counters.code_lines_64, 1u);
+  EXPECT_EQ(f.counters.code_range_instructions, 3u);
+  EXPECT_EQ(f.counters.code_range_bytes, 3u);
+  EXPECT_EQ(f.counters.code_range_lines_32, 1u);
+}
+
 TEST(DecodeCache, AStoreIntoTheNextInstructionIsSeenInTheSameStream) {
   Flat32 f;
   f.cache_mov(0x1007, 0x11111111);
