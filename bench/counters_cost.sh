@@ -13,7 +13,7 @@
 #   --runs N      timed runs per build and ROM (default 5)
 #   --rounds N    compute ROM rounds for the timed runs (default 5000000; faults uses N/10)
 set -euo pipefail
-source "$(dirname "$0")/bench_options.sh"
+source "$(dirname "$0")/bench_common.sh"
 build=$root/build/release runs=5 rounds=5000000
 parse_options counters_cost.sh "build runs rounds" "$@"
 require_x86lab counters_cost.sh "$build"
@@ -23,7 +23,6 @@ cmake -S "$root" -B "$nostats" -G Ninja -DCMAKE_BUILD_TYPE=Release -DX86LAB_STAT
 ninja -C "$nostats" -j"$(nproc)" x86lab >/dev/null
 make_work_dir
 
-median() { sort -g | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
 rom() {  # name iterations -> $work/name-iterations.bin
   nasm -f bin -I"$root/roms/include/" -I"$root/bench/roms/" -DITERATIONS="$2" -o "$work/$1-$2.bin" "$root/bench/roms/$1.asm"
 }

@@ -11,7 +11,7 @@
 #   --frames N     frames to draw (default 300)
 #   --scenario S   run a scenario variant instead of the faults ROM (e.g. tls/flipping)
 set -euo pipefail
-source "$(dirname "$0")/bench_options.sh"
+source "$(dirname "$0")/bench_common.sh"
 build=$root/build/release frames=300 scenario=
 parse_options gui_fps.sh "build frames scenario" "$@"
 require_x86lab gui_fps.sh "$build"

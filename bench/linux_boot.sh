@@ -7,6 +7,7 @@
 # Bochs cannot boot a bzImage without a boot loader and disk image: not measured.
 # usage: bench/linux_boot.sh X86LAB [RUNS [PEERS]]
 set -euo pipefail
+source "$(dirname "$0")/bench_common.sh"
 x86lab=$1 runs=${2:-3} peers=${3:-1}
 cache=${X86LAB_GUEST_CACHE:-$HOME/.cache/x86lab/guests}
 if [ ! -s "$cache/vmlinuz" ] || [ ! -s "$cache/initrd.gz" ]; then
@@ -14,9 +15,7 @@ if [ ! -s "$cache/vmlinuz" ] || [ ! -s "$cache/initrd.gz" ]; then
   exit 0
 fi
 append="console=ttyS0 panic=-1"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-median() { sort -g | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
+make_work_dir
 
 : >"$work/x86lab.times"
 for i in $(seq "$runs"); do

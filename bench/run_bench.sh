@@ -20,7 +20,7 @@
 # MIPS = instructions counted by x86lab (--stats) / median CPU seconds; Bochs and
 # QEMU run the same instruction stream (same checksum), so the same count is used.
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+source "$(dirname "$0")/bench_common.sh"
 build=$root/build/release runs=3 scale=1 only=compute,faults peers=1
 while [ $# -gt 0 ]; do
   case $1 in
@@ -35,11 +35,8 @@ done
 x86lab=$build/x86lab
 [ -x "$x86lab" ] || { echo "run_bench.sh: no x86lab binary at $x86lab (build first or pass --build)" >&2; exit 2; }
 "$root/scripts/install-deps.sh" --bench >/dev/null
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+make_work_dir
 
-# median of the numbers on standard input
-median() { sort -g | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
 # timed NAME CMD...: runs CMD RUNS times with GNU time; sets $wall (median CPU
 # seconds, user + system), $elapsed (median wall seconds) and $rss (largest peak RSS,
 # KiB); the last run's output is in $work/NAME.out.

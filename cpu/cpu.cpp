@@ -149,7 +149,8 @@ void Cpu::set_cost_model(const CostModel& model) {
 
 // Counts the 32- and 64-byte code lines an instruction's bytes occupy (by linear
 // address) the first time each is fetched (retire_code_bytes in cpu.h skips the
-// instructions whose lines are known to be in the set already).
+// instructions whose lines are known to be in the set already; a line already in the
+// set counts nothing).
 void Cpu::insert_code_lines(u32 linear, unsigned length) {
   const u32 first = linear >> 5, last = (linear + length - 1) >> 5;
   for (u32 line = first; line <= last; ++line) {
@@ -160,7 +161,6 @@ void Cpu::insert_code_lines(u32 linear, unsigned length) {
     }
     if (fresh == 2) ++counters_.code_lines_64;
   }
-  last_code_line_ = last;
 }
 
 void Cpu::decode_at(u32 eip, Instruction& insn, u8* bytes) {

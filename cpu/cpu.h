@@ -315,8 +315,7 @@ class Cpu {
       counters_.count_code_range(linear, length);
     else
       *lines_mark_ = linear;
-    if ((linear >> 5) != last_code_line_ || ((linear + length - 1) >> 5) != last_code_line_)
-      insert_code_lines(linear, length);
+    insert_code_lines(linear, length);
   }
   void insert_code_lines(u32 linear, unsigned length);
   // Restores the instruction-start state after `fault` and delivers it (execute_one).
@@ -348,7 +347,6 @@ class Cpu {
   std::optional<Fault> signalled_fault_;  // raised by signal_fault, delivered by execute_one
   u32 scratch_lines_ = DecodeCache::kNoLines;  // lines_linear of scratch_ (reset at each decode)
   u32* lines_mark_ = &scratch_lines_;  // the executing instruction's lines_linear (retire_code_bytes)
-  u32 last_code_line_ = 0xFFFFFFFFu;  // the 32-byte line of the previous instruction's last byte
   u32 pending_debug_ = 0;             // DR6 bits of #DB traps waiting for the next instruction boundary
   u32 instruction_debug_hits_ = 0;    // data breakpoints hit by the current instruction (B0-B3)
   u8 code_breakpoints_ = 0;           // enabled execute breakpoints, bit n = DRn

@@ -5,6 +5,7 @@
 #include "cpu/cpu.h"
 #include "cpu/executor_macros.h"
 #include "cpu/instruction_table.h"
+#include "cpu/privilege.h"
 #include "segmentation/system_segments.h"
 
 namespace x86lab {
@@ -44,17 +45,13 @@ void require_protected(const Cpu& c) {
   if (!c.protected_mode()) throw ud("protected-mode instruction in real or V86 mode");
 }
 
-void require_cpl0(const Cpu& c) {
-  if (c.state.cpl != 0) throw gp(0, "privileged instruction at CPL > 0");
-}
-
 // LLDT and LTR: protected mode and CPL 0, or #UD / #GP(0); `load` loads `reg` from the
 // selector operand with its own checks; the control-register trace event names the
 // register by `trace_id` (10 LDTR, 11 TR).
 template <class Register, class Load>
 void load_system_register(Cpu& c, const Instruction& i, Register& reg, unsigned trace_id, Load load) {
   require_protected(c);
-  require_cpl0(c);
+  if (!at_cpl0(c)) return;
   const u16 selector = read_operand<u16>(c, i, 0);
   SegmentationContext context = c.segmentation_context();
   const u16 old = reg.selector;

@@ -6,18 +6,11 @@
 #include "cpu/instruction_table.h"
 #include "cpu/io_permission.h"
 #include "cpu/performance_counters.h"
+#include "cpu/privilege.h"
 #include "segmentation/system_segments.h"
 
 namespace x86lab {
 namespace {
-
-// Privileged instructions raise #GP(0) at CPL > 0 and in virtual-8086 mode. False
-// when the fault was raised (signal_fault): the executor returns at once.
-[[nodiscard]] bool at_cpl0(Cpu& c) {
-  if (c.real_mode() || (c.state.cpl == 0 && !c.virtual_8086())) [[likely]] return true;
-  c.signal_fault(gp(0, "privileged instruction at CPL > 0"));
-  return false;
-}
 
 void cpuid(Cpu& c, const Instruction&) {
   const CpuProfile& p = c.profile();

@@ -301,9 +301,12 @@ struct WakeGuard {
   }
 };
 
-// True for the notices X11 sends back after every presented frame (window shown,
-// exposed, entered, focused, moved; a pointer motion that does not move): a paused
-// inspector that drew a frame for each drew back to back (~90 % of a core under Xvfb).
+// True for the notices X11 sends back after every frame (window shown, exposed,
+// entered, focused, moved; a pointer motion that does not move). Their source is
+// Dear ImGui's SDL2 backend (Debian's imgui_impl_sdl.cpp, not ours to change), which
+// calls SDL_CaptureMouse(SDL_FALSE) every frame; on X11 that ungrabs the pointer, and
+// Xvfb answers with these events. A paused inspector that drew a frame for each drew
+// back to back (~90 % of a core).
 bool is_window_notice(const SDL_Event& event) {
   if (event.type == SDL_MOUSEMOTION) return event.motion.xrel == 0 && event.motion.yrel == 0;
   if (event.type != SDL_WINDOWEVENT) return false;

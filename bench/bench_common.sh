@@ -1,9 +1,9 @@
-# Sourced by the bench scripts: their common start. Sets `root` (the repository) and
-# parses "--NAME VALUE" options into the variables the script allows, after which
-# `require_x86lab` checks the build and `make_work_dir` makes a temporary folder
-# removed on exit (`work`).
+# Sourced by the bench scripts: what they share. Sets `root` (the repository);
+# `parse_options` parses "--NAME VALUE" options into the variables the script allows,
+# `require_x86lab` checks the build, `make_work_dir` makes a temporary folder removed
+# on exit (`work`), and `median` prints the median of the numbers on standard input.
 #
-# usage (in a script): source "$(dirname "$0")/bench_options.sh"
+# usage (in a script): source "$(dirname "$0")/bench_common.sh"
 #                      parse_options SCRIPT "build runs rounds" "$@"
 # Each allowed NAME must already hold its default. An unknown option, or one without a
 # value, prints one line naming it and exits with status 2.
@@ -33,3 +33,6 @@ make_work_dir() {
   work=$(mktemp -d)
   trap 'rm -rf "$work"' EXIT
 }
+
+# The median of the numbers on standard input (the upper one of an even count).
+median() { sort -g | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
