@@ -145,6 +145,12 @@ void Cpu::set_cost_model(const CostModel& model) {
   counters_.costs = {model.memory_operand, model.segment_load, model.locked_access, model.far_transfer,
                      model.exception_delivery, model.interrupt_delivery, model.iret, model.task_switch,
                      model.page_walk, model.new_code_line, model.string_iteration};
+  decode_cache_.clear();  // cached instructions carry the old costs
+}
+
+u32 Cpu::instruction_cost(const Instruction& insn) const {
+  const u32 row = row_costs_.empty() ? kSubcyclesPerCycle : row_costs_[insn.row];
+  return row + (insn.is_memory() ? counters_.costs.memory_operand : 0);
 }
 
 // Counts the 32- and 64-byte code lines an instruction's bytes occupy (by linear
@@ -164,6 +170,7 @@ void Cpu::insert_code_lines(u32 linear, unsigned length) {
 }
 
 void Cpu::decode_at(u32 eip, Instruction& insn, u8* bytes) {
+  code_page_.linear = CodePage::kNone;  // the byte fetches may move the TLB model's code page
   const SegmentRegister& cs = state.segments[CS];
   decode([&](unsigned i) -> u8 {
     const u32 offset = cs.cache.db ? eip + i : (eip + i) & 0xFFFF;
@@ -172,6 +179,7 @@ void Cpu::decode_at(u32 eip, Instruction& insn, u8* bytes) {
     if (bytes) bytes[i] = byte;
     return byte;
   }, cs.cache.db, insn);
+  insn.cost = instruction_cost(insn);
 }
 
 // The fast fetch (docs/performance.md). It has the same effects as decode_at: the
@@ -181,16 +189,51 @@ void Cpu::decode_at(u32 eip, Instruction& insn, u8* bytes) {
 // case returns null and decode_at repeats the fetch byte by byte: the repeated
 // translation hits the TLB the first one filled and is counted in the TLB model once
 // per page, as before.
-const Instruction* Cpu::cached_instruction(u32 eip, Instruction& scratch) {
+//
+// The code page: while the linear page, CPL and Mmu::translation_epoch() are those of
+// the last translation here, the TLB still holds that translation and the TLB model
+// would skip the fetch (same page as its last code page), so the translation is reused.
+//
+// Successor links: an entry remembers the entry that ran after it (for the EIP it ran
+// at). While the fetch context (TLB, CS, CPL) stays the same and no entry has been
+// replaced or retired (DecodeCache::link_stamp()), a full look-up for that EIP would
+// find the same entry with the same checks passing, so the link is taken instead.
+[[gnu::always_inline]] inline const Instruction* Cpu::cached_instruction(u32 eip, Instruction& scratch) {
   const SegmentRegister& cs = state.segments[CS];
   const bool db = cs.cache.db;
+  const FetchContext context{mmu_.translation_epoch(), cs.cache.base, cs.cache.valid_min, cs.cache.valid_max,
+                             state.cpl, db};
+  if (!(context == fetch_context_)) [[unlikely]] {
+    fetch_context_ = context;
+    decode_cache_.unlink_all();
+  }
+  if (previous_entry_) [[likely]] {
+    if (DecodeCache::Entry* next = decode_cache_.linked(*previous_entry_, eip)) [[likely]] {
+      current_entry_ = next;
+      lines_mark_ = &next->lines_linear;
+      if constexpr (kStatistics)
+        counters_.accesses_by_kind[static_cast<std::size_t>(AccessKind::CodeFetch)] += next->insn.length;
+      return &next->insn;
+    }
+  }
   const u32 offset = db ? eip : eip & 0xFFFF;
   if (offset < cs.cache.valid_min || offset > cs.cache.valid_max) [[unlikely]] return nullptr;
-  const u32 physical = mmu_.translate(cs.cache.base + offset, AccessIntent::Execute, user()) & mmu_.bus().a20_mask();
-  if (DecodeCache::Entry* entry = decode_cache_.find_entry(physical, db)) {
+  const u32 linear = cs.cache.base + offset;
+  u32 physical;
+  if ((linear & ~0xFFFu) == code_page_.linear && code_page_.epoch == mmu_.translation_epoch() &&
+      code_page_.cpl == state.cpl) [[likely]] {
+    physical = code_page_.frame | (linear & 0xFFF);
+  } else {
+    physical = mmu_.translate(linear, AccessIntent::Execute, user());
+    code_page_ = {linear & ~0xFFFu, physical & ~0xFFFu, mmu_.translation_epoch(), state.cpl};
+  }
+  physical &= mmu_.bus().a20_mask();
+  if (DecodeCache::Entry* entry = decode_cache_.find_entry(physical, db)) [[likely]] {
     const Instruction* hit = &entry->insn;
     const u32 last = offset + hit->length - 1;
     if (last < offset || last > cs.cache.valid_max || (!db && last > 0xFFFF)) [[unlikely]] return nullptr;
+    if (previous_entry_) decode_cache_.link(*previous_entry_, eip, entry);
+    current_entry_ = entry;
     lines_mark_ = &entry->lines_linear;
     if constexpr (kStatistics) counters_.accesses_by_kind[static_cast<std::size_t>(AccessKind::CodeFetch)] += hit->length;
     return hit;
@@ -206,12 +249,15 @@ const Instruction* Cpu::decode_and_cache(u32 eip, u32 offset, u32 physical, Inst
   lines_mark_ = &scratch_lines_;
   // Cached only when the bytes were contiguous: no wrap of the offset or linear address.
   const u32 last = offset + scratch.length - 1;
-  if (last >= offset && (db || last <= 0xFFFF) && decode_cache_.cacheable(physical, scratch.length))
-    decode_cache_.insert(physical, db, scratch);
+  current_entry_ = nullptr;
+  if (last >= offset && (db || last <= 0xFFFF) && decode_cache_.cacheable(physical, scratch.length)) {
+    current_entry_ = decode_cache_.insert(physical, db, scratch);
+    if (previous_entry_) decode_cache_.link(*previous_entry_, eip, current_entry_);
+  }
   return &scratch;
 }
 
-void Cpu::execute_one() {
+[[gnu::always_inline]] inline void Cpu::execute_one() {
   instruction_eip_ = state.eip;
   if (replay_.pending) [[unlikely]] note_replay_start();
   const u32 start_esp = state.gpr[ESP];
@@ -230,12 +276,16 @@ void Cpu::execute_one() {
     // cleared (SDM "Debug Exceptions": "cleared at the start of the instruction after
     // the check for code breakpoint").
     if (code_breakpoints_ && !(state.eflags & flag::RF)) [[unlikely]] check_code_breakpoint();
-    state.eflags &= ~flag::RF;
-    const bool single_step = state.eflags & flag::TF;
+    bool single_step = false;
+    if (state.eflags & (flag::RF | flag::TF)) [[unlikely]] {
+      state.eflags &= ~flag::RF;
+      single_step = state.eflags & flag::TF;
+    }
     const u32 eip = state.eip;
     // While tracing, every instruction is decoded from its bytes (the trace shows them).
     const Instruction* decoded = tracer ? nullptr : cached_instruction(eip, scratch_);
     if (!decoded) [[unlikely]] {
+      current_entry_ = nullptr;
       decode_at(eip, scratch_, bytes.data());
       decoded = &scratch_;
       scratch_lines_ = DecodeCache::kNoLines;
@@ -254,12 +304,12 @@ void Cpu::execute_one() {
     }
     if (single_step || instruction_debug_hits_) [[unlikely]] note_debug_traps(single_step);
     ++counters_.instructions;
+    previous_entry_ = current_entry_;
     if (replay_.candidate) [[unlikely]] {
       replay_.candidate = false;
       ++counters_.replayed_instructions;
     }
-    counters_.add_cost(row_costs_.empty() ? kSubcyclesPerCycle : row_costs_[insn.row]);
-    if (insn.is_memory()) counters_.add_cost(counters_.costs.memory_operand);
+    counters_.add_cost(insn.cost);
     if constexpr (kStatistics) {
       ++counters_.opcodes[insn.opcode_index];
       counters_.code_bytes += insn.length;
@@ -272,6 +322,7 @@ void Cpu::execute_one() {
 }
 
 void Cpu::abort_instruction(const Fault& fault, u32 start_esp) {
+  previous_entry_ = nullptr;
   if (fault.vector == static_cast<u8>(Vector::UD) && fault.cause == "undefined opcode") ++counters_.undefined_opcodes;
   instruction_debug_hits_ = 0;  // an instruction that faults reports no data breakpoint
   if (task_switch_committed_) {
@@ -330,12 +381,7 @@ bool Cpu::try_deliver_interrupt() {
   return true;
 }
 
-void Cpu::step() {
-  attention_ |= kCheckInterrupt;  // as at the start of run(): the state may have been edited
-  execute_step();
-}
-
-void Cpu::execute_step() {
+[[gnu::always_inline]] inline void Cpu::execute_step() {
   if (state.shutdown) return;
   // Debug traps of the previous instruction, NMI and INTR (between_instructions.cpp);
   // a delivered event takes the place of an instruction.
@@ -344,6 +390,11 @@ void Cpu::execute_step() {
   state.interrupt_shadow = false;
   state.mov_ss_shadow = false;
   execute_one();
+}
+
+void Cpu::step() {
+  attention_ |= kCheckInterrupt;  // as at the start of run(): the state may have been edited
+  execute_step();
 }
 
 StopReason Cpu::run(u64 max_instructions) {

@@ -78,8 +78,8 @@ class Cpu {
   }
   void set_interrupt_controller(InterruptController* pic) { pic_ = pic; }
   // The x87 FERR#/IGNNE# pins (cpu/x87/error_pins.h); the platform wires FERR# to IRQ 13.
-  void set_x87_error_pins(X87ErrorPins* pins) { x87_error_pins_ = pins; }
-  X87ErrorPins* x87_error_pins() const { return x87_error_pins_; }
+  void set_x87_error_pins(X87ErrorPins pins) { x87_error_pins_ = std::move(pins); }
+  const X87ErrorPins& x87_error_pins() const { return x87_error_pins_; }
   // Re-evaluates whether an interrupt could be pending (devices call it when an IRQ line changes).
   void notify_interrupt() { attention_ |= kCheckInterrupt; }
 
@@ -289,6 +289,8 @@ class Cpu {
   // Decodes the instruction at CS:EIP byte by byte (segment limit, paging and the
   // code-page mark per byte), filling `bytes` when it is not null.
   void decode_at(u32 eip, Instruction& insn, u8* bytes);
+  // Instruction::cost of a decoded instruction under the installed cost model.
+  u32 instruction_cost(const Instruction& insn) const;
   // The decoded instruction at CS:EIP from the decode cache (decoding and caching it
   // on a miss), or null when it must be decoded byte by byte (see cpu.cpp).
   const Instruction* cached_instruction(u32 eip, Instruction& scratch);
@@ -334,7 +336,7 @@ class Cpu {
   const CpuProfile& profile_;
   InterruptController* pic_ = nullptr;
   StepMonitor* monitor_ = nullptr;
-  X87ErrorPins* x87_error_pins_ = nullptr;
+  X87ErrorPins x87_error_pins_;
   u32 attention_ = 0;
   u64 cycle_limit_ = ~u64{0};
   u64 steps_ = 0;
@@ -345,6 +347,25 @@ class Cpu {
   DecodeCache decode_cache_;          // decoded instructions by physical address (cpu/decode_cache.h)
   Instruction scratch_;               // the instruction being decoded outside the cache
   std::optional<Fault> signalled_fault_;  // raised by signal_fault, delivered by execute_one
+  // What the decode cache's successor links assume (cached_instruction): the TLB's
+  // state and CS's descriptor cache and CPL as they were when the links were made.
+  struct FetchContext {
+    u32 epoch = 0;  // Mmu::translation_epoch()
+    u32 base = 0, valid_min = 0, valid_max = 0;
+    u8 cpl = 0;
+    bool db = false;
+    bool operator==(const FetchContext&) const = default;
+  } fetch_context_;
+  DecodeCache::Entry* current_entry_ = nullptr;   // the executing instruction's entry, or null
+  DecodeCache::Entry* previous_entry_ = nullptr;  // the last retired instruction's entry, or null
+  // The translation of the page the last cached instruction came from (cached_instruction).
+  struct CodePage {
+    static constexpr u32 kNone = 1;  // never a page address
+    u32 linear = kNone;
+    u32 frame = 0;
+    u32 epoch = 0;  // Mmu::translation_epoch() when translated
+    u8 cpl = 0;
+  } code_page_;
   u32 scratch_lines_ = DecodeCache::kNoLines;  // lines_linear of scratch_ (reset at each decode)
   u32* lines_mark_ = &scratch_lines_;  // the executing instruction's lines_linear (retire_code_bytes)
   u32 pending_debug_ = 0;             // DR6 bits of #DB traps waiting for the next instruction boundary

@@ -34,6 +34,12 @@ class DecodeCache final : public CodeWriteListener {
     // instruction already put into the set, or kNoLines: a retirement at the same
     // linear address adds nothing new, so the CPU skips the set (the set only grows).
     u32 lines_linear = kNoLines;
+    // The instruction that ran after this one last time (a fall-through or a taken
+    // branch): the entry decoded for EIP `next_eip`, valid while the cache's
+    // link_stamp() is still `next_stamp` (Cpu's successor shortcut).
+    u32 next_eip = 0;
+    u32 next_stamp = 0;
+    Entry* next = nullptr;
     Instruction insn;
   };
   static constexpr u32 kNoLines = 0xFFFFFFFFu;
@@ -51,13 +57,16 @@ class DecodeCache final : public CodeWriteListener {
     return e ? &e->insn : nullptr;
   }
   // Caches `insn` (length 1-15) decoded at `physical`. The caller checks cacheable().
-  void insert(u32 physical, bool default32, const Instruction& insn) {
+  Entry* insert(u32 physical, bool default32, const Instruction& insn) {
+    ++link_stamp_;  // a link may point at the entry this replaces
     Entry& e = entries_[index(physical)];
     e.physical = physical;
     e.default32 = default32;
     e.generation = generations_[page_slot(physical)];
     e.lines_linear = kNoLines;
+    e.next = nullptr;
     e.insn = insn;
+    return &e;
   }
   // True when an instruction of `length` bytes at `physical` may be cached: inside one
   // page, and that page is RAM or ROM (host memory the bus's code-page marks watch).
@@ -65,7 +74,32 @@ class DecodeCache final : public CodeWriteListener {
     return (physical & 0xFFF) + length <= 0x1000 && bus_.has_host_page(physical >> 12);
   }
   // Retires every entry decoded from physical page `page` (address >> 12).
-  void code_page_written(u32 page) override { ++generations_[page & (kGenerationSlots - 1)]; }
+  void code_page_written(u32 page) override {
+    ++generations_[page & (kGenerationSlots - 1)];
+    ++link_stamp_;
+  }
+  // Retires every entry.
+  void clear() {
+    for (u32 slot = 0; slot < kGenerationSlots; ++slot) ++generations_[slot];
+    ++link_stamp_;
+  }
+
+  // ---- successor links ----
+  // Links stay valid while this is unchanged. It changes when an entry is replaced or
+  // retired and when the CPU calls unlink_all() (its fetch context changed: CS, CPL,
+  // the TLB), so that a link always names the entry a full look-up would find.
+  u32 link_stamp() const { return link_stamp_; }
+  void unlink_all() { ++link_stamp_; }
+  // Records that `next` (found by a full look-up for `next_eip`) ran after `from`.
+  void link(Entry& from, u32 next_eip, Entry* next) {
+    from.next_eip = next_eip;
+    from.next_stamp = link_stamp_;
+    from.next = next;
+  }
+  // The linked successor of `from` for EIP `eip`, or null.
+  Entry* linked(const Entry& from, u32 eip) const {
+    return from.next_eip == eip && from.next_stamp == link_stamp_ ? from.next : nullptr;
+  }
 
   static constexpr u32 kEntries = 1u << 15;          // direct-mapped; ~2.5 MiB
   static constexpr u32 kGenerationSlots = 1u << 16;  // pages share a slot by page number mod 64Ki
@@ -77,6 +111,7 @@ class DecodeCache final : public CodeWriteListener {
   PhysicalBus& bus_;
   std::unique_ptr<Entry[]> entries_;
   std::unique_ptr<u32[]> generations_;
+  u32 link_stamp_ = 1;  // links start out stale (next_stamp 0)
 };
 
 }  // namespace x86lab

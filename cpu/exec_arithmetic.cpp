@@ -3,7 +3,6 @@
 // pure functions of cpu/alu.h; undefined ones as cpu/undefined_flags.h states.
 #include "cpu/alu.h"
 #include "cpu/cpu.h"
-#include "cpu/executor_macros.h"
 #include "cpu/instruction_table.h"
 
 namespace x86lab {
@@ -143,58 +142,9 @@ void idiv(Cpu& c, const Instruction& i) {
   write_pair<T>(c, (u64{static_cast<T>(quotient)}) | (u64{static_cast<T>(remainder)} << alu::kBits<T>));
 }
 
-// The eight classic ALU operations share one opcode pattern (SDM opcode map rows 0-3):
-// op Eb,Gb / Ev,Gv / Gb,Eb / Gv,Ev / AL,Ib / eAX,Iz at base+0..5, and groups 80/81/83.
-#define ALU_ROWS(base, ext, mnemonic, executor, lock)                         \
-  {base + 0, -1, mnemonic, "Eb,Gb", B(executor), lock},                       \
-  {base + 1, -1, mnemonic, "Ev,Gv", V(executor), lock},                       \
-  {base + 2, -1, mnemonic, "Gb,Eb", B(executor)},                             \
-  {base + 3, -1, mnemonic, "Gv,Ev", V(executor)},                             \
-  {base + 4, -1, mnemonic, "AL,Ib", B(executor)},                             \
-  {base + 5, -1, mnemonic, "eAX,Iz", V(executor)},                            \
-  {0x80, ext, mnemonic, "Eb,Ib", B(executor), lock},                          \
-  {0x81, ext, mnemonic, "Ev,Iz", V(executor), lock},                          \
-  {0x82, ext, mnemonic, "Eb,Ib", B(executor), lock},                          \
-  {0x83, ext, mnemonic, "Ev,Ib", V(executor), lock}
-
+// The rows of cpu/opcode_map.tsv whose family is exec_arithmetic (cpu/generate_forms.cmake).
 constexpr InstructionForm kForms[] = {
-    ALU_ROWS(0x00, 0, "ADD", add, kLockable),
-    ALU_ROWS(0x08, 1, "OR", or_, kLockable),
-    ALU_ROWS(0x10, 2, "ADC", adc, kLockable),
-    ALU_ROWS(0x18, 3, "SBB", sbb, kLockable),
-    ALU_ROWS(0x20, 4, "AND", and_, kLockable),
-    ALU_ROWS(0x28, 5, "SUB", sub, kLockable),
-    ALU_ROWS(0x30, 6, "XOR", xor_, kLockable),
-    ALU_ROWS(0x38, 7, "CMP", cmp, 0),
-    {0x84, -1, "TEST", "Eb,Gb", B(test)},
-    {0x85, -1, "TEST", "Ev,Gv", V(test)},
-    {0xA8, -1, "TEST", "AL,Ib", B(test)},
-    {0xA9, -1, "TEST", "eAX,Iz", V(test)},
-    {0xF6, 0, "TEST", "Eb,Ib", B(test)},
-    {0xF6, 1, "TEST", "Eb,Ib", B(test)},  // undocumented alias of /0
-    {0xF7, 0, "TEST", "Ev,Iz", V(test)},
-    {0xF7, 1, "TEST", "Ev,Iz", V(test)},  // undocumented alias of /0
-    {0xF6, 2, "NOT", "Eb", B(not_), kLockable},
-    {0xF7, 2, "NOT", "Ev", V(not_), kLockable},
-    {0xF6, 3, "NEG", "Eb", B(neg), kLockable},
-    {0xF7, 3, "NEG", "Ev", V(neg), kLockable},
-    {0xF6, 4, "MUL", "Eb", B(mul)},
-    {0xF7, 4, "MUL", "Ev", V(mul)},
-    {0xF6, 5, "IMUL", "Eb", B(imul1)},
-    {0xF7, 5, "IMUL", "Ev", V(imul1)},
-    {0xF6, 6, "DIV", "Eb", B(div)},
-    {0xF7, 6, "DIV", "Ev", V(div)},
-    {0xF6, 7, "IDIV", "Eb", B(idiv)},
-    {0xF7, 7, "IDIV", "Ev", V(idiv)},
-    {0x1AF, -1, "IMUL", "Gv,Ev", V(imul)},
-    {0x69, -1, "IMUL", "Gv,Ev,Iz", V(imul)},
-    {0x6B, -1, "IMUL", "Gv,Ev,Ib", V(imul)},
-    REGISTER_ROWS(0x40, "INC", "Zv", V(inc)),
-    REGISTER_ROWS(0x48, "DEC", "Zv", V(dec)),
-    {0xFE, 0, "INC", "Eb", B(inc), kLockable},
-    {0xFE, 1, "DEC", "Eb", B(dec), kLockable},
-    {0xFF, 0, "INC", "Ev", V(inc), kLockable},
-    {0xFF, 1, "DEC", "Ev", V(dec), kLockable},
+#include "cpu/forms/exec_arithmetic.inc"
 };
 
 }  // namespace

@@ -2,7 +2,6 @@
 // (Intel SDM Vol. 2, "BT", "BTS", "BTR", "BTC", "BSF", "BSR").
 #include "cpu/alu.h"
 #include "cpu/cpu.h"
-#include "cpu/executor_macros.h"
 #include "cpu/instruction_table.h"
 
 namespace x86lab {
@@ -66,17 +65,9 @@ void bsr(Cpu& c, const Instruction& i) {
   c.set_flags(0, flag::ZF);
 }
 
+// The rows of cpu/opcode_map.tsv whose family is exec_bits (cpu/generate_forms.cmake).
 constexpr InstructionForm kForms[] = {
-    {0x1A3, -1, "BT", "Ev,Gv", V(bit_test, BitOp::Test)},
-    {0x1AB, -1, "BTS", "Ev,Gv", V(bit_test, BitOp::Set), kLockable},
-    {0x1B3, -1, "BTR", "Ev,Gv", V(bit_test, BitOp::Reset), kLockable},
-    {0x1BB, -1, "BTC", "Ev,Gv", V(bit_test, BitOp::Complement), kLockable},
-    {0x1BA, 4, "BT", "Ev,Ib", V(bit_test, BitOp::Test)},
-    {0x1BA, 5, "BTS", "Ev,Ib", V(bit_test, BitOp::Set), kLockable},
-    {0x1BA, 6, "BTR", "Ev,Ib", V(bit_test, BitOp::Reset), kLockable},
-    {0x1BA, 7, "BTC", "Ev,Ib", V(bit_test, BitOp::Complement), kLockable},
-    {0x1BC, -1, "BSF", "Gv,Ev", V(bsf)},
-    {0x1BD, -1, "BSR", "Gv,Ev", V(bsr)},
+#include "cpu/forms/exec_bits.inc"
 };
 
 }  // namespace

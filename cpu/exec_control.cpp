@@ -3,7 +3,6 @@
 // Far transfers and IRET are in cpu/far_transfer.cpp.
 #include "cpu/alu.h"
 #include "cpu/cpu.h"
-#include "cpu/executor_macros.h"
 #include "cpu/far_transfer.h"
 #include "cpu/instruction_table.h"
 #include "trace/tracer.h"
@@ -113,26 +112,9 @@ void hlt(Cpu& c, const Instruction&) {
   }
 }
 
+// The rows of cpu/opcode_map.tsv whose family is exec_control (cpu/generate_forms.cmake).
 constexpr InstructionForm kForms[] = {
-    {0xEB, -1, "JMP", "Jb", V(jmp_relative), kControlTransfer},
-    {0xE9, -1, "JMP", "Jz", V(jmp_relative), kControlTransfer},
-    {0xFF, 4, "JMP", "Ev", V(jmp_indirect), kControlTransfer},
-    {0xE8, -1, "CALL", "Jz", V(call_relative), kControlTransfer},
-    {0xFF, 2, "CALL", "Ev", V(call_indirect), kControlTransfer},
-    {0xC3, -1, "RET", "", V(ret), kControlTransfer},
-    {0xC2, -1, "RET", "Iw", V(ret), kControlTransfer},
-    CONDITION_ROWS(0x70, "J", "Jb", V(jcc), kControlTransfer),
-    CONDITION_ROWS(0x180, "J", "Jz", V(jcc), kControlTransfer),
-    {0xE3, -1, "JCXZ", "Jb", V(jcxz), kControlTransfer},
-    {0xE0, -1, "LOOPNE", "Jb", V(loop), kControlTransfer},
-    {0xE1, -1, "LOOPE", "Jb", V(loop), kControlTransfer},
-    {0xE2, -1, "LOOP", "Jb", V(loop), kControlTransfer},
-    {0xCD, -1, "INT", "Ib", N(int_n), kControlTransfer},
-    {0xCC, -1, "INT3", "", N(int3), kControlTransfer},
-    {0xCE, -1, "INTO", "", N(into), kControlTransfer},
-    {0xF1, -1, "INT1", "", N(int1), kControlTransfer},
-    {0x62, -1, "BOUND", "Gv,Ma", V(bound), kMemoryOnly},
-    {0xF4, -1, "HLT", "", N(hlt), kControlTransfer},
+#include "cpu/forms/exec_control.inc"
 };
 
 }  // namespace

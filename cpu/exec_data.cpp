@@ -3,7 +3,6 @@
 // (Intel SDM Vol. 2, each instruction's page).
 #include "cpu/alu.h"
 #include "cpu/cpu.h"
-#include "cpu/executor_macros.h"
 #include "cpu/instruction_table.h"
 
 namespace x86lab {
@@ -150,57 +149,9 @@ void setcc(Cpu& c, const Instruction& i) { write_operand<u8>(c, i, 0, c.conditio
 
 void nop(Cpu&, const Instruction&) {}  // also PAUSE (F3 90)
 
+// The rows of cpu/opcode_map.tsv whose family is exec_data (cpu/generate_forms.cmake).
 constexpr InstructionForm kForms[] = {
-    {0x88, -1, "MOV", "Eb,Gb", B(mov)},
-    {0x89, -1, "MOV", "Ev,Gv", V(mov)},
-    {0x8A, -1, "MOV", "Gb,Eb", B(mov)},
-    {0x8B, -1, "MOV", "Gv,Ev", V(mov)},
-    {0xA0, -1, "MOV", "AL,Ob", B(mov)},
-    {0xA1, -1, "MOV", "eAX,Ov", V(mov)},
-    {0xA2, -1, "MOV", "Ob,AL", B(mov)},
-    {0xA3, -1, "MOV", "Ov,eAX", V(mov)},
-    REGISTER_ROWS(0xB0, "MOV", "Zb,Ib", B(mov)),
-    REGISTER_ROWS(0xB8, "MOV", "Zv,Iv", V(mov)),
-    {0xC6, 0, "MOV", "Eb,Ib", B(mov)},
-    {0xC7, 0, "MOV", "Ev,Iz", V(mov)},
-    {0x1B6, -1, "MOVZX", "Gv,Eb", V(movzx, u8)},
-    {0x1B7, -1, "MOVZX", "Gv,Ew", V(movzx, u16)},
-    {0x1BE, -1, "MOVSX", "Gv,Eb", V(movsx, u8)},
-    {0x1BF, -1, "MOVSX", "Gv,Ew", V(movsx, u16)},
-    {0x86, -1, "XCHG", "Eb,Gb", B(xchg), kLockable},
-    {0x87, -1, "XCHG", "Ev,Gv", V(xchg), kLockable},
-    {0x90, -1, "NOP", "", N(nop)},
-    // Multi-byte NOP 0F 1F /0 and the reserved-NOP hint space 0F 19-0F 1E and 0F 18 /4-/7
-    // (SDM "NOP - No Operation"; Appendix A, two-byte opcode map): the ModRM operand is
-    // decoded but never accessed. 0F 18 /0-/3 with a memory operand are SSE's PREFETCHh
-    // and stay #UD; their register forms are hint NOPs.
-    {0x118, 0, "NOP", "Ev", N(nop), kRegisterOnly}, {0x118, 1, "NOP", "Ev", N(nop), kRegisterOnly},
-    {0x118, 2, "NOP", "Ev", N(nop), kRegisterOnly}, {0x118, 3, "NOP", "Ev", N(nop), kRegisterOnly},
-    {0x118, 4, "NOP", "Ev", N(nop)}, {0x118, 5, "NOP", "Ev", N(nop)},
-    {0x118, 6, "NOP", "Ev", N(nop)}, {0x118, 7, "NOP", "Ev", N(nop)},
-    {0x119, -1, "NOP", "Ev", N(nop)}, {0x11A, -1, "NOP", "Ev", N(nop)},
-    {0x11B, -1, "NOP", "Ev", N(nop)}, {0x11C, -1, "NOP", "Ev", N(nop)},
-    {0x11D, -1, "NOP", "Ev", N(nop)}, {0x11E, -1, "NOP", "Ev", N(nop)},
-    {0x11F, -1, "NOP", "Ev", N(nop)},
-    {0x91, -1, "XCHG", "Zv,eAX", V(xchg)}, {0x92, -1, "XCHG", "Zv,eAX", V(xchg)},
-    {0x93, -1, "XCHG", "Zv,eAX", V(xchg)}, {0x94, -1, "XCHG", "Zv,eAX", V(xchg)},
-    {0x95, -1, "XCHG", "Zv,eAX", V(xchg)}, {0x96, -1, "XCHG", "Zv,eAX", V(xchg)},
-    {0x97, -1, "XCHG", "Zv,eAX", V(xchg)},
-    {0x1C0, -1, "XADD", "Eb,Gb", B(xadd), kLockable},
-    {0x1C1, -1, "XADD", "Ev,Gv", V(xadd), kLockable},
-    {0x1B0, -1, "CMPXCHG", "Eb,Gb", B(cmpxchg), kLockable},
-    {0x1B1, -1, "CMPXCHG", "Ev,Gv", V(cmpxchg), kLockable},
-    {0x1C7, 1, "CMPXCHG8B", "Mq", N(cmpxchg8b), kLockable | kMemoryOnly},
-    REGISTER_ROWS(0x1C8, "BSWAP", "Zv", V(bswap)),
-    {0x8D, -1, "LEA", "Gv,M", V(lea), kMemoryOnly},
-    {0xD7, -1, "XLAT", "", N(xlat)},
-    {0x98, -1, "CBW", "", V(cbw)},
-    {0x99, -1, "CWD", "", V(cwd)},
-    {0x9F, -1, "LAHF", "", N(lahf)},
-    {0x9E, -1, "SAHF", "", N(sahf)},
-    {0xD6, -1, "SALC", "", N(salc)},
-    CONDITION_ROWS(0x140, "CMOV", "Gv,Ev", V(cmovcc)),
-    CONDITION_ROWS(0x190, "SET", "Eb", N(setcc)),
+#include "cpu/forms/exec_data.inc"
 };
 
 }  // namespace

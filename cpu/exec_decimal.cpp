@@ -2,7 +2,6 @@
 // "Operation" section). Undefined flags as cpu/undefined_flags.h states.
 #include "cpu/alu.h"
 #include "cpu/cpu.h"
-#include "cpu/executor_macros.h"
 #include "cpu/instruction_table.h"
 
 namespace x86lab {
@@ -63,13 +62,9 @@ void aad(Cpu& c, const Instruction& i) {
   c.set_flags(alu::zsp<u8>(result), flag::kStatus);
 }
 
+// The rows of cpu/opcode_map.tsv whose family is exec_decimal (cpu/generate_forms.cmake).
 constexpr InstructionForm kForms[] = {
-    {0x27, -1, "DAA", "", N(daa)},
-    {0x2F, -1, "DAS", "", N(das)},
-    {0x37, -1, "AAA", "", N(aaa)},
-    {0x3F, -1, "AAS", "", N(aas)},
-    {0xD4, -1, "AAM", "Ib", N(aam)},
-    {0xD5, -1, "AAD", "Ib", N(aad)},
+#include "cpu/forms/exec_decimal.inc"
 };
 
 }  // namespace

@@ -3,7 +3,6 @@
 // each instruction's page). Segment loads themselves are in segmentation/.
 #include "cpu/alu.h"
 #include "cpu/cpu.h"
-#include "cpu/executor_macros.h"
 #include "cpu/instruction_table.h"
 #include "cpu/privilege.h"
 #include "segmentation/system_segments.h"
@@ -154,23 +153,9 @@ void arpl(Cpu& c, const Instruction& i) {
   c.set_flags(adjusted ? flag::ZF : 0, flag::ZF);
 }
 
+// The rows of cpu/opcode_map.tsv whose family is exec_segment (cpu/generate_forms.cmake).
 constexpr InstructionForm kForms[] = {
-    {0x8E, -1, "MOV", "Sw,Ew", N(mov_to_segment)},
-    {0x8C, -1, "MOV", "Ev,Sw", V(mov_from_segment)},
-    {0xC5, -1, "LDS", "Gv,Mp", V(load_far_pointer, DS), kMemoryOnly},
-    {0xC4, -1, "LES", "Gv,Mp", V(load_far_pointer, ES), kMemoryOnly},
-    {0x1B2, -1, "LSS", "Gv,Mp", V(load_far_pointer, SS), kMemoryOnly},
-    {0x1B4, -1, "LFS", "Gv,Mp", V(load_far_pointer, FS), kMemoryOnly},
-    {0x1B5, -1, "LGS", "Gv,Mp", V(load_far_pointer, GS), kMemoryOnly},
-    {0x100, 0, "SLDT", "Ev", V(sldt)},
-    {0x100, 1, "STR", "Ev", V(str)},
-    {0x100, 2, "LLDT", "Ew", N(lldt)},
-    {0x100, 3, "LTR", "Ew", N(ltr)},
-    {0x100, 4, "VERR", "Ew", N(verr)},
-    {0x100, 5, "VERW", "Ew", N(verw)},
-    {0x102, -1, "LAR", "Gv,Ew", V(lar)},
-    {0x103, -1, "LSL", "Gv,Ew", V(lsl)},
-    {0x63, -1, "ARPL", "Ew,Gw", N(arpl)},
+#include "cpu/forms/exec_segment.inc"
 };
 
 }  // namespace

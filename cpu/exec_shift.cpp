@@ -3,7 +3,6 @@
 // bits; a masked count of 0 changes nothing, flags included.
 #include "cpu/alu.h"
 #include "cpu/cpu.h"
-#include "cpu/executor_macros.h"
 #include "cpu/instruction_table.h"
 
 namespace x86lab {
@@ -78,27 +77,9 @@ void double_shift(Cpu& c, const Instruction& i) {
   c.set_flags(flags, flag::kStatus);
 }
 
-#define SHIFT_GROUP(ext, mnemonic, kind)                \
-  {0xC0, ext, mnemonic, "Eb,Ib", B(shift, kind)},       \
-  {0xC1, ext, mnemonic, "Ev,Ib", V(shift, kind)},       \
-  {0xD0, ext, mnemonic, "Eb,1", B(shift, kind)},        \
-  {0xD1, ext, mnemonic, "Ev,1", V(shift, kind)},        \
-  {0xD2, ext, mnemonic, "Eb,CL", B(shift, kind)},       \
-  {0xD3, ext, mnemonic, "Ev,CL", V(shift, kind)}
-
+// The rows of cpu/opcode_map.tsv whose family is exec_shift (cpu/generate_forms.cmake).
 constexpr InstructionForm kForms[] = {
-    SHIFT_GROUP(0, "ROL", Shift::Rol),
-    SHIFT_GROUP(1, "ROR", Shift::Ror),
-    SHIFT_GROUP(2, "RCL", Shift::Rcl),
-    SHIFT_GROUP(3, "RCR", Shift::Rcr),
-    SHIFT_GROUP(4, "SHL", Shift::Shl),
-    SHIFT_GROUP(5, "SHR", Shift::Shr),
-    SHIFT_GROUP(6, "SAL", Shift::Shl),  // /6 is an undocumented alias of SHL
-    SHIFT_GROUP(7, "SAR", Shift::Sar),
-    {0x1A4, -1, "SHLD", "Ev,Gv,Ib", V(double_shift, true)},
-    {0x1A5, -1, "SHLD", "Ev,Gv,CL", V(double_shift, true)},
-    {0x1AC, -1, "SHRD", "Ev,Gv,Ib", V(double_shift, false)},
-    {0x1AD, -1, "SHRD", "Ev,Gv,CL", V(double_shift, false)},
+#include "cpu/forms/exec_shift.inc"
 };
 
 }  // namespace

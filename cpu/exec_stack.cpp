@@ -2,7 +2,6 @@
 // and PUSH/POP of segment registers (Intel SDM Vol. 2, each instruction's page).
 #include "cpu/alu.h"
 #include "cpu/cpu.h"
-#include "cpu/executor_macros.h"
 #include "cpu/instruction_table.h"
 
 namespace x86lab {
@@ -130,30 +129,9 @@ void leave(Cpu& c, const Instruction&) {
   c.set_reg<T>(EBP, saved);
 }
 
+// The rows of cpu/opcode_map.tsv whose family is exec_stack (cpu/generate_forms.cmake).
 constexpr InstructionForm kForms[] = {
-    REGISTER_ROWS(0x50, "PUSH", "Zv", V(push)),
-    REGISTER_ROWS(0x58, "POP", "Zv", V(pop)),
-    {0x68, -1, "PUSH", "Iz", V(push)},
-    {0x6A, -1, "PUSH", "Ib", V(push)},
-    {0xFF, 6, "PUSH", "Ev", V(push)},
-    {0x8F, 0, "POP", "Ev", V(pop)},
-    {0x06, -1, "PUSH", "ES", V(push_segment)},
-    {0x0E, -1, "PUSH", "CS", V(push_segment)},
-    {0x16, -1, "PUSH", "SS", V(push_segment)},
-    {0x1E, -1, "PUSH", "DS", V(push_segment)},
-    {0x1A0, -1, "PUSH", "FS", V(push_segment)},
-    {0x1A8, -1, "PUSH", "GS", V(push_segment)},
-    {0x07, -1, "POP", "ES", V(pop_segment)},
-    {0x17, -1, "POP", "SS", V(pop_segment)},
-    {0x1F, -1, "POP", "DS", V(pop_segment)},
-    {0x1A1, -1, "POP", "FS", V(pop_segment)},
-    {0x1A9, -1, "POP", "GS", V(pop_segment)},
-    {0x60, -1, "PUSHA", "", V(pusha)},
-    {0x61, -1, "POPA", "", V(popa)},
-    {0x9C, -1, "PUSHF", "", V(pushf)},
-    {0x9D, -1, "POPF", "", V(popf)},
-    {0xC8, -1, "ENTER", "Iw,Ib", V(enter)},
-    {0xC9, -1, "LEAVE", "", V(leave)},
+#include "cpu/forms/exec_stack.inc"
 };
 
 }  // namespace

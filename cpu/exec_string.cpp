@@ -5,7 +5,6 @@
 // EIP points back at the instruction, so interrupts are taken between iterations.
 #include "cpu/alu.h"
 #include "cpu/cpu.h"
-#include "cpu/executor_macros.h"
 #include "cpu/instruction_table.h"
 #include "cpu/io_permission.h"
 
@@ -89,21 +88,9 @@ void string(Cpu& c, const Instruction& i) {
   if (remaining != 0) c.state.eip = c.instruction_eip();  // continue in the next step
 }
 
+// The rows of cpu/opcode_map.tsv whose family is exec_string (cpu/generate_forms.cmake).
 constexpr InstructionForm kForms[] = {
-    {0xA4, -1, "MOVS", "Yb,Xb", B(string, StringOp::Movs), kStringOp},
-    {0xA5, -1, "MOVS", "Yv,Xv", V(string, StringOp::Movs), kStringOp},
-    {0xA6, -1, "CMPS", "Xb,Yb", B(string, StringOp::Cmps), kStringOp | kUsesRepCondition},
-    {0xA7, -1, "CMPS", "Xv,Yv", V(string, StringOp::Cmps), kStringOp | kUsesRepCondition},
-    {0xAE, -1, "SCAS", "AL,Yb", B(string, StringOp::Scas), kStringOp | kUsesRepCondition},
-    {0xAF, -1, "SCAS", "eAX,Yv", V(string, StringOp::Scas), kStringOp | kUsesRepCondition},
-    {0xAC, -1, "LODS", "AL,Xb", B(string, StringOp::Lods), kStringOp},
-    {0xAD, -1, "LODS", "eAX,Xv", V(string, StringOp::Lods), kStringOp},
-    {0xAA, -1, "STOS", "Yb,AL", B(string, StringOp::Stos), kStringOp},
-    {0xAB, -1, "STOS", "Yv,eAX", V(string, StringOp::Stos), kStringOp},
-    {0x6C, -1, "INS", "Yb,DX", B(string, StringOp::Ins), kStringOp},
-    {0x6D, -1, "INS", "Yz,DX", V(string, StringOp::Ins), kStringOp},
-    {0x6E, -1, "OUTS", "DX,Xb", B(string, StringOp::Outs), kStringOp},
-    {0x6F, -1, "OUTS", "DX,Xz", V(string, StringOp::Outs), kStringOp},
+#include "cpu/forms/exec_string.inc"
 };
 
 }  // namespace

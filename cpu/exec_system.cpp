@@ -2,7 +2,6 @@
 // CLI STI CLD STD CLC STC CMC, UD2, INVD, WBINVD, INVLPG, MOV to/from CRn and DRn,
 // CLTS, LMSW, SMSW, LGDT, LIDT, SGDT, SIDT (Intel SDM Vol. 2, each instruction's page).
 #include "cpu/cpu.h"
-#include "cpu/executor_macros.h"
 #include "cpu/instruction_table.h"
 #include "cpu/io_permission.h"
 #include "cpu/performance_counters.h"
@@ -264,44 +263,9 @@ void store_table_register(Cpu& c, const Instruction& i) {
 template <class T> void sgdt(Cpu& c, const Instruction& i) { store_table_register<T, false>(c, i); }
 template <class T> void sidt(Cpu& c, const Instruction& i) { store_table_register<T, true>(c, i); }
 
+// The rows of cpu/opcode_map.tsv whose family is exec_system (cpu/generate_forms.cmake).
 constexpr InstructionForm kForms[] = {
-    {0x1A2, -1, "CPUID", "", N(cpuid)},
-    {0x131, -1, "RDTSC", "", N(rdtsc)},
-    {0x133, -1, "RDPMC", "", N(rdpmc)},
-    {0x132, -1, "RDMSR", "", N(rdmsr)},
-    {0x130, -1, "WRMSR", "", N(wrmsr)},
-    {0x134, -1, "SYSENTER", "", N(sysenter), kControlTransfer},
-    {0x135, -1, "SYSEXIT", "", N(sysexit), kControlTransfer},
-    {0xE4, -1, "IN", "AL,Ib", B(in)},
-    {0xE5, -1, "IN", "eAX,Ib", V(in)},
-    {0xEC, -1, "IN", "AL,DX", B(in)},
-    {0xED, -1, "IN", "eAX,DX", V(in)},
-    {0xE6, -1, "OUT", "Ib,AL", B(out)},
-    {0xE7, -1, "OUT", "Ib,eAX", V(out)},
-    {0xEE, -1, "OUT", "DX,AL", B(out)},
-    {0xEF, -1, "OUT", "DX,eAX", V(out)},
-    {0xFA, -1, "CLI", "", N(cli)},
-    {0xFB, -1, "STI", "", N(sti)},
-    {0xFC, -1, "CLD", "", N(cld)},
-    {0xFD, -1, "STD", "", N(std_)},
-    {0xF8, -1, "CLC", "", N(clc)},
-    {0xF9, -1, "STC", "", N(stc)},
-    {0xF5, -1, "CMC", "", N(cmc)},
-    {0x10B, -1, "UD2", "", N(ud2)},
-    {0x108, -1, "INVD", "", N(invd)},
-    {0x109, -1, "WBINVD", "", N(wbinvd)},
-    {0x101, 7, "INVLPG", "M", N(invlpg), kMemoryOnly},
-    {0x120, -1, "MOV", "Rd,Cd", N(mov_from_cr), kDefault32},
-    {0x122, -1, "MOV", "Cd,Rd", N(mov_to_cr), kDefault32},
-    {0x121, -1, "MOV", "Rd,Dd", N(mov_from_dr), kDefault32},
-    {0x123, -1, "MOV", "Dd,Rd", N(mov_to_dr), kDefault32},
-    {0x106, -1, "CLTS", "", N(clts)},
-    {0x101, 6, "LMSW", "Ew", N(lmsw)},
-    {0x101, 4, "SMSW", "Ew", V(smsw)},
-    {0x101, 0, "SGDT", "Ms", V(sgdt), kMemoryOnly},
-    {0x101, 1, "SIDT", "Ms", V(sidt), kMemoryOnly},
-    {0x101, 2, "LGDT", "Ms", V(lgdt), kMemoryOnly},
-    {0x101, 3, "LIDT", "Ms", V(lidt), kMemoryOnly},
+#include "cpu/forms/exec_system.inc"
 };
 
 }  // namespace

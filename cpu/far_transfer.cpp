@@ -3,7 +3,6 @@
 // and RET", "Returning from an Interrupt or Exception-Handling Procedure").
 #include "cpu/far_transfer.h"
 
-#include "cpu/executor_macros.h"
 #include "cpu/instruction_table.h"
 #include "segmentation/system_segments.h"
 
@@ -229,14 +228,9 @@ void iret(Cpu& c, const Instruction&) {
   c.notify_interrupt();
 }
 
+// The rows of cpu/opcode_map.tsv whose family is far_transfer (cpu/generate_forms.cmake).
 constexpr InstructionForm kForms[] = {
-    {0xEA, -1, "JMP", "Ap", V(jmp_far), kControlTransfer},
-    {0xFF, 5, "JMP", "Mp", V(jmp_far), kControlTransfer | kMemoryOnly},
-    {0x9A, -1, "CALL", "Ap", V(call_far), kControlTransfer},
-    {0xFF, 3, "CALL", "Mp", V(call_far), kControlTransfer | kMemoryOnly},
-    {0xCB, -1, "RETF", "", V(retf), kControlTransfer},
-    {0xCA, -1, "RETF", "Iw", V(retf), kControlTransfer},
-    {0xCF, -1, "IRET", "", V(iret), kControlTransfer},
+#include "cpu/forms/far_transfer.inc"
 };
 
 }  // namespace

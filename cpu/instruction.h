@@ -103,11 +103,15 @@ struct Instruction {
   u32 displacement = 0;
   u32 immediate = 0;       // first immediate (or moffs, or the offset of Ap)
   u32 immediate2 = 0;      // second immediate (ENTER's level, Ap's selector)
+  // Set by the CPU after decoding: the cost model's price of this instruction (its
+  // row's cost plus the memory-operand cost), in 1/256 cycles.
+  u32 cost = 0;
 
   bool is_memory() const { return has_modrm && mod != 3; }
 };
 
-// All rows of one family of instructions, defined next to their executors.
+// All rows of one family of instructions: its lines of cpu/opcode_map.tsv, generated
+// at build time into the kForms table next to their executors.
 using FormList = std::span<const InstructionForm>;
 
 // Parses one operand in SDM notation ("Ev", "Ib", "AL", "eAX", "CL", "DX", "1", "ES",

@@ -1,5 +1,6 @@
-// The opcode map assembled from every family's rows (cpu/exec_*.cpp), with each
-// row's operand notation parsed once. Lookups are by opcode, ModRM.reg and whether
+// The opcode map assembled from every family's rows (the lines of cpu/opcode_map.tsv,
+// compiled into the kForms table of each family file), with each row's operand
+// notation parsed once. Lookups are by opcode, ModRM.reg and whether
 // ModRM names a register or memory.
 #pragma once
 #include <array>
@@ -10,7 +11,7 @@
 
 namespace x86lab {
 
-// Each family file defines one of these, returning its rows.
+// Each family file defines one of these, returning its rows in the map's order.
 FormList data_transfer_forms();   // exec_data.cpp
 FormList arithmetic_forms();      // exec_arithmetic.cpp
 FormList shift_forms();           // exec_shift.cpp

@@ -29,6 +29,7 @@ u32 large_frame(u32 pde, u32 linear) { return (pde & 0xFFC00000u) | (linear & 0x
 }  // namespace
 
 void Mmu::set_control(const PagingControl& control) {
+  tlb_.note_change();
   if (control.pg != control_.pg || control.pse != control_.pse || control.pge != control_.pge)
     flush_all();
   else if (control.cr3 != control_.cr3)
@@ -60,9 +61,12 @@ u32 Mmu::translate_miss(u32 linear, AccessIntent intent, bool user) {
   // the tables are walked again: a stricter entry faults, a looser one is refilled,
   // so a change that only grants rights needs no INVLPG.
   TlbEntry& entry = tlb_.slot(linear);
-  if (tlb_.holds(entry, linear)) entry.tag = 0;
+  if (tlb_.holds(entry, linear)) {
+    entry.tag = 0;
+    tlb_.note_change();
+  }
   const Translation t = walk(linear, intent, user);
-  tlb_.fill(linear, t.frame, t.rights);
+  tlb_.fill(linear, t.frame, t.rights, bus_.host_read_page(t.frame), bus_.host_write_page(t.frame));
   note_model(linear, intent, t.rights);
   return t.frame | (linear & 0xFFF);
 }

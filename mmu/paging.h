@@ -28,7 +28,12 @@ struct PagingControl {
 class Mmu {
  public:
   explicit Mmu(PhysicalBus& bus, const TlbGeometry& geometry = kP6TlbGeometry)
-      : bus_(bus), counters_(bus.counters()), model_(geometry, counters_) {}
+      : bus_(bus), counters_(bus.counters()), model_(geometry, counters_) {
+    bus_.attach_tlb(&tlb_);
+  }
+  ~Mmu() { bus_.detach_tlb(&tlb_); }
+  Mmu(const Mmu&) = delete;
+  Mmu& operator=(const Mmu&) = delete;
 
   PhysicalBus& bus() { return bus_; }
   const PagingControl& control() const { return control_; }
@@ -37,7 +42,10 @@ class Mmu {
   // non-global entries (as MOV CR3 and a task switch do).
   void set_control(const PagingControl& control);
   // The statistics model's TLB sizes (the CPU profile's); resets the model.
-  void set_tlb_geometry(const TlbGeometry& geometry) { model_ = TlbModel(geometry, counters_); }
+  void set_tlb_geometry(const TlbGeometry& geometry) {
+    model_ = TlbModel(geometry, counters_);
+    tlb_.note_change();
+  }
 
   // ---- TLB invalidation (SDM "Invalidation of TLBs and Paging-Structure Caches") ----
   void invalidate_page(u32 linear);  // INVLPG
@@ -50,19 +58,33 @@ class Mmu {
   // flag; anything else walks the tables again.
   u32 translate(u32 linear, AccessIntent intent, bool user) {
     if (!control_.pg) return linear;
-    TlbEntry& entry = tlb_.slot(linear);
-    const u8 need = intent == AccessIntent::Write ? write_rights_[user] : (user ? tlb_right::User : 0);
-    if (tlb_.holds(entry, linear) && (entry.rights & need) == need) {
-      note_model(linear, intent, entry.rights);
-      return entry.frame | (linear & 0xFFF);
+    if (const TlbEntry* entry = tlb_hit(linear, intent, user)) {
+      note_model(linear, intent, entry->rights);
+      return entry->frame | (linear & 0xFFF);
     }
     return translate_miss(linear, intent, user);
   }
+  // Changes whenever a translation translate() returns may change or the statistics
+  // model's state for it may (TLB fill, invalidation, flush, new paging bits, A20 and
+  // memory-map changes): a caller that keeps a translation (the CPU's current code
+  // page) may reuse it, with the same rights and `user`, while this stays the same.
+  u32 translation_epoch() const { return tlb_.changes(); }
 
   // Reads or writes T at a linear address. An access that crosses a 4 KiB page
-  // boundary translates both pages before touching memory.
+  // boundary translates both pages before touching memory. With paging on, a TLB hit
+  // on RAM (or ROM, for reads) goes straight to host memory: the same translation,
+  // counters and trace events as through the bus, without the bus's page lookup.
   template <class T>
   T read(u32 linear, AccessKind kind, bool user, AccessIntent intent = AccessIntent::Read) {
+    if (const TlbEntry* entry = direct_hit(linear, sizeof(T), intent, user); entry && entry->host_read) [[likely]] {
+      note_model(linear, intent, entry->rights);
+      bus_.count_access(kind);
+      T value;
+      std::memcpy(&value, entry->host_read + (linear & 0xFFF), sizeof(T));
+      if (counters_.tracer) [[unlikely]]
+        trace_access(linear, entry->frame | (linear & 0xFFF), sizeof(T), kind, 0, value, 0);
+      return value;
+    }
     if (!crosses_page(linear, sizeof(T))) {
       const u32 physical = translate(linear, intent, user);
       const T value = bus_.read<T>(physical, kind);
@@ -80,9 +102,20 @@ class Mmu {
 
   template <class T>
   void write(u32 linear, T value, AccessKind kind, bool user) {
+    if (const TlbEntry* entry = direct_hit(linear, sizeof(T), AccessIntent::Write, user); entry && entry->host_write)
+        [[likely]] {
+      note_model(linear, AccessIntent::Write, entry->rights);
+      bus_.count_access(kind);
+      std::memcpy(entry->host_write + (linear & 0xFFF), &value, sizeof(T));
+      if (counters_.tracer) [[unlikely]]
+        trace_access(linear, entry->frame | (linear & 0xFFF), sizeof(T), kind, kEventWrite, value, 0);
+      return;
+    }
     if (!crosses_page(linear, sizeof(T))) {
       const u32 physical = translate(linear, AccessIntent::Write, user);
       bus_.write<T>(physical, value, kind);
+      // A write into a code page clears its mark: later writes may go direct again.
+      if (control_.pg) refresh_host_write(linear, physical);
       if (counters_.tracer) [[unlikely]] trace_access(linear, physical, sizeof(T), kind, kEventWrite, value, 0);
       return;
     }
@@ -129,6 +162,20 @@ class Mmu {
   };
 
   static bool crosses_page(u32 linear, unsigned size) { return (linear & 0xFFF) + size > 0x1000; }
+  // The TLB entry translating `linear` when it has the rights `intent` needs, or null.
+  const TlbEntry* tlb_hit(u32 linear, AccessIntent intent, bool user) const {
+    const TlbEntry& entry = tlb_.slot(linear);
+    const u8 need = intent == AccessIntent::Write ? write_rights_[user] : (user ? tlb_right::User : 0);
+    return tlb_.holds(entry, linear) && (entry.rights & need) == need ? &entry : nullptr;
+  }
+  void refresh_host_write(u32 linear, u32 physical) {
+    TlbEntry& entry = tlb_.slot(linear);
+    if (tlb_.holds(entry, linear)) entry.host_write = bus_.host_write_page(physical);
+  }
+  // tlb_hit for an access of `size` bytes inside one page with paging on, else null.
+  const TlbEntry* direct_hit(u32 linear, unsigned size, AccessIntent intent, bool user) const {
+    return control_.pg && !crosses_page(linear, size) ? tlb_hit(linear, intent, user) : nullptr;
+  }
   static u32 split_address(u32 linear, unsigned i, u32 first, u32 second) {
     const u32 byte_linear = linear + i;
     return (byte_linear & ~0xFFFu) == (linear & ~0xFFFu) ? first + i : second + (byte_linear & 0xFFF);

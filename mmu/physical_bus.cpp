@@ -4,6 +4,8 @@
 
 #include <stdexcept>
 
+#include "mmu/tlb.h"
+
 namespace x86lab {
 
 PhysicalBus::PhysicalBus(u32 ram_bytes, Counters& counters)
@@ -29,9 +31,10 @@ void PhysicalBus::map_rom(u32 base, std::span<const u8> image) {
     page_flags_[page] = 0;
   }
   roms_.push_back(std::move(region));
+  revoke_host_pages(nullptr);
 }
 
-void PhysicalBus::map_mmio(u32 base, u32 size, MmioDevice* device) {
+void PhysicalBus::map_mmio(u32 base, u32 size, BusDevice* device) {
   if (size % kPageBytes != 0 || base % kPageBytes != 0)
     throw std::invalid_argument("MMIO base and size must be multiples of 4 KiB");
   mmio_.push_back({base, size, device});
@@ -41,12 +44,18 @@ void PhysicalBus::map_mmio(u32 base, u32 size, MmioDevice* device) {
     read_pages_[page] = write_pages_[page] = nullptr;
     page_flags_[page] = 0;
   }
+  revoke_host_pages(nullptr);
 }
 
 void PhysicalBus::mark_code_page(u32 page) {
   page_flags_[page] |= kCodePage;
   // Writes into the page now take the slow path, which reports them.
+  if (write_pages_[page]) revoke_host_pages(write_pages_[page]);
   write_pages_[page] = nullptr;
+}
+
+void PhysicalBus::revoke_host_pages(const u8* host_page) {
+  for (Tlb* tlb : tlbs_) tlb->revoke_host_pages(host_page);
 }
 
 void PhysicalBus::code_page_written(u32 page) {
@@ -75,7 +84,7 @@ u8 PhysicalBus::read_byte(u32 address) {
   address &= a20_mask_;
   if (const u8* page = read_pages_[address >> 12]) return page[address & (kPageBytes - 1)];
   if (const auto* region = find_mmio(address))
-    return static_cast<u8>(region->device->mmio_read(address - region->base, 1));
+    return static_cast<u8>(region->device->read(address - region->base, 1));
   ++counters_.open_bus_reads;
   return 0xFF;
 }
@@ -88,7 +97,7 @@ void PhysicalBus::write_byte(u32 address, u8 value) {
     return;
   }
   if (const auto* region = find_mmio(address)) {
-    region->device->mmio_write(address - region->base, 1, value);
+    region->device->write(address - region->base, 1, value);
     return;
   }
   if (read_pages_[address >> 12]) return;  // ROM: dropped silently, like a real ROM chip
@@ -98,9 +107,9 @@ void PhysicalBus::write_byte(u32 address, u8 value) {
 u64 PhysicalBus::read_slow(u32 address, unsigned size) {
   // Whole access inside one MMIO region: one device access of up to 4 bytes.
   if (const auto* region = find_mmio(address); region && address - region->base + size <= region->size) {
-    if (size <= 4) return region->device->mmio_read(address - region->base, size);
-    return region->device->mmio_read(address - region->base, 4) |
-           u64{region->device->mmio_read(address - region->base + 4, 4)} << 32;
+    if (size <= 4) return region->device->read(address - region->base, size);
+    return region->device->read(address - region->base, 4) |
+           u64{region->device->read(address - region->base + 4, 4)} << 32;
   }
   u64 value = 0;
   for (unsigned i = 0; i < size; ++i) value |= u64{read_byte(address + i)} << (8 * i);
@@ -110,10 +119,10 @@ u64 PhysicalBus::read_slow(u32 address, unsigned size) {
 void PhysicalBus::write_slow(u32 address, unsigned size, u64 value) {
   if (const auto* region = find_mmio(address); region && address - region->base + size <= region->size) {
     if (size <= 4) {
-      region->device->mmio_write(address - region->base, size, static_cast<u32>(value));
+      region->device->write(address - region->base, size, static_cast<u32>(value));
     } else {
-      region->device->mmio_write(address - region->base, 4, static_cast<u32>(value));
-      region->device->mmio_write(address - region->base + 4, 4, static_cast<u32>(value >> 32));
+      region->device->write(address - region->base, 4, static_cast<u32>(value));
+      region->device->write(address - region->base + 4, 4, static_cast<u32>(value >> 32));
     }
     return;
   }

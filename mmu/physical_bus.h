@@ -9,20 +9,14 @@
 #include <string>
 #include <vector>
 
+#include "mmu/bus_device.h"
 #include "trace/access_kind.h"
 #include "trace/counters.h"
 #include "trace/types.h"
 
 namespace x86lab {
 
-// A device that answers physical memory accesses in a region (VGA, APIC, ...).
-// `offset` is relative to the region base; `size` is 1, 2 or 4 bytes.
-class MmioDevice {
- public:
-  virtual ~MmioDevice() = default;
-  virtual u32 mmio_read(u32 offset, unsigned size) = 0;
-  virtual void mmio_write(u32 offset, unsigned size, u32 value) = 0;
-};
+class Tlb;
 
 // Told when a physical page that held fetched instructions is written (by the CPU,
 // a device or the debugger), so that instructions decoded from it can be dropped
@@ -59,21 +53,17 @@ class PhysicalBus {
   // Later mappings of the same pages replace earlier ones.
   void map_rom(u32 base, std::span<const u8> image);
   // Maps `size` bytes (a multiple of 4 KiB) at `base` to `device`, replacing RAM there.
-  void map_mmio(u32 base, u32 size, MmioDevice* device);
+  void map_mmio(u32 base, u32 size, BusDevice* device);
 
   // A20 gate: when closed, physical address bit 20 reads as 0 (1 MiB wraparound).
   // Each source drives its own input; the gate is open when any input is set. At
   // power-on the keyboard controller's output is set (its port pins reset high).
   void set_a20(A20Source source, bool enabled) {
     const u8 bit = static_cast<u8>(1u << static_cast<unsigned>(source));
-    a20_inputs_ = enabled ? (a20_inputs_ | bit) : (a20_inputs_ & ~bit);
-    a20_mask_ = a20_inputs_ ? 0xFFFFFFFFu : ~(1u << 20);
+    set_a20_inputs(static_cast<u8>(enabled ? (a20_inputs_ | bit) : (a20_inputs_ & ~bit)));
   }
   // Sets every input at once (loaders and tests forcing the gate).
-  void set_a20(bool enabled) {
-    a20_inputs_ = enabled ? 0x3 : 0;
-    a20_mask_ = enabled ? 0xFFFFFFFFu : ~(1u << 20);
-  }
+  void set_a20(bool enabled) { set_a20_inputs(enabled ? 0x3 : 0); }
   bool a20() const { return a20_mask_ == 0xFFFFFFFFu; }
 
   template <class T>
@@ -133,6 +123,22 @@ class PhysicalBus {
   // Copies `bytes` to physical memory at `address` with poke semantics.
   void load(u32 address, std::span<const u8> bytes);
 
+  // ---- host pointers for TLBs (Mmu's direct RAM and ROM accesses) ----
+  // Where the frame holding physical `address` (A20 applied) is in host memory for
+  // plain reads (RAM, ROM) and for plain writes (RAM that holds no fetched code), or
+  // null where accesses must come through read()/write() (MMIO, open bus, ROM writes,
+  // code pages). An access through a pointer must be counted with count_access().
+  const u8* host_read_page(u32 address) const { return read_pages_[(address & a20_mask_) >> 12]; }
+  u8* host_write_page(u32 address) const { return write_pages_[(address & a20_mask_) >> 12]; }
+  // The TLBs holding such pointers: the bus revokes a write pointer when its page
+  // becomes a code page, and every pointer when the memory map or the A20 gate changes.
+  void attach_tlb(Tlb* tlb) { tlbs_.push_back(tlb); }
+  void detach_tlb(Tlb* tlb) { std::erase(tlbs_, tlb); }
+  // Counts one access of `kind` (Counters::accesses_by_kind) as read() and write() do.
+  void count_access(AccessKind kind) {
+    if constexpr (kStatistics) ++counters_.accesses_by_kind[static_cast<std::size_t>(kind)];
+  }
+
   // ---- self-modifying code ----
   void set_code_write_listener(CodeWriteListener* listener) { code_listener_ = listener; }
   // Further listeners (decode caches, one per CPU), told after the one set above.
@@ -154,7 +160,7 @@ class PhysicalBus {
  private:
   struct MmioRegion {
     u32 base, size;
-    MmioDevice* device;
+    BusDevice* device;
   };
   struct RomRegion {
     u32 base;
@@ -165,9 +171,14 @@ class PhysicalBus {
   static constexpr u8 kRamPage = 1 << 0;   // backed by writable RAM (not replaced by ROM or MMIO)
   static constexpr u8 kCodePage = 1 << 1;  // instructions were fetched from it since its last write
 
-  void count(AccessKind kind) {
-    if constexpr (kStatistics) ++counters_.accesses_by_kind[static_cast<std::size_t>(kind)];
+  void count(AccessKind kind) { count_access(kind); }
+  void set_a20_inputs(u8 inputs) {
+    const u32 mask = inputs ? 0xFFFFFFFFu : ~(1u << 20);
+    a20_inputs_ = inputs;
+    if (mask != a20_mask_) revoke_host_pages(nullptr);
+    a20_mask_ = mask;
   }
+  void revoke_host_pages(const u8* host_page);
   u64 read_slow(u32 address, unsigned size);
   void write_slow(u32 address, unsigned size, u64 value);
   u8 read_byte(u32 address);
@@ -192,6 +203,7 @@ class PhysicalBus {
   std::vector<u8*> read_pages_;   // host pointer per page for plain RAM/ROM reads, or null
   std::vector<u8*> write_pages_;  // host pointer per page for plain RAM writes (not code pages), or null
   std::vector<u8> page_flags_;    // kRamPage | kCodePage per page
+  std::vector<Tlb*> tlbs_;  // TLBs holding host pointers (attach_tlb)
   CodeWriteListener* code_listener_ = nullptr;
   std::vector<CodeWriteListener*> extra_listeners_;
   u64 code_write_generation_ = 0;

@@ -7,12 +7,12 @@ namespace x86lab {
 
 PortBus::PortBus(Counters& counters) : counters_(counters), devices_(65536, nullptr) {}
 
-void PortBus::attach(u16 first, u16 last, PortDevice* device) {
+void PortBus::attach(u16 first, u16 last, BusDevice* device) {
   for (u32 port = first; port <= last; ++port) devices_[port] = device;
 }
 
 namespace {
-void trace_io(Tracer& tracer, u16 port, unsigned size, u32 value, bool write, const PortDevice* device) {
+void trace_io(Tracer& tracer, u16 port, unsigned size, u32 value, bool write, const BusDevice* device) {
   Event event;
   event.kind = EventKind::Io;
   event.a = port;
@@ -27,8 +27,8 @@ void trace_io(Tracer& tracer, u16 port, unsigned size, u32 value, bool write, co
 u32 PortBus::read(u16 port, unsigned size) {
   ++counters_.io_reads;
   if constexpr (kStatistics) ++counters_.io_by_port[port];
-  PortDevice* device = devices_[port];
-  const u32 value = device ? device->io_read(port, size) : size == 4 ? 0xFFFFFFFFu : (1u << (8 * size)) - 1;
+  BusDevice* device = devices_[port];
+  const u32 value = device ? device->read(port, size) : size == 4 ? 0xFFFFFFFFu : (1u << (8 * size)) - 1;
   if (counters_.tracer) trace_io(*counters_.tracer, port, size, value, false, device);
   return value;
 }
@@ -36,9 +36,9 @@ u32 PortBus::read(u16 port, unsigned size) {
 void PortBus::write(u16 port, unsigned size, u32 value) {
   ++counters_.io_writes;
   if constexpr (kStatistics) ++counters_.io_by_port[port];
-  PortDevice* device = devices_[port];
+  BusDevice* device = devices_[port];
   if (counters_.tracer) trace_io(*counters_.tracer, port, size, value, true, device);
-  if (device) device->io_write(port, size, value);
+  if (device) device->write(port, size, value);
 }
 
 }  // namespace x86lab

@@ -1,29 +1,19 @@
 // The I/O address space: 65,536 byte ports (Intel SDM Vol. 1, "Input/Output").
 // Devices attach to port ranges; ports with no device read all ones and drop writes.
 #pragma once
-#include <string_view>
 #include <vector>
 
+#include "mmu/bus_device.h"
 #include "trace/counters.h"
-#include "trace/types.h"
 
 namespace x86lab {
-
-class PortDevice {
- public:
-  virtual ~PortDevice() = default;
-  // `size` is 1, 2 or 4 bytes; `port` is the port the CPU addressed.
-  virtual u32 io_read(u16 port, unsigned size) = 0;
-  virtual void io_write(u16 port, unsigned size, u32 value) = 0;
-  virtual std::string_view device_name() const = 0;
-};
 
 class PortBus {
  public:
   explicit PortBus(Counters& counters);
   // Attaches `device` to ports first..last inclusive, replacing what was there.
-  void attach(u16 first, u16 last, PortDevice* device);
-  PortDevice* device_at(u16 port) const { return devices_[port]; }
+  void attach(u16 first, u16 last, BusDevice* device);
+  BusDevice* device_at(u16 port) const { return devices_[port]; }
 
   // One access of `size` bytes; a word or dword access goes to the device owning
   // the first port (as ISA devices decode it). Unclaimed ports read all ones.
@@ -32,7 +22,7 @@ class PortBus {
 
  private:
   Counters& counters_;
-  std::vector<PortDevice*> devices_;
+  std::vector<BusDevice*> devices_;
 };
 
 }  // namespace x86lab

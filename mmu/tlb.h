@@ -25,6 +25,12 @@ struct TlbEntry {
   u32 tag = 0;    // linear page address | epoch (bits 11-0); never matches while 0
   u32 frame = 0;  // physical address of the 4 KiB frame
   u8 rights = 0;  // tlb_right bits
+  // Where the frame's bytes are in host memory (A20 applied when filled), for the
+  // Mmu's direct accesses, or null: reads of RAM and ROM frames; writes of RAM frames
+  // that hold no fetched code (PhysicalBus::host_write_page). The bus revokes them
+  // when a frame becomes a code page or its mapping or the A20 gate changes.
+  const u8* host_read = nullptr;
+  u8* host_write = nullptr;
 };
 
 class Tlb {
@@ -38,10 +44,13 @@ class Tlb {
   const TlbEntry& slot(u32 linear) const { return entries_[(linear >> 12) & (kEntries - 1)]; }
   bool holds(const TlbEntry& entry, u32 linear) const { return entry.tag == ((linear & ~0xFFFu) | epoch_); }
 
-  // Caches a translation of `linear` to `frame` (4 KiB aligned).
-  void fill(u32 linear, u32 frame, u8 rights) {
+  // Caches a translation of `linear` to `frame` (4 KiB aligned) with the frame's host
+  // pointers (see TlbEntry).
+  void fill(u32 linear, u32 frame, u8 rights, const u8* host_read, u8* host_write) {
     const u32 index = (linear >> 12) & (kEntries - 1);
-    entries_[index] = {(linear & ~0xFFFu) | epoch_, frame, rights};
+    // Filling a free or stale slot changes no translation; replacing one does.
+    if (entries_[index].tag != 0 && (entries_[index].tag & kEpochMask) == epoch_) ++changes_;
+    entries_[index] = {(linear & ~0xFFFu) | epoch_, frame, rights, host_read, host_write};
     if ((rights & tlb_right::Global) && !in_global_list_[index]) {
       in_global_list_[index] = true;
       global_slots_.push_back(index);
@@ -56,6 +65,13 @@ class Tlb {
   void flush_non_global();
   // Paging-bit changes in CR0/CR4: drops everything.
   void flush_all();
+  // Changes with every fill, invalidation, flush, host-pointer revocation and
+  // note_change(): while it stays the same, every translation found stays the same.
+  u32 changes() const { return changes_; }
+  void note_change() { ++changes_; }
+  // Forgets the host write pointer `host_page` (a frame that now holds code), or with
+  // null every host pointer (the physical map or the A20 gate changed). Translations stay.
+  void revoke_host_pages(const u8* host_page);
 
  private:
   static constexpr u32 kEpochMask = 0xFFF;
@@ -65,6 +81,7 @@ class Tlb {
 
   std::array<TlbEntry, kEntries> entries_{};
   u32 epoch_ = 1;
+  u32 changes_ = 0;
   std::vector<u32> global_slots_;  // indexes that may hold global entries
   std::array<bool, kEntries> in_global_list_{};
   std::bitset<1024> large_regions_;  // 4 MiB regions with cached parts of large pages

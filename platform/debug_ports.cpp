@@ -5,12 +5,12 @@
 
 namespace x86lab {
 
-u32 DebugPorts::io_read(u16 port, unsigned size) {
+u32 DebugPorts::read(u32 port, unsigned size) {
   if (port == 0xE9) return 0xE9;
   return size == 4 ? 0xFFFFFFFFu : (1u << (8 * size)) - 1;
 }
 
-void DebugPorts::io_write(u16 port, unsigned, u32 value) {
+void DebugPorts::write(u32 port, unsigned, u32 value) {
   switch (port) {
     case 0xE9:
       if (console_) {

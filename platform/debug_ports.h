@@ -12,14 +12,14 @@ namespace x86lab {
 
 class Cpu;
 
-class DebugPorts : public PortDevice {
+class DebugPorts : public BusDevice {
  public:
   // `console` receives port E9h output (may be null to drop it); `post` prints
   // "POST xx" lines on stderr for port 80h writes.
   DebugPorts(std::FILE* console, bool post, Cpu& cpu) : console_(console), post_(post), cpu_(cpu) {}
 
-  u32 io_read(u16 port, unsigned size) override;
-  void io_write(u16 port, unsigned size, u32 value) override;
+  u32 read(u32 port, unsigned size) override;
+  void write(u32 port, unsigned size, u32 value) override;
   std::string_view device_name() const override { return "debug-ports"; }
 
   // The exit status requested through port F4h, if any.

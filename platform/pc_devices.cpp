@@ -16,7 +16,7 @@ PcDevices::PcDevices(VirtualClock& clock, Cpu& cpu, PhysicalBus& bus, PortBus& p
       fpu_error([this](bool level) { pic.set_irq(13, level); }) {
   ports.attach(0x20, 0x21, &pic);
   ports.attach(0xF0, 0xF0, &fpu_error);
-  cpu.set_x87_error_pins(&fpu_error);
+  cpu.set_x87_error_pins(fpu_error.pins());
   ports.attach(0xA0, 0xA1, &pic);
   ports.attach(0x4D0, 0x4D1, &pic);
   ports.attach(0x40, 0x43, &pit);

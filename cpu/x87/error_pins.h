@@ -10,16 +10,16 @@
 // waiting x87 instruction finding an exception pending freezes until that interrupt
 // arrives, or runs on if IGNNE# is asserted.
 #pragma once
+#include <functional>
 
 namespace x86lab {
 
-class X87ErrorPins {
- public:
-  virtual ~X87ErrorPins() = default;
-  // FERR# changed level (true = asserted).
-  virtual void ferr(bool asserted) = 0;
-  // The IGNNE# input (true = asserted).
-  virtual bool ignne() const = 0;
+// The two lines as the platform wires them, in its signal-line idiom (one callback
+// per line, like the PIT's OUT0 or a UART's IRQ). An empty line is not connected:
+// FERR# goes nowhere and IGNNE# reads as deasserted.
+struct X87ErrorPins {
+  std::function<void(bool asserted)> ferr;  // FERR# changed level (true = asserted)
+  std::function<bool()> ignne;              // samples the IGNNE# input (true = asserted)
 };
 
 }  // namespace x86lab

@@ -102,47 +102,9 @@ void fprem(Fpu& f) {
                                             ((q & 2) ? fsw::C3 : 0) | ((q & 1) ? fsw::C1 : 0));
 }
 
-// The six operations of one escape byte, as the SDM orders them by ModRM.reg; the
-// mnemonic starts with `prefix` ("F" for real operands, "FI" for integer ones).
-#define MEMORY_ROWS(opcode, Source, size, prefix)                                                        \
-  {opcode, 0, prefix "ADD", size, X87(arithmetic_memory<Op::Add, Source>), kMemoryOnly},                 \
-  {opcode, 1, prefix "MUL", size, X87(arithmetic_memory<Op::Multiply, Source>), kMemoryOnly},            \
-  {opcode, 4, prefix "SUB", size, X87(arithmetic_memory<Op::Subtract, Source>), kMemoryOnly},            \
-  {opcode, 5, prefix "SUBR", size, X87(arithmetic_memory<Op::SubtractReverse, Source>), kMemoryOnly},    \
-  {opcode, 6, prefix "DIV", size, X87(arithmetic_memory<Op::Divide, Source>), kMemoryOnly},              \
-  {opcode, 7, prefix "DIVR", size, X87(arithmetic_memory<Op::DivideReverse, Source>), kMemoryOnly}
-
+// The rows of cpu/opcode_map.tsv whose family is x87/exec_arithmetic (cpu/generate_forms.cmake).
 constexpr InstructionForm kForms[] = {
-    MEMORY_ROWS(0xD8, Single, "Md", "F"),
-    MEMORY_ROWS(0xDC, Double, "Mq", "F"),
-    MEMORY_ROWS(0xDA, Short, "Md", "FI"),
-    MEMORY_ROWS(0xDE, Word, "Mw", "FI"),
-    {0xD8, 0, "FADD", "ST,ST(i)", X87(arithmetic_register<Op::Add, false, false>), kRegisterOnly},
-    {0xD8, 1, "FMUL", "ST,ST(i)", X87(arithmetic_register<Op::Multiply, false, false>), kRegisterOnly},
-    {0xD8, 4, "FSUB", "ST,ST(i)", X87(arithmetic_register<Op::Subtract, false, false>), kRegisterOnly},
-    {0xD8, 5, "FSUBR", "ST,ST(i)", X87(arithmetic_register<Op::SubtractReverse, false, false>), kRegisterOnly},
-    {0xD8, 6, "FDIV", "ST,ST(i)", X87(arithmetic_register<Op::Divide, false, false>), kRegisterOnly},
-    {0xD8, 7, "FDIVR", "ST,ST(i)", X87(arithmetic_register<Op::DivideReverse, false, false>), kRegisterOnly},
-    {0xDC, 0, "FADD", "ST(i),ST", X87(arithmetic_register<Op::Add, true, false>), kRegisterOnly},
-    {0xDC, 1, "FMUL", "ST(i),ST", X87(arithmetic_register<Op::Multiply, true, false>), kRegisterOnly},
-    {0xDC, 4, "FSUBR", "ST(i),ST", X87(arithmetic_register<Op::SubtractReverse, true, false>), kRegisterOnly},
-    {0xDC, 5, "FSUB", "ST(i),ST", X87(arithmetic_register<Op::Subtract, true, false>), kRegisterOnly},
-    {0xDC, 6, "FDIVR", "ST(i),ST", X87(arithmetic_register<Op::DivideReverse, true, false>), kRegisterOnly},
-    {0xDC, 7, "FDIV", "ST(i),ST", X87(arithmetic_register<Op::Divide, true, false>), kRegisterOnly},
-    {0xDE, 0, "FADDP", "ST(i),ST", X87(arithmetic_register<Op::Add, true, true>), kRegisterOnly},
-    {0xDE, 1, "FMULP", "ST(i),ST", X87(arithmetic_register<Op::Multiply, true, true>), kRegisterOnly},
-    {0xDE, 4, "FSUBRP", "ST(i),ST", X87(arithmetic_register<Op::SubtractReverse, true, true>), kRegisterOnly},
-    {0xDE, 5, "FSUBP", "ST(i),ST", X87(arithmetic_register<Op::Subtract, true, true>), kRegisterOnly},
-    {0xDE, 6, "FDIVRP", "ST(i),ST", X87(arithmetic_register<Op::DivideReverse, true, true>), kRegisterOnly},
-    {0xDE, 7, "FDIVP", "ST(i),ST", X87(arithmetic_register<Op::Divide, true, true>), kRegisterOnly},
-    {0xD9, 4, "FCHS", "", X87(sign_operation<true>), kRegisterOnly, 0},
-    {0xD9, 4, "FABS", "", X87(sign_operation<false>), kRegisterOnly, 1},
-    {0xD9, 6, "FXTRACT", "", X87(fxtract), kRegisterOnly, 4},
-    {0xD9, 6, "FPREM1", "", X87(fprem<true>), kRegisterOnly, 5},
-    {0xD9, 7, "FPREM", "", X87(fprem<false>), kRegisterOnly, 0},
-    {0xD9, 7, "FSQRT", "", X87(unary<&square_root>), kRegisterOnly, 2},
-    {0xD9, 7, "FRNDINT", "", X87(unary<&round_to_integral>), kRegisterOnly, 4},
-    {0xD9, 7, "FSCALE", "", X87(fscale), kRegisterOnly, 5},
+#include "cpu/forms/x87/exec_arithmetic.inc"
 };
 
 #undef MEMORY_ROWS

@@ -93,30 +93,9 @@ void fxam(Fpu& f) {
   f.set_condition(fsw::kConditionCodes, codes);
 }
 
+// The rows of cpu/opcode_map.tsv whose family is x87/exec_compare (cpu/generate_forms.cmake).
 constexpr InstructionForm kForms[] = {
-    {0xD8, 2, "FCOM", "Md", X87(fcom_memory<Single, 0>), kMemoryOnly},
-    {0xD8, 3, "FCOMP", "Md", X87(fcom_memory<Single, 1>), kMemoryOnly},
-    {0xDC, 2, "FCOM", "Mq", X87(fcom_memory<Double, 0>), kMemoryOnly},
-    {0xDC, 3, "FCOMP", "Mq", X87(fcom_memory<Double, 1>), kMemoryOnly},
-    {0xDA, 2, "FICOM", "Md", X87(fcom_memory<Short, 0>), kMemoryOnly},
-    {0xDA, 3, "FICOMP", "Md", X87(fcom_memory<Short, 1>), kMemoryOnly},
-    {0xDE, 2, "FICOM", "Mw", X87(fcom_memory<Word, 0>), kMemoryOnly},
-    {0xDE, 3, "FICOMP", "Mw", X87(fcom_memory<Word, 1>), kMemoryOnly},
-    {0xD8, 2, "FCOM", "ST(i)", X87(fcom_register<false, 0>), kRegisterOnly},
-    {0xD8, 3, "FCOMP", "ST(i)", X87(fcom_register<false, 1>), kRegisterOnly},
-    {0xDC, 2, "FCOM", "ST(i)", X87(fcom_register<false, 0>), kRegisterOnly},   // undocumented alias
-    {0xDC, 3, "FCOMP", "ST(i)", X87(fcom_register<false, 1>), kRegisterOnly},  // undocumented alias
-    {0xDE, 2, "FCOMP", "ST(i)", X87(fcom_register<false, 1>), kRegisterOnly},  // undocumented alias
-    {0xDE, 3, "FCOMPP", "", X87(fcom_register<false, 2, 1>), kRegisterOnly, 1},
-    {0xDD, 4, "FUCOM", "ST(i)", X87(fcom_register<true, 0>), kRegisterOnly},
-    {0xDD, 5, "FUCOMP", "ST(i)", X87(fcom_register<true, 1>), kRegisterOnly},
-    {0xDA, 5, "FUCOMPP", "", X87(fcom_register<true, 2, 1>), kRegisterOnly, 1},
-    {0xDB, 6, "FCOMI", "ST,ST(i)", X87(fcomi<false, 0>), kRegisterOnly},
-    {0xDF, 6, "FCOMIP", "ST,ST(i)", X87(fcomi<false, 1>), kRegisterOnly},
-    {0xDB, 5, "FUCOMI", "ST,ST(i)", X87(fcomi<true, 0>), kRegisterOnly},
-    {0xDF, 5, "FUCOMIP", "ST,ST(i)", X87(fcomi<true, 1>), kRegisterOnly},
-    {0xD9, 4, "FTST", "", X87(ftst), kRegisterOnly, 4},
-    {0xD9, 4, "FXAM", "", X87(fxam), kRegisterOnly, 5},
+#include "cpu/forms/x87/exec_compare.inc"
 };
 
 }  // namespace

@@ -102,33 +102,10 @@ void fwait(Cpu& c, const Instruction&) {
   x87_check_pending(c);
 }
 
-// Rows whose executor depends on the operand size (16-bit and 32-bit images).
-#define BY_SIZE(body, waits)                                                \
-  &x87<body<false>, Waits::waits, Pointers::Keep>, &x87<body<true>, Waits::waits, Pointers::Keep>
-
+// The rows of cpu/opcode_map.tsv whose family is x87/exec_control (cpu/generate_forms.cmake).
 constexpr InstructionForm kForms[] = {
-    {0xDB, 4, "FNINIT", "", X87_NO_WAIT(fninit), kRegisterOnly, 3},
-    {0xDB, 4, "FNCLEX", "", X87_NO_WAIT(fnclex), kRegisterOnly, 2},
-    {0xDB, 4, "FENI", "", X87_NO_WAIT(nothing), kRegisterOnly, 0},
-    {0xDB, 4, "FDISI", "", X87_NO_WAIT(nothing), kRegisterOnly, 1},
-    {0xDB, 4, "FSETPM", "", X87_NO_WAIT(nothing), kRegisterOnly, 4},
-    {0xD9, 5, "FLDCW", "Mw", X87_CONTROL(fldcw), kMemoryOnly},
-    {0xD9, 7, "FNSTCW", "Mw", X87_NO_WAIT(fnstcw), kMemoryOnly},
-    {0xDD, 7, "FNSTSW", "Mw", X87_NO_WAIT(fnstsw), kMemoryOnly},
-    {0xDF, 4, "FNSTSW", "AX", X87_NO_WAIT(fnstsw_ax), kRegisterOnly, 0},
-    {0xD9, 6, "FNSTENV", "M", BY_SIZE(fnstenv, No), kMemoryOnly},
-    {0xD9, 4, "FLDENV", "M", BY_SIZE(fldenv, Yes), kMemoryOnly},
-    {0xDD, 6, "FNSAVE", "M", BY_SIZE(fnsave, No), kMemoryOnly},
-    {0xDD, 4, "FRSTOR", "M", BY_SIZE(frstor, Yes), kMemoryOnly},
-    {0xDD, 0, "FFREE", "ST(i)", X87_CONTROL(ffree), kRegisterOnly},
-    {0xDF, 0, "FFREEP", "ST(i)", X87_CONTROL(ffreep), kRegisterOnly},
-    {0xD9, 6, "FDECSTP", "", X87_CONTROL(fdecstp), kRegisterOnly, 6},
-    {0xD9, 6, "FINCSTP", "", X87_CONTROL(fincstp), kRegisterOnly, 7},
-    {0xD9, 2, "FNOP", "", X87_CONTROL(nothing), kRegisterOnly, 0},
-    {0x9B, -1, "FWAIT", "", &fwait, &fwait},
+#include "cpu/forms/x87/exec_control.inc"
 };
-
-#undef BY_SIZE
 
 }  // namespace
 

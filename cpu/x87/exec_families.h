@@ -1,5 +1,6 @@
 // The x87 instruction families (D8-DF and 9B): each exec_*.cpp file of cpu/x87/ holds
-// its executors beside its table rows; x87_forms() in x87_forms.cpp joins the rows.
+// its executors and includes its rows of cpu/opcode_map.tsv; x87_forms() in
+// x87_forms.cpp joins the rows.
 #pragma once
 #include "cpu/instruction_table.h"
 #include "cpu/x87/fpu.h"

@@ -68,15 +68,9 @@ void f2xm1(Fpu& f) {
   f.store(0, exp2_minus_1(f.operand(0), f.environment()));
 }
 
+// The rows of cpu/opcode_map.tsv whose family is x87/exec_transcendental (cpu/generate_forms.cmake).
 constexpr InstructionForm kForms[] = {
-    {0xD9, 6, "F2XM1", "", X87(f2xm1), kRegisterOnly, 0},
-    {0xD9, 6, "FYL2X", "", X87(binary_pop<&y_log2_x>), kRegisterOnly, 1},
-    {0xD9, 6, "FPTAN", "", X87(two_results<false>), kRegisterOnly, 2},
-    {0xD9, 6, "FPATAN", "", X87(binary_pop<&arctangent>), kRegisterOnly, 3},
-    {0xD9, 7, "FYL2XP1", "", X87(binary_pop<&y_log2_x_plus_1>), kRegisterOnly, 1},
-    {0xD9, 7, "FSINCOS", "", X87(two_results<true>), kRegisterOnly, 3},
-    {0xD9, 7, "FSIN", "", X87(trigonometric<&sine>), kRegisterOnly, 6},
-    {0xD9, 7, "FCOS", "", X87(trigonometric<&cosine>), kRegisterOnly, 7},
+#include "cpu/forms/x87/exec_transcendental.inc"
 };
 
 }  // namespace

@@ -216,49 +216,9 @@ void load_constant(Fpu& f) {
 }
 void fldz(Fpu& f) { push_exact(f, zero(false)); }
 
+// The rows of cpu/opcode_map.tsv whose family is x87/exec_transfer (cpu/generate_forms.cmake).
 constexpr InstructionForm kForms[] = {
-    {0xD9, 0, "FLD", "Md", X87(fld_m32), kMemoryOnly},
-    {0xDD, 0, "FLD", "Mq", X87(fld_m64), kMemoryOnly},
-    {0xDB, 5, "FLD", "M", X87(fld_m80), kMemoryOnly},
-    {0xD9, 0, "FLD", "ST(i)", X87(fld_st), kRegisterOnly},
-    {0xDF, 0, "FILD", "Mw", X87(fild_m16), kMemoryOnly},
-    {0xDB, 0, "FILD", "Md", X87(fild_m32), kMemoryOnly},
-    {0xDF, 5, "FILD", "Mq", X87(fild_m64), kMemoryOnly},
-    {0xDF, 4, "FBLD", "M", X87(fbld), kMemoryOnly},
-    {0xD9, 2, "FST", "Md", X87(fst_m32<false>), kMemoryOnly},
-    {0xDD, 2, "FST", "Mq", X87(fst_m64<false>), kMemoryOnly},
-    {0xD9, 3, "FSTP", "Md", X87(fst_m32<true>), kMemoryOnly},
-    {0xDD, 3, "FSTP", "Mq", X87(fst_m64<true>), kMemoryOnly},
-    {0xDB, 7, "FSTP", "M", X87(fstp_m80), kMemoryOnly},
-    {0xDD, 2, "FST", "ST(i)", X87(fst_st<false>), kRegisterOnly},
-    {0xDD, 3, "FSTP", "ST(i)", X87(fst_st<true>), kRegisterOnly},
-    {0xD9, 3, "FSTPNCE", "ST(i)", X87(fstpnce), kRegisterOnly},     // undocumented alias
-    {0xDF, 2, "FSTP", "ST(i)", X87(fst_st<true>), kRegisterOnly},  // undocumented alias
-    {0xDF, 3, "FSTP", "ST(i)", X87(fst_st<true>), kRegisterOnly},  // undocumented alias
-    {0xDF, 2, "FIST", "Mw", X87(fist<u16, false>), kMemoryOnly},
-    {0xDB, 2, "FIST", "Md", X87(fist<u32, false>), kMemoryOnly},
-    {0xDF, 3, "FISTP", "Mw", X87(fist<u16, true>), kMemoryOnly},
-    {0xDB, 3, "FISTP", "Md", X87(fist<u32, true>), kMemoryOnly},
-    {0xDF, 7, "FISTP", "Mq", X87(fist<u64, true>), kMemoryOnly},
-    {0xDF, 6, "FBSTP", "M", X87(fbstp), kMemoryOnly},
-    {0xD9, 1, "FXCH", "ST(i)", X87(fxch), kRegisterOnly},
-    {0xDD, 1, "FXCH", "ST(i)", X87(fxch), kRegisterOnly},  // undocumented alias
-    {0xDF, 1, "FXCH", "ST(i)", X87(fxch), kRegisterOnly},  // undocumented alias
-    {0xDA, 0, "FCMOVB", "ST,ST(i)", X87(fcmov<0x2>), kRegisterOnly},
-    {0xDA, 1, "FCMOVE", "ST,ST(i)", X87(fcmov<0x4>), kRegisterOnly},
-    {0xDA, 2, "FCMOVBE", "ST,ST(i)", X87(fcmov<0x6>), kRegisterOnly},
-    {0xDA, 3, "FCMOVU", "ST,ST(i)", X87(fcmov<0xA>), kRegisterOnly},
-    {0xDB, 0, "FCMOVNB", "ST,ST(i)", X87(fcmov<0x3>), kRegisterOnly},
-    {0xDB, 1, "FCMOVNE", "ST,ST(i)", X87(fcmov<0x5>), kRegisterOnly},
-    {0xDB, 2, "FCMOVNBE", "ST,ST(i)", X87(fcmov<0x7>), kRegisterOnly},
-    {0xDB, 3, "FCMOVNU", "ST,ST(i)", X87(fcmov<0xB>), kRegisterOnly},
-    {0xD9, 5, "FLD1", "", X87(load_constant<kOne>), kRegisterOnly, 0},
-    {0xD9, 5, "FLDL2T", "", X87(load_constant<kLog2Ten>), kRegisterOnly, 1},
-    {0xD9, 5, "FLDL2E", "", X87(load_constant<kLog2E>), kRegisterOnly, 2},
-    {0xD9, 5, "FLDPI", "", X87(load_constant<kPi>), kRegisterOnly, 3},
-    {0xD9, 5, "FLDLG2", "", X87(load_constant<kLog10Two>), kRegisterOnly, 4},
-    {0xD9, 5, "FLDLN2", "", X87(load_constant<kLnTwo>), kRegisterOnly, 5},
-    {0xD9, 5, "FLDZ", "", X87(fldz), kRegisterOnly, 6},
+#include "cpu/forms/x87/exec_transfer.inc"
 };
 
 }  // namespace

@@ -72,8 +72,8 @@ bool exception_pending(const FpuState& s) { return (s.status & ~s.control & fsw:
 bool x87_check_pending(Cpu& c) {
   if (!exception_pending(c.state.fpu)) return true;
   if (c.state.cr0 & cr0::NE) throw Fault{static_cast<u8>(Vector::MF), std::nullopt, "pending unmasked x87 exception"};
-  const X87ErrorPins* pins = c.x87_error_pins();
-  if (pins && pins->ignne()) return true;
+  const X87ErrorPins& pins = c.x87_error_pins();
+  if (pins.ignne && pins.ignne()) return true;
   // FERR# is already asserted (since the exception was flagged): wait for its interrupt.
   c.state.eip = c.instruction_eip();
   c.state.halted = true;
@@ -102,7 +102,7 @@ void x87_end(Cpu& c, const Instruction& i, Pointers pointers, bool es_before) {
   }
   const bool es_after = (s.status & fsw::ES) != 0;
   if (es_after != es_before) {
-    if (X87ErrorPins* pins = c.x87_error_pins()) pins->ferr(es_after);
+    if (const X87ErrorPins& pins = c.x87_error_pins(); pins.ferr) pins.ferr(es_after);
   }
 }
 

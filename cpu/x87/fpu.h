@@ -101,13 +101,3 @@ void x87(Cpu& c, const Instruction& i) {
 }
 
 }  // namespace x86lab::x87
-
-// Row shorthands (variadic so template arguments may hold commas): the same executor
-// for both operand sizes; control instructions; no-wait control instructions.
-#define X87(...) &x86lab::x87::x87<__VA_ARGS__>, &x86lab::x87::x87<__VA_ARGS__>
-#define X87_CONTROL(...)                                                                  \
-  &x86lab::x87::x87<__VA_ARGS__, x86lab::x87::Waits::Yes, x86lab::x87::Pointers::Keep>, \
-      &x86lab::x87::x87<__VA_ARGS__, x86lab::x87::Waits::Yes, x86lab::x87::Pointers::Keep>
-#define X87_NO_WAIT(...)                                                                 \
-  &x86lab::x87::x87<__VA_ARGS__, x86lab::x87::Waits::No, x86lab::x87::Pointers::Keep>, \
-      &x86lab::x87::x87<__VA_ARGS__, x86lab::x87::Waits::No, x86lab::x87::Pointers::Keep>

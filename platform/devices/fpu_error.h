@@ -10,12 +10,16 @@
 
 namespace x86lab {
 
-class FpuErrorLatch : public PortDevice, public X87ErrorPins {
+class FpuErrorLatch : public BusDevice {
  public:
   // `irq13` drives the IRQ 13 line of the slave PIC.
   explicit FpuErrorLatch(std::function<void(bool)> irq13) : irq13_(std::move(irq13)) {}
 
-  void ferr(bool asserted) override {
+  // The CPU's side (Cpu::set_x87_error_pins): FERR# in, IGNNE# out.
+  X87ErrorPins pins() {
+    return {[this](bool asserted) { ferr(asserted); }, [this] { return ignne(); }};
+  }
+  void ferr(bool asserted) {
     ferr_ = asserted;
     if (asserted) {
       irq13_(true);  // the latch sets on FERR#
@@ -23,11 +27,11 @@ class FpuErrorLatch : public PortDevice, public X87ErrorPins {
       ignne_ = false;  // IGNNE# follows FERR# away
     }
   }
-  bool ignne() const override { return ignne_; }
+  bool ignne() const { return ignne_; }
 
-  u32 io_read(u16, unsigned size) override { return size == 4 ? 0xFFFFFFFFu : (1u << (8 * size)) - 1; }
+  u32 read(u32, unsigned size) override { return size == 4 ? 0xFFFFFFFFu : (1u << (8 * size)) - 1; }
   // Any write to port F0h clears the latch and, while FERR# is asserted, asserts IGNNE#.
-  void io_write(u16, unsigned, u32) override {
+  void write(u32, unsigned, u32) override {
     irq13_(false);
     ignne_ = ferr_;
   }

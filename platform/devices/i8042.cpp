@@ -42,7 +42,7 @@ void I8042::update_irqs() {
   wiring_.irq(12, output_full_ && output_aux_ && (command_byte_ & kAuxIrq));
 }
 
-u32 I8042::io_read(u16 port, unsigned) {
+u32 I8042::read(u32 port, unsigned) {
   if (port == 0x64) return status();
   if (port != 0x60) return 0xFF;
   const u8 value = output_buffer_;  // an empty buffer reads its last byte again
@@ -52,7 +52,7 @@ u32 I8042::io_read(u16 port, unsigned) {
   return value;
 }
 
-void I8042::io_write(u16 port, unsigned, u32 value) {
+void I8042::write(u32 port, unsigned, u32 value) {
   const u8 byte = static_cast<u8>(value);
   if (port == 0x64) {
     last_was_command_ = true;

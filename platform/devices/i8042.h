@@ -12,7 +12,7 @@
 
 namespace x86lab {
 
-class I8042 : public PortDevice {
+class I8042 : public BusDevice {
  public:
   struct Wiring {
     std::function<void(unsigned irq, bool level)> irq;  // IRQ 1 and IRQ 12 levels
@@ -21,8 +21,8 @@ class I8042 : public PortDevice {
   };
   explicit I8042(Wiring wiring);
 
-  u32 io_read(u16 port, unsigned size) override;
-  void io_write(u16 port, unsigned size, u32 value) override;
+  u32 read(u32 port, unsigned size) override;
+  void write(u32 port, unsigned size, u32 value) override;
   std::string_view device_name() const override { return "i8042"; }
 
   // A byte from the keyboard (a scan code of the active set); dropped while the

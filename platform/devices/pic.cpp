@@ -168,7 +168,7 @@ u8 PicPair::acknowledge() {
   return vector;
 }
 
-u32 PicPair::io_read(u16 port, unsigned) {
+u32 PicPair::read(u32 port, unsigned) {
   switch (port) {
     case 0x20: case 0x21: return master_.read(port & 1);
     case 0xA0: case 0xA1: {
@@ -182,7 +182,7 @@ u32 PicPair::io_read(u16 port, unsigned) {
   }
 }
 
-void PicPair::io_write(u16 port, unsigned, u32 value) {
+void PicPair::write(u32 port, unsigned, u32 value) {
   const u8 byte = static_cast<u8>(value);
   switch (port) {
     case 0x20: case 0x21: master_.write(port & 1, byte); break;

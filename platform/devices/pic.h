@@ -61,7 +61,7 @@ class Pic8259 {
 
 // The cascaded pair: the CPU's interrupt controller and the port device of 20h-21h,
 // A0h-A1h and 4D0h-4D1h. IRQ 0-7 are master IR0-7, IRQ 8-15 slave IR0-7.
-class PicPair : public InterruptController, public PortDevice {
+class PicPair : public InterruptController, public BusDevice {
  public:
   explicit PicPair(Cpu* cpu = nullptr) : cpu_(cpu) {}
 
@@ -71,8 +71,8 @@ class PicPair : public InterruptController, public PortDevice {
   bool interrupt_pending() const override { return master_.int_output(); }
   u8 acknowledge() override;
 
-  u32 io_read(u16 port, unsigned size) override;
-  void io_write(u16 port, unsigned size, u32 value) override;
+  u32 read(u32 port, unsigned size) override;
+  void write(u32 port, unsigned size, u32 value) override;
   std::string_view device_name() const override { return "pic"; }
 
   Pic8259& master() { return master_; }

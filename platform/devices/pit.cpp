@@ -296,12 +296,12 @@ void Pit8254::set_gate(unsigned counter, bool level) {
   if (counter == 0) update_counter0();
 }
 
-u32 Pit8254::io_read(u16 port, unsigned) {
+u32 Pit8254::read(u32 port, unsigned) {
   if (port >= 0x40 && port <= 0x42) return read_counter(port - 0x40);
   return 0xFF;  // the control word register cannot be read
 }
 
-void Pit8254::io_write(u16 port, unsigned, u32 value) {
+void Pit8254::write(u32 port, unsigned, u32 value) {
   if (port == 0x43) write_control(static_cast<u8>(value));
   else if (port >= 0x40 && port <= 0x42) write_count(port - 0x40, static_cast<u8>(value));
 }

@@ -12,15 +12,15 @@
 
 namespace x86lab {
 
-class Pit8254 : public PortDevice {
+class Pit8254 : public BusDevice {
  public:
   static constexpr u64 kInputHz = 1'193'182;  // 14.31818 MHz / 12
 
   // `out0_changed` receives counter 0's OUT level whenever it changes (IRQ 0).
   Pit8254(VirtualClock& clock, std::function<void(bool)> out0_changed);
 
-  u32 io_read(u16 port, unsigned size) override;
-  void io_write(u16 port, unsigned size, u32 value) override;
+  u32 read(u32 port, unsigned size) override;
+  void write(u32 port, unsigned size, u32 value) override;
   std::string_view device_name() const override { return "pit"; }
 
   // GATE input of `counter` (only counter 2's is wired, to port 61h bit 0).

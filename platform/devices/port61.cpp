@@ -4,12 +4,12 @@
 
 namespace x86lab {
 
-u32 SystemControlPortB::io_read(u16, unsigned) {
+u32 SystemControlPortB::read(u32, unsigned) {
   const bool refresh = (clock_.ns_at(clock_.now()) / kRefreshToggleNs) & 1;
   return static_cast<u8>((written_ & 0x0F) | (refresh ? 0x10 : 0) | (pit_.out(2) ? 0x20 : 0));
 }
 
-void SystemControlPortB::io_write(u16, unsigned, u32 value) {
+void SystemControlPortB::write(u32, unsigned, u32 value) {
   written_ = static_cast<u8>(value & 0x0F);
   pit_.set_gate(2, value & 0x01);
 }

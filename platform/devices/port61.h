@@ -6,14 +6,14 @@
 
 namespace x86lab {
 
-class SystemControlPortB : public PortDevice {
+class SystemControlPortB : public BusDevice {
  public:
   static constexpr u64 kRefreshToggleNs = 15'085;  // one DRAM refresh period
 
   SystemControlPortB(VirtualClock& clock, Pit8254& pit) : clock_(clock), pit_(pit) {}
 
-  u32 io_read(u16 port, unsigned size) override;
-  void io_write(u16 port, unsigned size, u32 value) override;
+  u32 read(u32 port, unsigned size) override;
+  void write(u32 port, unsigned size, u32 value) override;
   std::string_view device_name() const override { return "port-61h"; }
 
  private:

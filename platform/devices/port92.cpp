@@ -3,12 +3,12 @@
 
 namespace x86lab {
 
-u32 Port92::io_read(u16, unsigned size) {
+u32 Port92::read(u32, unsigned size) {
   // A word or dword read gets all ones above the byte (no device at 93h-95h).
   return size == 1 ? value_ : (size == 2 ? 0xFF00u : 0xFFFFFF00u) | value_;
 }
 
-void Port92::io_write(u16, unsigned, u32 value) {
+void Port92::write(u32, unsigned, u32 value) {
   const u8 written = static_cast<u8>(value) & (kFastReset | kA20);
   bus_.set_a20(A20Source::Port92, written & kA20);
   const bool reset = (written & kFastReset) && !(value_ & kFastReset);

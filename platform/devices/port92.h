@@ -10,14 +10,14 @@
 
 namespace x86lab {
 
-class Port92 : public PortDevice {
+class Port92 : public BusDevice {
  public:
   // `reset_cpu` is called on a fast-reset request (may be empty to ignore it).
   Port92(PhysicalBus& bus, std::function<void()> reset_cpu) : bus_(bus), reset_cpu_(std::move(reset_cpu)) {}
 
   // Reads return bits 1-0 as last written; the other bits read 0.
-  u32 io_read(u16 port, unsigned size) override;
-  void io_write(u16 port, unsigned size, u32 value) override;
+  u32 read(u32 port, unsigned size) override;
+  void write(u32 port, unsigned size, u32 value) override;
   std::string_view device_name() const override { return "port92"; }
 
   u8 value() const { return value_; }

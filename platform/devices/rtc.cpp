@@ -207,7 +207,7 @@ void Mc146818::write_register(u8 index, u8 value) {
   }
 }
 
-u32 Mc146818::io_read(u16 port, unsigned) {
+u32 Mc146818::read(u32 port, unsigned) {
   if (port == 0x71) {
     sync();
     return read_register(index_);
@@ -215,7 +215,7 @@ u32 Mc146818::io_read(u16 port, unsigned) {
   return 0xFF;  // the index port is write-only
 }
 
-void Mc146818::io_write(u16 port, unsigned, u32 value) {
+void Mc146818::write(u32 port, unsigned, u32 value) {
   if (port == 0x70) {
     index_ = value & 0x7F;
     nmi_masked_ = value & 0x80;

@@ -12,7 +12,7 @@
 
 namespace x86lab {
 
-class Mc146818 : public PortDevice {
+class Mc146818 : public BusDevice {
  public:
   static constexpr u64 kUpdateInProgressNs = 244'000;  // UIP rises 244 us before each update
   static constexpr i64 kDefaultStart = 1'704'067'200;  // 2024-01-01 00:00:00 UTC
@@ -25,8 +25,8 @@ class Mc146818 : public PortDevice {
   // 30h-31h, 34h-35h), equipment byte, century, and the 10h-2Dh checksum.
   void set_configuration(u32 ram_bytes, bool fpu_present);
 
-  u32 io_read(u16 port, unsigned size) override;
-  void io_write(u16 port, unsigned size, u32 value) override;
+  u32 read(u32 port, unsigned size) override;
+  void write(u32 port, unsigned size, u32 value) override;
   std::string_view device_name() const override { return "rtc"; }
 
   // Register or RAM byte `index` (0-127) without side effects (for tests and debuggers).

@@ -141,7 +141,7 @@ u8 Uart16550::read_rbr() {
   return byte;
 }
 
-u32 Uart16550::io_read(u16 port, unsigned) {
+u32 Uart16550::read(u32 port, unsigned) {
   const bool dlab = lcr_ & 0x80;
   u8 value = 0xFF;
   switch (port - base_) {
@@ -169,7 +169,7 @@ u32 Uart16550::io_read(u16 port, unsigned) {
   return value;
 }
 
-void Uart16550::io_write(u16 port, unsigned, u32 value) {
+void Uart16550::write(u32 port, unsigned, u32 value) {
   const u8 byte = static_cast<u8>(value);
   const bool dlab = lcr_ & 0x80;
   switch (port - base_) {

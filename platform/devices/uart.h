@@ -24,7 +24,7 @@ class SerialHost {
   virtual bool input_open() const = 0;
 };
 
-class Uart16550 : public PortDevice {
+class Uart16550 : public BusDevice {
  public:
   static constexpr u64 kInputClockHz = 1'843'200;  // baud = 115200 / divisor
   static constexpr unsigned kFifoBytes = 16;
@@ -43,8 +43,8 @@ class Uart16550 : public PortDevice {
   // Whether a byte would be accepted without an overrun.
   bool receiver_has_room() const;
 
-  u32 io_read(u16 port, unsigned size) override;
-  void io_write(u16 port, unsigned size, u32 value) override;
+  u32 read(u32 port, unsigned size) override;
+  void write(u32 port, unsigned size, u32 value) override;
   std::string_view device_name() const override { return "uart"; }
 
   u16 base() const { return base_; }

@@ -4,7 +4,7 @@
 
 namespace x86lab {
 
-u32 VgaText::io_read(u16 port, unsigned) {
+u32 VgaText::read(u32 port, unsigned) {
   switch (port) {
     case 0x3C0: return attribute_index_;
     case 0x3C1: return attribute_[attribute_index_ & 0x1F];
@@ -30,7 +30,7 @@ u32 VgaText::io_read(u16 port, unsigned) {
   }
 }
 
-void VgaText::io_write(u16 port, unsigned size, u32 value) {
+void VgaText::write(u32 port, unsigned size, u32 value) {
   const u8 byte = static_cast<u8>(value);
   switch (port) {
     case 0x3C0:

@@ -12,15 +12,15 @@
 
 namespace x86lab {
 
-class VgaText : public PortDevice {
+class VgaText : public BusDevice {
  public:
   static constexpr u32 kTextBuffer = 0xB8000;
   static constexpr unsigned kColumns = 80, kRows = 25;
 
   explicit VgaText(PhysicalBus& bus) : bus_(bus) {}
 
-  u32 io_read(u16 port, unsigned size) override;
-  void io_write(u16 port, unsigned size, u32 value) override;
+  u32 read(u32 port, unsigned size) override;
+  void write(u32 port, unsigned size, u32 value) override;
   std::string_view device_name() const override { return "vga"; }
 
   // The 25 text rows from the CRTC start address, one line each, trailing blanks

@@ -11,13 +11,13 @@
 
 namespace x86lab::sst286 {
 
-u32 RecordingMemory::mmio_read(u32 offset, unsigned size) {
+u32 RecordingMemory::read(u32 offset, unsigned size) {
   u32 value = 0;
   for (unsigned i = 0; i < size; ++i) value |= u32{bytes_[(offset + i) % kMemoryBytes]} << (8 * i);
   return value;
 }
 
-void RecordingMemory::mmio_write(u32 offset, unsigned size, u32 value) {
+void RecordingMemory::write(u32 offset, unsigned size, u32 value) {
   for (unsigned i = 0; i < size; ++i) {
     const u32 address = (offset + i) % kMemoryBytes;
     bytes_[address] = static_cast<u8>(value >> (8 * i));

@@ -23,11 +23,12 @@ inline constexpr unsigned k286MaxInstructionBytes = 10;  // README difference 5 
 // 16 MiB of memory that records every byte the CPU writes, so the runner can check
 // that nothing outside the expected changes was written and restore it after each
 // test without clearing 16 MiB. It answers the whole address space as RAM does.
-class RecordingMemory final : public MmioDevice {
+class RecordingMemory final : public BusDevice {
  public:
   RecordingMemory() : bytes_(kMemoryBytes) {}
-  u32 mmio_read(u32 offset, unsigned size) override;
-  void mmio_write(u32 offset, unsigned size, u32 value) override;
+  u32 read(u32 offset, unsigned size) override;
+  void write(u32 offset, unsigned size, u32 value) override;
+  std::string_view device_name() const override { return "recording-memory"; }
 
   u8 byte(u32 address) const { return bytes_[address]; }
   // Sets a byte as the test's initial state (not recorded as a CPU write).

@@ -22,11 +22,12 @@ const std::initializer_list<u8> kDivideByZero = {0xD9, 0x2E, 0x00, 0x20, 0xD9, 0
 constexpr u32 kAfterDivide = kCode + 10;
 constexpr u32 kDivideAt = kCode + 8;
 
-struct PinsLog : X87ErrorPins {
+struct PinsLog {
   std::vector<bool> ferr_changes;
   bool ignne_asserted = false;
-  void ferr(bool asserted) override { ferr_changes.push_back(asserted); }
-  bool ignne() const override { return ignne_asserted; }
+  X87ErrorPins pins() {
+    return {[this](bool asserted) { ferr_changes.push_back(asserted); }, [this] { return ignne_asserted; }};
+  }
 };
 
 struct X87Exceptions : ::testing::Test, testing::CpuFixture {
@@ -168,7 +169,7 @@ TEST_F(X87Exceptions, MemoryOperandSetsTheDataPointer) {
 
 TEST_F(X87Exceptions, WithCr0NeClearFerrFollowsTheExceptionAndTheNextWaitingInstructionFreezes) {
   PinsLog pins;
-  cpu.set_x87_error_pins(&pins);
+  cpu.set_x87_error_pins(pins.pins());
   cpu.state.cr0 &= ~cr0::NE;
   divide_by_zero();
   EXPECT_EQ(pins.ferr_changes, std::vector<bool>{true});  // asserted when FDIVP flagged #Z (P6: immediately)
@@ -179,19 +180,20 @@ TEST_F(X87Exceptions, WithCr0NeClearFerrFollowsTheExceptionAndTheNextWaitingInst
   EXPECT_TRUE(cpu.state.halted);  // frozen before FLD1 until IRQ 13 arrives
   EXPECT_EQ(cpu.state.eip, kAfterDivide);
   EXPECT_EQ(cpu.state.fpu.top(), top);  // FLD1 did not run
-  cpu.set_x87_error_pins(nullptr);
+  cpu.set_x87_error_pins({});
 }
 
 // FERR# wired to IRQ 13 as on a PC: the slave 8259A's vector 75h.
-struct Irq13 : testing::OneShotInterrupt, X87ErrorPins {
+struct Irq13 : testing::OneShotInterrupt {
   Irq13() : OneShotInterrupt(0x75) {}
-  void ferr(bool asserted) override { raised = raised || asserted; }
-  bool ignne() const override { return false; }
+  X87ErrorPins pins() {
+    return {[this](bool asserted) { raised = raised || asserted; }, {}};  // IGNNE# not connected
+  }
 };
 
 TEST_F(X87Exceptions, TheInterruptFromFerrWakesTheFrozenCpuAndReturnsToTheWaitingInstruction) {
   Irq13 irq13;
-  cpu.set_x87_error_pins(&irq13);
+  cpu.set_x87_error_pins(irq13.pins());
   cpu.state.cr0 &= ~cr0::NE;
   bus.poke(0x75 * 4, 0x00);  // IRQ 13 handler at 0:3200h: HLT
   bus.poke(0x75 * 4 + 1, 0x32);
@@ -207,13 +209,13 @@ TEST_F(X87Exceptions, TheInterruptFromFerrWakesTheFrozenCpuAndReturnsToTheWaitin
   EXPECT_EQ(cpu.state.eip, 0x3200u);
   EXPECT_EQ(pushed_ip(), kAfterDivide);  // IRET returns to the frozen FLD1
   cpu.set_interrupt_controller(nullptr);
-  cpu.set_x87_error_pins(nullptr);
+  cpu.set_x87_error_pins({});
 }
 
 TEST_F(X87Exceptions, WithCr0NeClearAndIgnneAssertedTheWaitingInstructionRunsOn) {
   PinsLog pins;
   pins.ignne_asserted = true;
-  cpu.set_x87_error_pins(&pins);
+  cpu.set_x87_error_pins(pins.pins());
   cpu.state.cr0 &= ~cr0::NE;
   divide_by_zero();
   code(kAfterDivide, {0xD9, 0xE8});
@@ -221,29 +223,29 @@ TEST_F(X87Exceptions, WithCr0NeClearAndIgnneAssertedTheWaitingInstructionRunsOn)
   EXPECT_FALSE(cpu.state.halted);
   EXPECT_EQ(cpu.state.eip, kAfterDivide + 2);
   EXPECT_EQ(delivered(16), 0u);
-  cpu.set_x87_error_pins(nullptr);
+  cpu.set_x87_error_pins({});
 }
 
 TEST_F(X87Exceptions, FnclexDeassertsFerr) {
   PinsLog pins;
-  cpu.set_x87_error_pins(&pins);
+  cpu.set_x87_error_pins(pins.pins());
   divide_by_zero();
   code(kAfterDivide, {0xDB, 0xE2});
   steps(1);
   EXPECT_EQ(pins.ferr_changes, (std::vector<bool>{true, false}));
-  cpu.set_x87_error_pins(nullptr);
+  cpu.set_x87_error_pins({});
 }
 
 TEST_F(X87Exceptions, MaskingThePendingExceptionWithFnstenvDeassertsFerr) {
   PinsLog pins;
-  cpu.set_x87_error_pins(&pins);
+  cpu.set_x87_error_pins(pins.pins());
   divide_by_zero();
   code(kAfterDivide, {0xD9, 0x36, 0x10, 0x20});  // FNSTENV [2010h] masks every exception
   steps(1);
   EXPECT_EQ(pins.ferr_changes, (std::vector<bool>{true, false}));
   EXPECT_TRUE(cpu.state.fpu.status & fsw::ZE);  // the flag stays; only ES follows the masks
   EXPECT_FALSE(cpu.state.fpu.status & fsw::ES);
-  cpu.set_x87_error_pins(nullptr);
+  cpu.set_x87_error_pins({});
 }
 
 }  // namespace

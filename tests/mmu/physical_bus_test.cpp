@@ -8,21 +8,22 @@
 namespace x86lab {
 namespace {
 
-struct Recorder : MmioDevice {
+struct Recorder : BusDevice {
   u32 last_offset = 0, last_value = 0;
   unsigned last_size = 0, reads = 0, writes = 0;
-  u32 mmio_read(u32 offset, unsigned size) override {
+  u32 read(u32 offset, unsigned size) override {
     ++reads;
     last_offset = offset;
     last_size = size;
     return 0xA0 + offset;
   }
-  void mmio_write(u32 offset, unsigned size, u32 value) override {
+  void write(u32 offset, unsigned size, u32 value) override {
     ++writes;
     last_offset = offset;
     last_size = size;
     last_value = value;
   }
+  std::string_view device_name() const override { return "recorder"; }
 };
 
 // A bus of 1 MiB of RAM and nothing else attached, with its counters.

@@ -6,16 +6,16 @@
 namespace x86lab {
 namespace {
 
-struct Latch : PortDevice {
+struct Latch : BusDevice {
   u32 value = 0;
   u16 last_port = 0;
   unsigned last_size = 0;
-  u32 io_read(u16 port, unsigned size) override {
+  u32 read(u32 port, unsigned size) override {
     last_port = port;
     last_size = size;
     return value;
   }
-  void io_write(u16 port, unsigned size, u32 v) override {
+  void write(u32 port, unsigned size, u32 v) override {
     last_port = port;
     last_size = size;
     value = v;

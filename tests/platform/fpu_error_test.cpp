@@ -14,7 +14,7 @@ TEST(FpuErrorLatch, FerrRaisesIrq13AndPortF0ClearsItAndAssertsIgnne) {
   EXPECT_FALSE(latch.ignne());
   latch.ferr(true);
   ASSERT_EQ(irq13, std::vector<bool>{true});
-  latch.io_write(0xF0, 1, 0);
+  latch.write(0xF0, 1, 0);
   EXPECT_EQ(irq13.back(), false);
   EXPECT_TRUE(latch.ignne()) << "IGNNE# is asserted while FERR# stays";
   latch.ferr(false);
@@ -23,7 +23,7 @@ TEST(FpuErrorLatch, FerrRaisesIrq13AndPortF0ClearsItAndAssertsIgnne) {
 
 TEST(FpuErrorLatch, PortF0WithoutFerrLeavesIgnneClear) {
   FpuErrorLatch latch([](bool) {});
-  latch.io_write(0xF0, 1, 0);
+  latch.write(0xF0, 1, 0);
   EXPECT_FALSE(latch.ignne());
 }
 

@@ -17,12 +17,12 @@ struct I8042Fixture : ::testing::Test {
   I8042 kbc{{[this](unsigned irq, bool level) { (irq == 1 ? irq1 : irq12) = level; },
              [this](bool enabled) { a20 = enabled; }, [this] { ++resets; }}};
 
-  void command(u8 value) { kbc.io_write(0x64, 1, value); }
-  void data(u8 value) { kbc.io_write(0x60, 1, value); }
-  u8 status() { return static_cast<u8>(kbc.io_read(0x64, 1)); }
+  void command(u8 value) { kbc.write(0x64, 1, value); }
+  void data(u8 value) { kbc.write(0x60, 1, value); }
+  u8 status() { return static_cast<u8>(kbc.read(0x64, 1)); }
   std::vector<u8> drain() {
     std::vector<u8> bytes;
-    while (status() & 0x01) bytes.push_back(static_cast<u8>(kbc.io_read(0x60, 1)));
+    while (status() & 0x01) bytes.push_back(static_cast<u8>(kbc.read(0x60, 1)));
     return bytes;
   }
 };

@@ -10,8 +10,8 @@ namespace {
 
 struct PicFixture : ::testing::Test {
   PicPair pic;
-  void out(u16 port, u8 value) { pic.io_write(port, 1, value); }
-  u8 in(u16 port) { return static_cast<u8>(pic.io_read(port, 1)); }
+  void out(u16 port, u8 value) { pic.write(port, 1, value); }
+  u8 in(u16 port) { return static_cast<u8>(pic.read(port, 1)); }
   // The PC/AT initialisation: edge mode, cascade, 8086 mode; master base 08h, slave 70h.
   void initialise(u8 master_icw4 = 0x01) {
     out(0x20, 0x11); out(0x21, 0x08); out(0x21, 0x04); out(0x21, master_icw4);

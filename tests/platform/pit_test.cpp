@@ -24,8 +24,8 @@ struct PitFixture : ::testing::Test {
               }};
   SystemControlPortB port61{clock, pit};
 
-  void out(u16 port, u8 value) { pit.io_write(port, 1, value); }
-  u8 in(u16 port) { return static_cast<u8>(pit.io_read(port, 1)); }
+  void out(u16 port, u8 value) { pit.write(port, 1, value); }
+  u8 in(u16 port) { return static_cast<u8>(pit.read(port, 1)); }
   // Moves time to `cycle`, running device events on the way.
   void run_to(u64 cycle) {
     while (clock.next_deadline() <= cycle) {
@@ -145,32 +145,32 @@ TEST_F(PitFixture, LsbOnlyAccessReadsAndWritesOneByte) {
 }
 
 TEST_F(PitFixture, Counter2OutAndGateThroughPort61) {
-  port61.io_write(0x61, 1, 0x01);  // gate 2 high, speaker off
+  port61.write(0x61, 1, 0x01);  // gate 2 high, speaker off
   program(0xB0, 10);               // counter 2, mode 0
-  EXPECT_EQ(port61.io_read(0x61, 1) & 0x20, 0);
+  EXPECT_EQ(port61.read(0x61, 1) & 0x20, 0);
   run_to(11);
-  EXPECT_EQ(port61.io_read(0x61, 1) & 0x20, 0x20);
-  EXPECT_EQ(port61.io_read(0x61, 1) & 0x0F, 0x01);
+  EXPECT_EQ(port61.read(0x61, 1) & 0x20, 0x20);
+  EXPECT_EQ(port61.read(0x61, 1) & 0x0F, 0x01);
 }
 
 TEST_F(PitFixture, GateLowSuspendsMode0Counting) {
-  port61.io_write(0x61, 1, 0x01);
+  port61.write(0x61, 1, 0x01);
   program(0xB0, 10);
   run_to(4);  // count 7
-  port61.io_write(0x61, 1, 0x00);
+  port61.write(0x61, 1, 0x00);
   run_to(100);
   EXPECT_EQ(latched(2), 7);
   EXPECT_FALSE(pit.out(2));
-  port61.io_write(0x61, 1, 0x01);
+  port61.write(0x61, 1, 0x01);
   run_to(107);
   EXPECT_TRUE(pit.out(2));
 }
 
 TEST_F(PitFixture, Mode1IsTriggeredByTheGateRisingEdge) {
-  port61.io_write(0x61, 1, 0x00);
+  port61.write(0x61, 1, 0x00);
   program(0xB2, 5);             // counter 2, mode 1
   expect_out(2, {{20, true}});  // not triggered yet
-  port61.io_write(0x61, 1, 0x01);
+  port61.write(0x61, 1, 0x01);
   expect_out(2, {{22, false}, {26, true}});
 }
 

@@ -18,21 +18,21 @@ struct Port92Fixture {
 TEST(Port92, Bit1OpensAndClosesTheA20Gate) {
   Port92Fixture f;
   EXPECT_FALSE(f.bus.a20());
-  f.port.io_write(0x92, 1, 0x02);
+  f.port.write(0x92, 1, 0x02);
   EXPECT_TRUE(f.bus.a20());
-  EXPECT_EQ(f.port.io_read(0x92, 1), 0x02u);
-  f.port.io_write(0x92, 1, 0x00);
+  EXPECT_EQ(f.port.read(0x92, 1), 0x02u);
+  f.port.write(0x92, 1, 0x00);
   EXPECT_FALSE(f.bus.a20());
-  EXPECT_EQ(f.port.io_read(0x92, 1), 0x00u);
+  EXPECT_EQ(f.port.read(0x92, 1), 0x00u);
 }
 
 TEST(Port92, FastResetFiresOnARisingBit0Only) {
   Port92Fixture f;
-  f.port.io_write(0x92, 1, 0x01);
-  f.port.io_write(0x92, 1, 0x03);
+  f.port.write(0x92, 1, 0x01);
+  f.port.write(0x92, 1, 0x03);
   EXPECT_EQ(f.resets, 1);
-  f.port.io_write(0x92, 1, 0x02);
-  f.port.io_write(0x92, 1, 0x03);
+  f.port.write(0x92, 1, 0x02);
+  f.port.write(0x92, 1, 0x03);
   EXPECT_EQ(f.resets, 2);
   EXPECT_TRUE(f.bus.a20());
 }

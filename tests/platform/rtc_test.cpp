@@ -28,16 +28,16 @@ struct RtcFixture : ::testing::Test {
     });
   }
   u8 read(u8 index) {
-    rtc->io_write(0x70, 1, index);
-    return static_cast<u8>(rtc->io_read(0x71, 1));
+    rtc->write(0x70, 1, index);
+    return static_cast<u8>(rtc->read(0x71, 1));
   }
   // Expects each register (index, value) of `expected` to read back as its value.
   void expect_registers(std::initializer_list<std::pair<u8, u8>> expected) {
     for (const auto& [index, value] : expected) EXPECT_EQ(read(index), value) << "register " << unsigned{index};
   }
   void write(u8 index, u8 value) {
-    rtc->io_write(0x70, 1, index);
-    rtc->io_write(0x71, 1, value);
+    rtc->write(0x70, 1, index);
+    rtc->write(0x71, 1, value);
   }
   void run_to(u64 cycle) {
     while (clock.next_deadline() <= cycle) {
@@ -197,8 +197,8 @@ TEST_F(RtcFixture, NvramBytesKeepWhatIsWritten) {
   start();
   write(0x40, 0xA5);
   EXPECT_EQ(read(0x40), 0xA5);
-  rtc->io_write(0x70, 1, 0x80 | 0x40);  // NMI mask bit does not change the index
-  EXPECT_EQ(rtc->io_read(0x71, 1), 0xA5u);
+  rtc->write(0x70, 1, 0x80 | 0x40);  // NMI mask bit does not change the index
+  EXPECT_EQ(rtc->read(0x71, 1), 0xA5u);
   EXPECT_TRUE(rtc->nmi_masked());
 }
 

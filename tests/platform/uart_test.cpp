@@ -15,8 +15,8 @@ struct UartFixture : ::testing::Test {
   bool irq = false;
   Uart16550 uart{clock, 0x3F8, [this](bool level) { irq = level; }};
 
-  void out(unsigned reg, u8 value) { uart.io_write(static_cast<u16>(0x3F8 + reg), 1, value); }
-  u8 in(unsigned reg) { return static_cast<u8>(uart.io_read(static_cast<u16>(0x3F8 + reg), 1)); }
+  void out(unsigned reg, u8 value) { uart.write(static_cast<u16>(0x3F8 + reg), 1, value); }
+  u8 in(unsigned reg) { return static_cast<u8>(uart.read(static_cast<u16>(0x3F8 + reg), 1)); }
   void run_to(u64 cycle) {
     while (clock.next_deadline() <= cycle) {
       clock.advance_to(clock.next_deadline());

@@ -1,0 +1,127 @@
+# The opcode map generator (cpu/generate_forms.cmake) on small maps: the rows it expands
+# (+cc in the SDM's condition order, +r, 0F, an x87 ModRM byte, each executor kind) and
+# the malformed lines it rejects with one message naming the map and the line.
+#   cmake -DGENERATOR=<generate_forms.cmake> -DWORK=<scratch dir> -P opcode_map_generator_test.cmake
+cmake_minimum_required(VERSION 3.25)
+
+function(fail text)
+  message(SEND_ERROR "${text}")
+endfunction()
+
+# Runs the generator on MAP_TEXT with the families "one,two"; sets rc, err and out_dir.
+function(generate case map_text)
+  set(dir "${WORK}/${case}")
+  file(REMOVE_RECURSE "${dir}")
+  file(WRITE "${dir}/map.tsv" "${map_text}")
+  execute_process(COMMAND ${CMAKE_COMMAND} -DMAP=${dir}/map.tsv -DOUT=${dir}/out -DFAMILIES=one,two
+                          -P ${GENERATOR}
+                  RESULT_VARIABLE result ERROR_VARIABLE error OUTPUT_QUIET)
+  set(rc "${result}" PARENT_SCOPE)
+  set(err "${error}" PARENT_SCOPE)
+  set(map "${dir}/map.tsv" PARENT_SCOPE)
+  set(out_dir "${dir}/out" PARENT_SCOPE)
+endfunction()
+
+# --- rows it expands -------------------------------------------------------------
+string(CONCAT good "# a comment with the characters CMake lists treat specially: [E]SI; a\\b\n\n"
+  "one\t70+cc\t-\tJcc\tJb\tjcc\tV\t-\tkControlTransfer\t# trailing comment\n"
+  "one\t0F C8+r\t-\tBSWAP\tZv\tbswap\tV\t-\t-\n"
+  "one\t\t80\t\t/7\tCMP\t\tEb,Ib\t\tcmp\tB\t-\t-\n"
+  "one\t0F 18\t/4\tNOP\tEv\tnop\tN\t-\tkLockable|kMemoryOnly\n"
+  "two\tD9 E0\t-\tFCHS\t-\tsign_operation\tX\ttrue\tkRegisterOnly\n"
+  "two\tDD\t/6\tFNSAVE\tM\tfnsave\tXNV\t-\tkMemoryOnly\n"
+  "two\tD9\t/5\tFLDCW\tMw\tfldcw\tXC\t-\tkMemoryOnly\n")
+generate(good "${good}")
+if(NOT rc EQUAL 0)
+  fail("a well-formed map was rejected: ${err}")
+else()
+  file(READ "${out_dir}/one.inc" one)
+  file(READ "${out_dir}/two.inc" two)
+  # Jcc: 70-7F in the order of the SDM's Jcc table (Vol. 2, "Jcc"), each row from line 3.
+  set(opcode 0x70)
+  foreach(condition O NO B AE E NE BE A S NS P NP L GE LE G)
+    math(EXPR code "${opcode}" OUTPUT_FORMAT HEXADECIMAL)
+    string(TOUPPER "${code}" code)
+    string(REPLACE "0X" "0x" code "${code}")
+    set(row "#line 3 \"${map}\"\n{${code}, -1, \"J${condition}\", \"Jb\", &jcc<u16>, &jcc<u32>, kControlTransfer, -1},\n")
+    string(FIND "${one}" "${row}" at)
+    if(at LESS 0)
+      fail("no row for J${condition} at ${code} in:\n${one}")
+    endif()
+    math(EXPR opcode "${opcode} + 1")
+  endforeach()
+  foreach(row
+      "{0x1C8, -1, \"BSWAP\", \"Zv\", &bswap<u16>, &bswap<u32>, 0, -1},"
+      "{0x1CF, -1, \"BSWAP\", \"Zv\", &bswap<u16>, &bswap<u32>, 0, -1},"
+      "{0x80, 7, \"CMP\", \"Eb,Ib\", &cmp<u8>, &cmp<u8>, 0, -1},"
+      "{0x118, 4, \"NOP\", \"Ev\", &nop, &nop, kLockable | kMemoryOnly, -1},")
+    string(FIND "${one}" "${row}" at)
+    if(at LESS 0)
+      fail("missing row ${row} in:\n${one}")
+    endif()
+  endforeach()
+  string(REGEX MATCHALL "\n{" rows "${one}")
+  list(LENGTH rows count)
+  if(NOT count EQUAL 26)  # 16 Jcc + 8 BSWAP + CMP + NOP
+    fail("one.inc has ${count} rows, not 26")
+  endif()
+  # D9 E0 is ModRM 11 100 000: ModRM.reg 4, ModRM.rm 0 (SDM "FCHS").
+  set(x87 "&x86lab::x87::x87")
+  set(keep "x86lab::x87::Pointers::Keep")
+  foreach(row
+      "{0xD9, 4, \"FCHS\", \"\", ${x87}<sign_operation<true>>, ${x87}<sign_operation<true>>, kRegisterOnly, 0},"
+      "{0xDD, 6, \"FNSAVE\", \"M\", ${x87}<fnsave<false>, x86lab::x87::Waits::No, ${keep}>, ${x87}<fnsave<true>, x86lab::x87::Waits::No, ${keep}>, kMemoryOnly, -1},"
+      "{0xD9, 5, \"FLDCW\", \"Mw\", ${x87}<fldcw, x86lab::x87::Waits::Yes, ${keep}>, ${x87}<fldcw, x86lab::x87::Waits::Yes, ${keep}>, kMemoryOnly, -1},")
+    string(FIND "${two}" "${row}" at)
+    if(at LESS 0)
+      fail("missing row ${row} in:\n${two}")
+    endif()
+  endforeach()
+endif()
+
+# --- lines it rejects --------------------------------------------------------------
+# Each case: a name, the offending line (as line 2, after a comment), the message expected.
+set(row_tail "\tMOV\tEb,Gb\tmov\tB\t-\t-")
+set(cases
+  columns      "one\t88\t-\tMOV\tEb,Gb\tmov\tB\t-"                 "8 tab-separated columns where 9 belong"
+  family       "three\t88\t-${row_tail}"                             "family 'three' is none of those"
+  lowercase    "one\t8a\t-${row_tail}"                               "opcode '8a' is not one of"
+  prefix       "one\t66 88\t-${row_tail}"                            "opcode '66 88' is not one of"
+  modrm_memory "one\tD9 20\t-${row_tail}"                            "opcode 'D9 20' is not one of"
+  register_low "one\t41+r\t-${row_tail}"                             "opcode '41+r': the low bits that +r fills must be 0"
+  ext_range    "one\t88\t/8${row_tail}"                              "ext '/8' is neither '-' nor /0 to /7"
+  ext_with_r   "one\t40+r\t/1${row_tail}"                            "ext '/1' with opcode '40+r': a +r, +cc or ModRM-byte opcode takes ext '-'"
+  cc_mnemonic  "one\t70+cc\t-\tJ\tJb\tjcc\tV\t-\t-"                  "mnemonic 'J' of a +cc opcode must end in 'cc'"
+  mnemonic     "one\t88\t-\tmov\tEb,Gb\tmov\tB\t-\t-"                "mnemonic 'mov' is not upper-case"
+  operands     "one\t88\t-\tMOV\tEb, Gb\tmov\tB\t-\t-"               "operands 'Eb, Gb' are not up to three"
+  executor     "one\t88\t-\tMOV\tEb,Gb\tMov\tB\t-\t-"                "executor 'Mov' is not a C++ name"
+  kind         "one\t88\t-\tMOV\tEb,Gb\tmov\tW\t-\t-"                "kind 'W' is none of"
+  args         "one\t88\t-\tMOV\tEb,Gb\tmov\tB\tu8)\t-"              "args 'u8)' are not C++ template arguments"
+  attributes   "one\t88\t-\tMOV\tEb,Gb\tmov\tB\t-\tkLockable,kMemoryOnly" "attributes 'kLockable,kMemoryOnly' are not"
+  indented     "\tone\t88\t-${row_tail}"                             "a line starts with its family")
+list(LENGTH cases length)
+math(EXPR last "${length} - 1")
+foreach(i RANGE 0 ${last} 3)
+  math(EXPR j "${i} + 1")
+  math(EXPR k "${i} + 2")
+  list(GET cases ${i} case)
+  list(GET cases ${j} line)
+  list(GET cases ${k} expected)
+  generate(${case} "# rows\n${line}\ntwo\t90\t-\tNOP\t-\tnop\tN\t-\t-\n")
+  string(FIND "${err}" "${map}:2: ${expected}" at)
+  string(REGEX MATCHALL "map\\.tsv:" mentions "${err}")
+  list(LENGTH mentions mentions)
+  if(rc EQUAL 0 OR at LESS 0 OR NOT mentions EQUAL 1)
+    fail("case ${case}: expected one message '${map}:2: ${expected}...', exit status ${rc}, got:\n${err}")
+  endif()
+  if(EXISTS "${out_dir}")
+    fail("case ${case}: a rejected map wrote ${out_dir}")
+  endif()
+endforeach()
+
+# A declared family without rows is an error too (a misspelt family name, say).
+generate(empty_family "one\t90\t-\tNOP\t-\tnop\tN\t-\t-\n")
+string(FIND "${err}" "${map}: no rows for family 'two'" at)
+if(rc EQUAL 0 OR at LESS 0)
+  fail("a family without rows passed: ${err}")
+endif()
