@@ -222,6 +222,43 @@ TEST(DecodeCache, TheA20GateSelectsThePhysicalPage) {
   EXPECT_GE(f.counters.open_bus_reads, 1u);
 }
 
+// Successor links (cpu.cpp, cached_instruction): an entry remembers the entry that
+// ran after it. The two tests below run the same instruction twice to the same EIP
+// in a different fetch context; taking the remembered link would run the first
+// context's instruction.
+TEST(DecodeCache, ALinkIsNotTakenWhenTheSameEipIsInAnotherCodeSegment) {
+  testing::CpuFixture f;
+  f.real_mode_at(0x1000);
+  f.code(0x1000, {0xCF});              // iret
+  f.code(0x2100, {0xB8, 0x11, 0x11});  // 0200:0100: mov ax, 1111h
+  f.code(0x3100, {0xB8, 0x22, 0x22});  // 0300:0100: mov ax, 2222h
+  auto iret_to = [&](u16 cs) {
+    f.real_mode_at(0x1000);
+    f.cpu.state.gpr[ESP] = 0x7FFA;  // IP, CS, FLAGS
+    f.code(0x7FFA, {0x00, 0x01, static_cast<u8>(cs), static_cast<u8>(cs >> 8), 0x02, 0x00});
+    f.steps(2);
+    return f.cpu.state.gpr[EAX] & 0xFFFF;
+  };
+  EXPECT_EQ(iret_to(0x0200), 0x1111u);
+  EXPECT_EQ(iret_to(0x0300), 0x2222u) << "IRET's link to 0100h belongs to CS base 2000h";
+  EXPECT_EQ(iret_to(0x0200), 0x1111u);
+}
+
+TEST(DecodeCache, ALinkIsNotTakenAfterMovCr3RemapsTheNextInstruction) {
+  Flat32 f;
+  f.enable_paging_with_two_frames_of_code();  // linear 5000h: frame 30000h, then 31000h
+  f.code(0x4FFD, {0x0F, 0x22, 0xDB});         // mov cr3, ebx; the next instruction is at 5000h
+  auto run_after_cr3 = [&](u32 directory) {
+    f.cpu.state.eip = 0x4FFD;
+    f.cpu.state.gpr[EBX] = directory;
+    f.steps(2);
+    return f.cpu.state.gpr[EAX];
+  };
+  EXPECT_EQ(run_after_cr3(kPageDirectory), 0xAAAAAAAAu);
+  EXPECT_EQ(run_after_cr3(kPageDirectory2), 0xBBBBBBBBu) << "the link to 5000h belongs to the first directory";
+  EXPECT_EQ(run_after_cr3(kPageDirectory), 0xAAAAAAAAu);
+}
+
 TEST(DecodeCache, ADestroyedCpuNoLongerListensToTheBus) {
   Counters counters;
   PhysicalBus bus{1 << 20, counters};

@@ -308,6 +308,68 @@ TEST(Paging, PageCrossingQuadwordReadAssemblesEveryByte) {
   EXPECT_EQ(f.mmu.read<u64>(0x5FFC, AccessKind::Data, false), 0x8877665544332211ull);
 }
 
+// Direct accesses (TlbEntry host pointers): a TLB hit on RAM reads and writes host
+// memory without the bus's page look-up, so everything the bus decides per page must
+// still hold: code-page writes reported, A20 wrap-around, ROM writes dropped.
+struct CodeWrites : CodeWriteListener {
+  std::vector<u32> pages;
+  void code_page_written(u32 page) override { pages.push_back(page); }
+};
+
+TEST(Paging, ADirectStoreIntoAFrameThatBecameCodeIsReported) {
+  PagingFixture f;
+  CodeWrites writes;
+  f.bus.add_code_write_listener(&writes);
+  f.set_pte(5, 0x00300000 | P | W);
+  f.mmu.write<u32>(0x5000, 1, AccessKind::Data, false);  // fills the TLB with a writable RAM frame
+  f.bus.fetch<u8>(0x00300010);                            // an instruction fetch marks frame 300h as code
+  f.mmu.write<u32>(0x5020, 2, AccessKind::Data, false);
+  EXPECT_EQ(writes.pages, std::vector<u32>{0x300});
+  EXPECT_EQ(f.peek32(0x00300020), 2u);
+  f.bus.remove_code_write_listener(&writes);
+}
+
+TEST(Paging, DirectAccessesFollowTheA20Gate) {
+  PagingFixture f;
+  f.set_pte(5, 0x00101000 | P | W);  // a frame above 1 MiB: bit 20 set
+  f.poke32(0x00101000, 0x11111111);
+  f.poke32(0x00001000, 0x22222222);
+  EXPECT_EQ(f.mmu.read<u32>(0x5000, AccessKind::Data, false), 0x11111111u);
+  f.bus.set_a20(false);
+  EXPECT_EQ(f.mmu.read<u32>(0x5000, AccessKind::Data, false), 0x22222222u) << "bit 20 is masked: physical 1000h";
+  f.mmu.write<u32>(0x5004, 0x33333333, AccessKind::Data, false);
+  EXPECT_EQ(f.peek32(0x00001004), 0x33333333u);
+  f.bus.set_a20(true);
+  EXPECT_EQ(f.mmu.read<u32>(0x5000, AccessKind::Data, false), 0x11111111u);
+}
+
+TEST(Paging, DirectReadsSeeRomAndStoresToItAreDropped) {
+  PagingFixture f;
+  std::vector<u8> image(0x1000, 0xC3);
+  f.bus.map_rom(0x00700000, image);
+  f.set_pte(5, 0x00700000 | P | W);
+  EXPECT_EQ(f.mmu.read<u32>(0x5000, AccessKind::Data, false), 0xC3C3C3C3u);
+  f.mmu.write<u32>(0x5000, 0, AccessKind::Data, false);
+  EXPECT_EQ(f.mmu.read<u32>(0x5000, AccessKind::Data, false), 0xC3C3C3C3u);
+}
+
+TEST(Paging, TheTranslationEpochChangesOnlyWhenACachedTranslationMayChange) {
+  PagingFixture f;
+  f.set_pte(5, 0x00300000 | P | W);
+  f.set_pde(1, kTable | P | W);  // linear 405000h uses the same table entry, and the same TLB slot as 5000h
+  u32 epoch = f.mmu.translation_epoch();
+  f.mmu.translate(0x5000, AccessIntent::Read, false);
+  EXPECT_EQ(f.mmu.translation_epoch(), epoch) << "a fill into a free slot changes no translation";
+  f.mmu.translate(0x405000, AccessIntent::Read, false);
+  EXPECT_NE(f.mmu.translation_epoch(), epoch) << "this fill replaces the translation of 5000h";
+  epoch = f.mmu.translation_epoch();
+  f.mmu.invalidate_page(0x405000);
+  EXPECT_NE(f.mmu.translation_epoch(), epoch);
+  epoch = f.mmu.translation_epoch();
+  f.mmu.flush_non_global();
+  EXPECT_NE(f.mmu.translation_epoch(), epoch);
+}
+
 TEST(Paging, DebuggerPeekSetsNoBitsFillsNoTlbAndCountsNothing) {
   PagingFixture f;
   f.set_pte(5, 0x00300000 | P);
