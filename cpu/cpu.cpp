@@ -201,14 +201,15 @@ void Cpu::decode_at(u32 eip, Instruction& insn, u8* bytes) {
 [[gnu::always_inline]] inline const Instruction* Cpu::cached_instruction(u32 eip, Instruction& scratch) {
   const SegmentRegister& cs = state.segments[CS];
   const bool db = cs.cache.db;
-  const FetchContext context{mmu_.translation_epoch(), cs.cache.base, cs.cache.valid_min, cs.cache.valid_max,
-                             state.cpl, db};
-  if (!(context == fetch_context_)) [[unlikely]] {
-    fetch_context_ = context;
-    decode_cache_.unlink_all();
+  const FetchContext& known = fetch_context_.context;
+  if (known.epoch != mmu_.translation_epoch() || known.base != cs.cache.base || known.valid_min != cs.cache.valid_min ||
+      known.valid_max != cs.cache.valid_max || known.cpl != state.cpl || known.db != db) [[unlikely]] {
+    const FetchContext context{mmu_.translation_epoch(), cs.cache.base, cs.cache.valid_min, cs.cache.valid_max,
+                               state.cpl, db};
+    fetch_context_ = {context, context_serial(context)};
   }
   if (previous_entry_) [[likely]] {
-    if (DecodeCache::Entry* next = decode_cache_.linked(*previous_entry_, eip)) [[likely]] {
+    if (DecodeCache::Entry* next = decode_cache_.linked(*previous_entry_, eip, fetch_context_.serial)) [[likely]] {
       current_entry_ = next;
       lines_mark_ = &next->lines_linear;
       if constexpr (kStatistics)
@@ -232,13 +233,27 @@ void Cpu::decode_at(u32 eip, Instruction& insn, u8* bytes) {
     const Instruction* hit = &entry->insn;
     const u32 last = offset + hit->length - 1;
     if (last < offset || last > cs.cache.valid_max || (!db && last > 0xFFFF)) [[unlikely]] return nullptr;
-    if (previous_entry_) decode_cache_.link(*previous_entry_, eip, entry);
+    if (previous_entry_) decode_cache_.link(*previous_entry_, eip, entry, fetch_context_.serial);
     current_entry_ = entry;
     lines_mark_ = &entry->lines_linear;
     if constexpr (kStatistics) counters_.accesses_by_kind[static_cast<std::size_t>(AccessKind::CodeFetch)] += hit->length;
     return hit;
   }
   return decode_and_cache(eip, offset, physical, scratch);
+}
+
+u32 Cpu::context_serial(const FetchContext& context) {
+  for (const NumberedContext& recent : recent_contexts_)
+    if (recent.serial && recent.context == context) return recent.serial;
+  if (next_context_serial_ == 0) [[unlikely]] {  // numbers wrapped: forget every link and start again
+    decode_cache_.unlink_all();
+    recent_contexts_ = {};
+    next_context_serial_ = 2;
+  }
+  NumberedContext& slot = recent_contexts_[next_recent_context_];
+  next_recent_context_ = static_cast<u8>((next_recent_context_ + 1) % recent_contexts_.size());
+  slot = {context, next_context_serial_++};
+  return slot.serial;
 }
 
 // The decode cache's miss path (out of line, so the hit path stays short).
@@ -252,7 +267,7 @@ const Instruction* Cpu::decode_and_cache(u32 eip, u32 offset, u32 physical, Inst
   current_entry_ = nullptr;
   if (last >= offset && (db || last <= 0xFFFF) && decode_cache_.cacheable(physical, scratch.length)) {
     current_entry_ = decode_cache_.insert(physical, db, scratch);
-    if (previous_entry_) decode_cache_.link(*previous_entry_, eip, current_entry_);
+    if (previous_entry_) decode_cache_.link(*previous_entry_, eip, current_entry_, fetch_context_.serial);
   }
   return &scratch;
 }

@@ -349,13 +349,26 @@ class Cpu {
   std::optional<Fault> signalled_fault_;  // raised by signal_fault, delivered by execute_one
   // What the decode cache's successor links assume (cached_instruction): the TLB's
   // state and CS's descriptor cache and CPL as they were when the links were made.
+  // Each context gets a number of its own (`serial`, never reused); the few last seen
+  // keep theirs, so links made in them (a ring-3 loop and its ring-0 fault handler)
+  // stay usable across the switches between them.
   struct FetchContext {
     u32 epoch = 0;  // Mmu::translation_epoch()
     u32 base = 0, valid_min = 0, valid_max = 0;
     u8 cpl = 0;
     bool db = false;
     bool operator==(const FetchContext&) const = default;
-  } fetch_context_;
+  };
+  struct NumberedContext {
+    FetchContext context;
+    u32 serial = 0;
+  };
+  // The number of `context`, giving it a new one when it is none of the recent ones.
+  [[gnu::noinline]] u32 context_serial(const FetchContext& context);
+  NumberedContext fetch_context_{{}, 1};            // the current context
+  std::array<NumberedContext, 4> recent_contexts_{};  // serial 0: empty
+  u32 next_context_serial_ = 2;
+  u8 next_recent_context_ = 0;
   DecodeCache::Entry* current_entry_ = nullptr;   // the executing instruction's entry, or null
   DecodeCache::Entry* previous_entry_ = nullptr;  // the last retired instruction's entry, or null
   // The translation of the page the last cached instruction came from (cached_instruction).

@@ -35,10 +35,12 @@ class DecodeCache final : public CodeWriteListener {
     // linear address adds nothing new, so the CPU skips the set (the set only grows).
     u32 lines_linear = kNoLines;
     // The instruction that ran after this one last time (a fall-through or a taken
-    // branch): the entry decoded for EIP `next_eip`, valid while the cache's
-    // link_stamp() is still `next_stamp` (Cpu's successor shortcut).
+    // branch): the entry decoded for EIP `next_eip` in the CPU's fetch context
+    // `next_context`, valid while the cache's link_stamp() is still `next_stamp`
+    // (Cpu's successor shortcut).
     u32 next_eip = 0;
     u32 next_stamp = 0;
+    u32 next_context = 0;
     Entry* next = nullptr;
     Instruction insn;
   };
@@ -86,19 +88,23 @@ class DecodeCache final : public CodeWriteListener {
 
   // ---- successor links ----
   // Links stay valid while this is unchanged. It changes when an entry is replaced or
-  // retired and when the CPU calls unlink_all() (its fetch context changed: CS, CPL,
-  // the TLB), so that a link always names the entry a full look-up would find.
+  // retired, so that a link always names the entry a full look-up would find in the
+  // fetch context it was made in. `context` is the CPU's number for that context (CS,
+  // CPL, the TLB's state): the CPU never gives two contexts the same number.
   u32 link_stamp() const { return link_stamp_; }
+  // Makes every link stale.
   void unlink_all() { ++link_stamp_; }
   // Records that `next` (found by a full look-up for `next_eip`) ran after `from`.
-  void link(Entry& from, u32 next_eip, Entry* next) {
+  void link(Entry& from, u32 next_eip, Entry* next, u32 context) {
     from.next_eip = next_eip;
     from.next_stamp = link_stamp_;
+    from.next_context = context;
     from.next = next;
   }
-  // The linked successor of `from` for EIP `eip`, or null.
-  Entry* linked(const Entry& from, u32 eip) const {
-    return from.next_eip == eip && from.next_stamp == link_stamp_ ? from.next : nullptr;
+  // The linked successor of `from` for EIP `eip` in fetch context `context`, or null.
+  Entry* linked(const Entry& from, u32 eip, u32 context) const {
+    return from.next_eip == eip && from.next_stamp == link_stamp_ && from.next_context == context ? from.next
+                                                                                                   : nullptr;
   }
 
   static constexpr u32 kEntries = 1u << 15;          // direct-mapped; ~2.5 MiB
