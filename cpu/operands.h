@@ -6,7 +6,7 @@ namespace x86lab {
 
 namespace operand_detail {
 // The segment and offset of a memory operand of method E/M/O/X/Y.
-inline std::pair<u8, u32> memory_location(const Cpu& cpu, const Instruction& insn, const OperandSpec& spec) {
+[[gnu::always_inline]] inline std::pair<u8, u32> memory_location(const Cpu& cpu, const Instruction& insn, const OperandSpec& spec) {
   const u32 mask = insn.address_size_32 ? 0xFFFFFFFFu : 0xFFFFu;
   switch (spec.method) {
     case OperandMethod::O: return {insn.segment, insn.immediate & mask};

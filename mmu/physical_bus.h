@@ -127,17 +127,14 @@ class PhysicalBus {
   // Where the frame holding physical `address` (A20 applied) is in host memory for
   // plain reads (RAM, ROM) and for plain writes (RAM that holds no fetched code), or
   // null where accesses must come through read()/write() (MMIO, open bus, ROM writes,
-  // code pages). An access through a pointer must be counted with count_access().
+  // code pages). An access through a pointer must be counted in Counters::accesses_by_kind
+  // as read() and write() count theirs.
   const u8* host_read_page(u32 address) const { return read_pages_[(address & a20_mask_) >> 12]; }
   u8* host_write_page(u32 address) const { return write_pages_[(address & a20_mask_) >> 12]; }
   // The TLBs holding such pointers: the bus revokes a write pointer when its page
   // becomes a code page, and every pointer when the memory map or the A20 gate changes.
   void attach_tlb(Tlb* tlb) { tlbs_.push_back(tlb); }
   void detach_tlb(Tlb* tlb) { std::erase(tlbs_, tlb); }
-  // Counts one access of `kind` (Counters::accesses_by_kind) as read() and write() do.
-  void count_access(AccessKind kind) {
-    if constexpr (kStatistics) ++counters_.accesses_by_kind[static_cast<std::size_t>(kind)];
-  }
 
   // ---- self-modifying code ----
   void set_code_write_listener(CodeWriteListener* listener) { code_listener_ = listener; }
@@ -171,7 +168,9 @@ class PhysicalBus {
   static constexpr u8 kRamPage = 1 << 0;   // backed by writable RAM (not replaced by ROM or MMIO)
   static constexpr u8 kCodePage = 1 << 1;  // instructions were fetched from it since its last write
 
-  void count(AccessKind kind) { count_access(kind); }
+  void count(AccessKind kind) {
+    if constexpr (kStatistics) ++counters_.accesses_by_kind[static_cast<std::size_t>(kind)];
+  }
   void set_a20_inputs(u8 inputs) {
     const u32 mask = inputs ? 0xFFFFFFFFu : ~(1u << 20);
     a20_inputs_ = inputs;

@@ -76,13 +76,13 @@ void TlbModel::invalidate_page(u32 linear) {
     array->invalidate(linear >> 12);
     array->invalidate(large_key(linear));
   }
-  last_code_page_ = kNoPage;
+  last_code_page_ = last_data_page_ = kNoPage;
 }
 
 void TlbModel::flush(bool keep_global) {
   for (TlbModelArray* array : {&code_small_, &code_large_, &data_small_, &data_large_})
     if (array->exists()) array->flush(keep_global);
-  last_code_page_ = kNoPage;
+  last_code_page_ = last_data_page_ = kNoPage;
 }
 
 }  // namespace x86lab

@@ -5,6 +5,7 @@
 #pragma once
 #include <vector>
 
+#include "mmu/tlb.h"
 #include "trace/counters.h"
 #include "trace/types.h"
 
@@ -62,19 +63,30 @@ class TlbModel {
  public:
   TlbModel(const TlbGeometry& geometry, Counters& counters);
 
-  // One translated access of the page holding `linear`; `large` for a 4 MiB page.
-  void access_data(u32 linear, bool large, bool global) {
-    if (access(data_small_, data_large_, linear, large, global))
+  // One translated access of the page holding `linear`, with the functional TLB's
+  // `rights` for it (tlb_right::Large for a 4 MiB page, tlb_right::Global).
+  // The page of the last data access is the most recently used way of its set (no
+  // access since has touched the model), so another access to it is a hit that
+  // changes nothing: counted without a look-up.
+  void access_data(u32 linear, u8 rights) {
+    static_assert(u32{tlb_right::Large} << 27 == kLargeBit);
+    const u32 page = (linear >> 12) | (static_cast<u32>(rights & tlb_right::Large) << 27);
+    if (page == last_data_page_) {
+      ++counters_->tlb_data_hits;
+      return;
+    }
+    last_data_page_ = page;
+    if (access(data_small_, data_large_, linear, rights))
       ++counters_->tlb_data_hits;
     else
       miss(linear, false);
   }
   // Instruction fetch: looked up once per run of fetches from one page (a fetch unit
   // keeps the current page's translation), so per page change, not per byte.
-  void access_code(u32 linear, bool large, bool global) {
+  void access_code(u32 linear, u8 rights) {
     if ((linear >> 12) == last_code_page_) return;
     last_code_page_ = linear >> 12;
-    if (access(code_small_, code_large_, linear, large, global))
+    if (access(code_small_, code_large_, linear, rights))
       ++counters_->tlb_code_hits;
     else
       miss(linear, true);
@@ -84,17 +96,20 @@ class TlbModel {
 
  private:
   static constexpr u32 kNoPage = 0xFFFFFFFFu;
+  static constexpr u32 kLargeBit = 1u << 31;  // in last_data_page_: the access was to a 4 MiB page
   // Counts a miss and emits a TlbMiss trace event (detail 1 for code, 0 for data).
   void miss(u32 linear, bool code);
   static u32 large_key(u32 linear) { return (1u << 30) | (linear >> 22); }
-  static bool access(TlbModelArray& small, TlbModelArray& large_array, u32 linear, bool large, bool global) {
-    if (!large) return small.access(linear >> 12, global);
+  static bool access(TlbModelArray& small, TlbModelArray& large_array, u32 linear, u8 rights) {
+    const bool global = rights & tlb_right::Global;
+    if (!(rights & tlb_right::Large)) return small.access(linear >> 12, global);
     return (large_array.exists() ? large_array : small).access(large_key(linear), global);
   }
 
   Counters* counters_;
   TlbModelArray code_small_, code_large_, data_small_, data_large_;
   u32 last_code_page_ = kNoPage;
+  u32 last_data_page_ = kNoPage;  // linear page of the last data access | kLargeBit
 };
 
 }  // namespace x86lab
