@@ -4,7 +4,8 @@
 # counts, code bytes and code lines, accesses by kind, the TLB statistics model, I/O by
 # port compiled out) and runs the bench ROMs in both builds. Reports
 #   - host instructions (callgrind Ir, deterministic) for a short run of each ROM, and
-#   - the median CPU time (user + system) of RUNS full-size runs,
+#   - the median CPU time (user + system) of RUNS full-size runs, the two builds
+#     alternating (a shared machine's load then weighs on both alike),
 # with the cost of the statistics as (with - without) / without.
 #
 # usage: bench/counters_cost.sh [--build DIR] [--runs N] [--rounds N]
@@ -30,11 +31,17 @@ ir() {  # binary rom -> callgrind's total Ir (the ROMs leave through the exit po
   { valgrind --tool=callgrind --callgrind-out-file="$work/cg" "$1" run --bios "$2" --debugcon none 2>&1 || true; } |
     awk '/Collected/ {print $4}'
 }
-cpu_seconds() {  # binary rom -> median CPU seconds of $runs runs
+cpu_second() {  # binary rom -> CPU seconds of one run, appended to $work/<tag>
+  /usr/bin/time -f '%U %S' -o "$work/t" "$1" run --bios "$2" --debugcon none >/dev/null 2>&1 || true
+  tail -n 1 "$work/t" | awk '{printf "%.3f\n", $1 + $2}' >>"$work/$3"
+}
+cpu_seconds() {  # rom -> "median-with median-without" over $runs alternating runs
+  : >"$work/with" && : >"$work/without"
   for _ in $(seq "$runs"); do
-    /usr/bin/time -f '%U %S' -o "$work/t" "$1" run --bios "$2" --debugcon none >/dev/null 2>&1 || true
-    tail -n 1 "$work/t" | awk '{printf "%.3f\n", $1 + $2}'
-  done | median
+    cpu_second "$build/x86lab" "$1" with
+    cpu_second "$nostats/x86lab" "$1" without
+  done
+  echo "$(median <"$work/with") $(median <"$work/without")"
 }
 cost() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.1f %%", (a - b) * 100 / b}'; }
 
@@ -50,6 +57,6 @@ for spec in "compute 200000 $rounds" "faults 50000 $((rounds / 10))"; do
   with=$(ir "$build/x86lab" "$work/$name-$short.bin") without=$(ir "$nostats/x86lab" "$work/$name-$short.bin")
   with=$((with - base_with)) without=$((without - base_without))
   echo "| $name ($short rounds) | host instructions (callgrind Ir, start-up excluded) | $with | $without | $(cost "$with" "$without") |"
-  t_with=$(cpu_seconds "$build/x86lab" "$work/$name-$long.bin") t_without=$(cpu_seconds "$nostats/x86lab" "$work/$name-$long.bin")
+  read -r t_with t_without <<<"$(cpu_seconds "$work/$name-$long.bin")"
   echo "| $name ($long rounds) | median CPU s of $runs | $t_with | $t_without | $(cost "$t_with" "$t_without") |"
 done

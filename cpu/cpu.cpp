@@ -180,6 +180,8 @@ void Cpu::decode_at(u32 eip, Instruction& insn, u8* bytes) {
     return byte;
   }, cs.cache.db, insn);
   insn.cost = instruction_cost(insn);
+  for (unsigned n = 0; n < insn.register_operand.size(); ++n)
+    insn.register_operand[n] = operand_detail::register_operand(insn, n);
 }
 
 // The fast fetch (docs/performance.md). It has the same effects as decode_at: the

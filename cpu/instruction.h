@@ -106,6 +106,10 @@ struct Instruction {
   // Set by the CPU after decoding: the cost model's price of this instruction (its
   // row's cost plus the memory-operand cost), in 1/256 cycles.
   u32 cost = 0;
+  // Set by the CPU after decoding: for each operand the general register
+  // read_operand/write_operand use (numbered as Cpu::reg<T> takes it), or kNoRegister
+  // for an immediate, memory or segment operand (the generic path decides those).
+  std::array<u8, 3> register_operand{kNoRegister, kNoRegister, kNoRegister};
 
   bool is_memory() const { return has_modrm && mod != 3; }
 };

@@ -41,10 +41,21 @@ inline unsigned register_number(const Instruction& insn, const OperandSpec& spec
     default: return EAX;  // Accumulator
   }
 }
+// Instruction::register_operand[n] as decoded: the register the generic path below
+// would read or write for operand `n`, or kNoRegister.
+inline u8 register_operand(const Instruction& insn, unsigned n) {
+  const OperandSpec& spec = insn.operands[n];
+  switch (spec.method) {
+    case OperandMethod::I: case OperandMethod::One: case OperandMethod::Segment: case OperandMethod::S:
+      return kNoRegister;
+    default: return is_memory(insn, spec) ? kNoRegister : static_cast<u8>(register_number(insn, spec));
+  }
+}
 }  // namespace operand_detail
 
 template <class T>
 T read_operand(Cpu& cpu, const Instruction& insn, unsigned n) {
+  if (const u8 r = insn.register_operand[n]; r != kNoRegister) return cpu.reg<T>(r);
   const OperandSpec& spec = insn.operands[n];
   using namespace operand_detail;
   switch (spec.method) {
@@ -65,6 +76,7 @@ T read_operand(Cpu& cpu, const Instruction& insn, unsigned n) {
 
 template <class T>
 void write_operand(Cpu& cpu, const Instruction& insn, unsigned n, T value) {
+  if (const u8 r = insn.register_operand[n]; r != kNoRegister) return cpu.set_reg<T>(r, value);
   const OperandSpec& spec = insn.operands[n];
   using namespace operand_detail;
   if (is_memory(insn, spec)) {
@@ -77,6 +89,10 @@ void write_operand(Cpu& cpu, const Instruction& insn, unsigned n, T value) {
 
 template <class T, class Modify>
 void modify_operand(Cpu& cpu, const Instruction& insn, unsigned n, Modify modify) {
+  if (const u8 r = insn.register_operand[n]; r != kNoRegister) {
+    cpu.set_reg<T>(r, static_cast<T>(modify(cpu.reg<T>(r))));
+    return;
+  }
   const OperandSpec& spec = insn.operands[n];
   using namespace operand_detail;
   if (!is_memory(insn, spec)) {

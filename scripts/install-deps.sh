@@ -20,9 +20,10 @@ packages=(
   qemu-system-x86 qemu-user xvfb xauth xdotool imagemagick gdb
 )
 # --bench: also the benchmark peers and tools of bench/run_bench.sh (Bochs with its
-# BIOS images, GNU time for peak RSS, valgrind for callgrind profiles).
+# BIOS images, GNU time for peak RSS, valgrind for callgrind profiles; syslinux,
+# mtools and dosfstools make the disk image Bochs boots Linux from).
 if [ "${1:-}" = --bench ]; then
-  packages+=(bochs bochsbios vgabios time valgrind)
+  packages+=(bochs bochsbios vgabios time valgrind syslinux mtools dosfstools)
 fi
 
 missing=()
