@@ -60,6 +60,7 @@ peer_boot() {
     rss=$(awk '$1 == "VmHWM:" {print $2}' "/proc/$pid/status" 2>/dev/null || echo 0)
     kill "$pid" 2>/dev/null || true
     wait "$pid" 2>/dev/null || true
+    rm -f "$work"/*.lock  # a killed Bochs leaves its disk image locked for the next run
     grep -q 'x86lab-guest: halting' "$serial" || { echo "linux_boot.sh: $name run $i did not reach halt" >&2; tail -5 "$serial" >&2; exit 1; }
     awk -v a="$start" -v b="$end" -v c="$cpu" -v r="${rss:-0}" 'BEGIN {printf "%s %.2f %s\n", c, b - a, r}' >>"$times"
   done
@@ -98,7 +99,7 @@ syslinux --install "$disk"
 # machine without draining the tty: /init's last ~1000 characters (cpuinfo, checksum,
 # "halting"), written within ~5 million instructions of the halt, reach the serial file
 # only on a CPU this slow (2.5 guest seconds for them). The kernel's polled console then
-# spins ~2000 instructions per character; the cost is ~8000 instructions per timer tick.
+# spins ~2000 instructions per character; the price is a timer tick (HZ 250) every 8000.
 cat >"$work/bochsrc" <<RC
 cpu: model=p3_katmai, ips=2000000, reset_on_triple_fault=0
 memory: guest=64, host=64

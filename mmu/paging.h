@@ -85,6 +85,12 @@ class Mmu {
         trace_access(linear, entry->frame | (linear & 0xFFF), sizeof(T), kind, 0, value, 0);
       return value;
     }
+    return read_through_bus<T>(linear, kind, user, intent);
+  }
+  // read() without a direct hit: through the bus (out of line, so the direct path
+  // stays short where it is inlined).
+  template <class T>
+  [[gnu::noinline]] T read_through_bus(u32 linear, AccessKind kind, bool user, AccessIntent intent) {
     if (!crosses_page(linear, sizeof(T))) {
       const u32 physical = translate(linear, intent, user);
       const T value = bus_.read<T>(physical, kind);
@@ -111,6 +117,11 @@ class Mmu {
         trace_access(linear, entry->frame | (linear & 0xFFF), sizeof(T), kind, kEventWrite, value, 0);
       return;
     }
+    write_through_bus<T>(linear, value, kind, user);
+  }
+  // write() without a direct hit: through the bus (out of line, like read_through_bus).
+  template <class T>
+  [[gnu::noinline]] void write_through_bus(u32 linear, T value, AccessKind kind, bool user) {
     if (!crosses_page(linear, sizeof(T))) {
       const u32 physical = translate(linear, AccessIntent::Write, user);
       bus_.write<T>(physical, value, kind);
