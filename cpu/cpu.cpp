@@ -210,7 +210,14 @@ void Cpu::decode_at(u32 eip, Instruction& insn, u8* bytes) {
                                state.cpl, db};
     fetch_context_ = {context, context_serial(context)};
   }
-  if (previous_entry_) [[likely]] {
+  const u32 offset = db ? eip : eip & 0xFFFF;
+  const u32 linear = cs.cache.base + offset;
+  // Both shortcuts need the current code page: the TLB model counts instruction
+  // fetches once per page change (TlbModel::access_code), so a fetch from another page
+  // takes the full path, whose translation tells the model.
+  const bool same_page = (linear & ~0xFFFu) == code_page_.linear && code_page_.epoch == mmu_.translation_epoch() &&
+                         code_page_.cpl == state.cpl;
+  if (previous_entry_ && same_page) [[likely]] {
     if (DecodeCache::Entry* next = decode_cache_.linked(*previous_entry_, eip, fetch_context_.serial)) [[likely]] {
       current_entry_ = next;
       lines_mark_ = &next->lines_linear;
@@ -219,12 +226,9 @@ void Cpu::decode_at(u32 eip, Instruction& insn, u8* bytes) {
       return &next->insn;
     }
   }
-  const u32 offset = db ? eip : eip & 0xFFFF;
   if (offset < cs.cache.valid_min || offset > cs.cache.valid_max) [[unlikely]] return nullptr;
-  const u32 linear = cs.cache.base + offset;
   u32 physical;
-  if ((linear & ~0xFFFu) == code_page_.linear && code_page_.epoch == mmu_.translation_epoch() &&
-      code_page_.cpl == state.cpl) [[likely]] {
+  if (same_page) [[likely]] {
     physical = code_page_.frame | (linear & 0xFFF);
   } else {
     physical = mmu_.translate(linear, AccessIntent::Execute, user());

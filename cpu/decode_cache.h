@@ -60,7 +60,7 @@ class DecodeCache final : public CodeWriteListener {
   }
   // Caches `insn` (length 1-15) decoded at `physical`. The caller checks cacheable().
   Entry* insert(u32 physical, bool default32, const Instruction& insn) {
-    ++link_stamp_;  // a link may point at the entry this replaces
+    next_link_stamp();  // a link may point at the entry this replaces
     Entry& e = entries_[index(physical)];
     e.physical = physical;
     e.default32 = default32;
@@ -78,12 +78,12 @@ class DecodeCache final : public CodeWriteListener {
   // Retires every entry decoded from physical page `page` (address >> 12).
   void code_page_written(u32 page) override {
     ++generations_[page & (kGenerationSlots - 1)];
-    ++link_stamp_;
+    next_link_stamp();
   }
   // Retires every entry.
   void clear() {
     for (u32 slot = 0; slot < kGenerationSlots; ++slot) ++generations_[slot];
-    ++link_stamp_;
+    next_link_stamp();
   }
 
   // ---- successor links ----
@@ -93,7 +93,7 @@ class DecodeCache final : public CodeWriteListener {
   // CPL, the TLB's state): the CPU never gives two contexts the same number.
   u32 link_stamp() const { return link_stamp_; }
   // Makes every link stale.
-  void unlink_all() { ++link_stamp_; }
+  void unlink_all() { next_link_stamp(); }
   // Records that `next` (found by a full look-up for `next_eip`) ran after `from`.
   void link(Entry& from, u32 next_eip, Entry* next, u32 context) {
     from.next_eip = next_eip;
@@ -112,6 +112,13 @@ class DecodeCache final : public CodeWriteListener {
 
  private:
   static u32 index(u32 physical) { return (physical ^ (physical >> 15)) & (kEntries - 1); }
+  // Makes every link stale. When the stamp wraps, old stamps could match again, so
+  // every link is dropped first.
+  void next_link_stamp() {
+    if (++link_stamp_ != 0) [[likely]] return;
+    for (u32 i = 0; i < kEntries; ++i) entries_[i].next_stamp = 0;
+    link_stamp_ = 1;
+  }
   static u32 page_slot(u32 physical) { return (physical >> 12) & (kGenerationSlots - 1); }
 
   PhysicalBus& bus_;

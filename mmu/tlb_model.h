@@ -75,7 +75,9 @@ class TlbModel {
       ++counters_->tlb_data_hits;
       return;
     }
-    last_data_page_ = page;
+    // The memo holds only a page the model now holds (an array of 0 entries holds none).
+    const bool held = (rights & tlb_right::Large) && data_large_.exists() ? true : data_small_.exists();
+    last_data_page_ = held ? page : kNoPage;
     if (access(data_small_, data_large_, linear, rights))
       ++counters_->tlb_data_hits;
     else

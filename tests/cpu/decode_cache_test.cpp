@@ -259,6 +259,25 @@ TEST(DecodeCache, ALinkIsNotTakenAfterMovCr3RemapsTheNextInstruction) {
   EXPECT_EQ(run_after_cr3(kPageDirectory), 0xAAAAAAAAu);
 }
 
+// The TLB statistics model looks instruction fetches up once per change of code page
+// (TlbModel::access_code, docs/tracing.md); a loop whose instructions alternate
+// between two pages changes page twice per round. Successor links must not hide the
+// changes: they are taken only within the current code page.
+TEST(DecodeCache, ALoopAcrossTwoPagesTellsTheTlbModelEveryPageChange) {
+  Flat32 f;
+  f.enable_paging();
+  f.code(0x1FF0, {0x49});                                // dec ecx
+  f.code(0x1FF1, {0xE9, 0x0A, 0x00, 0x00, 0x00});        // jmp 2000h
+  f.code(0x2000, {0x0F, 0x85, 0xEA, 0xFF, 0xFF, 0xFF});  // jnz 1FF0h
+  f.cpu.state.eip = 0x1FF0;
+  f.cpu.state.gpr[ECX] = 10;
+  f.steps(30);
+  EXPECT_EQ(f.cpu.state.eip, 0x2006u);
+  // Page 1 first, then 2 and back to 1 each round, except that the last JNZ falls
+  // through on page 2: 1 + 2 * 10 - 1 look-ups.
+  EXPECT_EQ(f.counters.tlb_code_hits + f.counters.tlb_code_misses, 20u);
+}
+
 TEST(DecodeCache, ADestroyedCpuNoLongerListensToTheBus) {
   Counters counters;
   PhysicalBus bus{1 << 20, counters};
