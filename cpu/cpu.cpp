@@ -170,7 +170,7 @@ void Cpu::insert_code_lines(u32 linear, unsigned length) {
 }
 
 void Cpu::decode_at(u32 eip, Instruction& insn, u8* bytes) {
-  code_page_.linear = CodePage::kNone;  // the byte fetches may move the TLB model's code page
+  code_page_.serial = 0;  // the byte fetches may move the TLB model's code page
   const SegmentRegister& cs = state.segments[CS];
   decode([&](unsigned i) -> u8 {
     const u32 offset = cs.cache.db ? eip + i : (eip + i) & 0xFFFF;
@@ -192,9 +192,10 @@ void Cpu::decode_at(u32 eip, Instruction& insn, u8* bytes) {
 // translation hits the TLB the first one filled and is counted in the TLB model once
 // per page, as before.
 //
-// The code page: while the linear page, CPL and Mmu::translation_epoch() are those of
-// the last translation here, the TLB still holds that translation and the TLB model
-// would skip the fetch (same page as its last code page), so the translation is reused.
+// The code page: while the fetch context (TLB epoch, CS, CPL; below) is the one of the
+// last translation here and the offset lies in the same linear page, the TLB still
+// holds that translation and the TLB model would skip the fetch (same page as its
+// last code page), so the translation is reused.
 //
 // Successor links: an entry remembers the entry that ran after it (for the EIP it ran
 // at). While the fetch context (TLB, CS, CPL) stays the same and no entry has been
@@ -211,14 +212,17 @@ void Cpu::decode_at(u32 eip, Instruction& insn, u8* bytes) {
     fetch_context_ = {context, context_serial(context)};
   }
   const u32 offset = db ? eip : eip & 0xFFFF;
-  const u32 linear = cs.cache.base + offset;
-  // Both shortcuts need the current code page: the TLB model counts instruction
-  // fetches once per page change (TlbModel::access_code), so a fetch from another page
-  // takes the full path, whose translation tells the model.
-  const bool same_page = (linear & ~0xFFFu) == code_page_.linear && code_page_.epoch == mmu_.translation_epoch() &&
-                         code_page_.cpl == state.cpl;
-  if (previous_entry_ && same_page) [[likely]] {
+  const bool same_page = code_page_.serial == fetch_context_.serial && offset - code_page_.offset_base < 0x1000;
+  if (previous_entry_) [[likely]] {
     if (DecodeCache::Entry* next = decode_cache_.linked(*previous_entry_, eip, fetch_context_.serial)) [[likely]] {
+      if (!same_page) [[unlikely]] {
+        // Another code page: translated as the full path does, which tells the TLB
+        // model (it counts instruction fetches once per change of page). A TLB hit:
+        // no translation has changed since the link was made (same fetch context).
+        const u32 linear = cs.cache.base + offset;
+        const u32 frame = mmu_.translate(linear, AccessIntent::Execute, user()) & ~0xFFFu;
+        code_page_ = {(linear & ~0xFFFu) - cs.cache.base, frame, fetch_context_.serial};
+      }
       current_entry_ = next;
       lines_mark_ = &next->lines_linear;
       if constexpr (kStatistics)
@@ -227,12 +231,15 @@ void Cpu::decode_at(u32 eip, Instruction& insn, u8* bytes) {
     }
   }
   if (offset < cs.cache.valid_min || offset > cs.cache.valid_max) [[unlikely]] return nullptr;
+  const u32 linear = cs.cache.base + offset;
   u32 physical;
   if (same_page) [[likely]] {
-    physical = code_page_.frame | (linear & 0xFFF);
+    physical = code_page_.frame | (offset - code_page_.offset_base);
   } else {
     physical = mmu_.translate(linear, AccessIntent::Execute, user());
-    code_page_ = {linear & ~0xFFFu, physical & ~0xFFFu, mmu_.translation_epoch(), state.cpl};
+    // A fill during the translation may have changed the epoch: then the context
+    // numbered before it is gone, and so is this translation's validity.
+    code_page_ = {(linear & ~0xFFFu) - cs.cache.base, physical & ~0xFFFu, fetch_context_.serial};
   }
   physical &= mmu_.bus().a20_mask();
   if (DecodeCache::Entry* entry = decode_cache_.find_entry(physical, db)) [[likely]] {

@@ -371,13 +371,13 @@ class Cpu {
   u8 next_recent_context_ = 0;
   DecodeCache::Entry* current_entry_ = nullptr;   // the executing instruction's entry, or null
   DecodeCache::Entry* previous_entry_ = nullptr;  // the last retired instruction's entry, or null
-  // The translation of the page the last cached instruction came from (cached_instruction).
+  // The translation of the page the last cached instruction came from (cached_instruction),
+  // valid in the fetch context it was made in: the page holds the CS offsets
+  // offset_base .. offset_base + FFFh (modulo 2^32).
   struct CodePage {
-    static constexpr u32 kNone = 1;  // never a page address
-    u32 linear = kNone;
+    u32 offset_base = 0;
     u32 frame = 0;
-    u32 epoch = 0;  // Mmu::translation_epoch() when translated
-    u8 cpl = 0;
+    u32 serial = 0;  // FetchContext number when translated; 0: none
   } code_page_;
   u32 scratch_lines_ = DecodeCache::kNoLines;  // lines_linear of scratch_ (reset at each decode)
   u32* lines_mark_ = &scratch_lines_;  // the executing instruction's lines_linear (retire_code_bytes)
