@@ -78,7 +78,7 @@ class Mmu {
   T read(u32 linear, AccessKind kind, bool user, AccessIntent intent = AccessIntent::Read) {
     if (const TlbEntry* entry = direct_hit(linear, sizeof(T), intent, user); entry && entry->host_read) [[likely]] {
       note_model(linear, intent, entry->rights);
-      count_access(kind);
+      counters_.count_access(kind);
       T value;
       std::memcpy(&value, entry->host_read + (linear & 0xFFF), sizeof(T));
       if (counters_.tracer) [[unlikely]]
@@ -111,7 +111,7 @@ class Mmu {
     if (const TlbEntry* entry = direct_hit(linear, sizeof(T), AccessIntent::Write, user); entry && entry->host_write)
         [[likely]] {
       note_model(linear, AccessIntent::Write, entry->rights);
-      count_access(kind);
+      counters_.count_access(kind);
       std::memcpy(entry->host_write + (linear & 0xFFF), &value, sizeof(T));
       if (counters_.tracer) [[unlikely]]
         trace_access(linear, entry->frame | (linear & 0xFFF), sizeof(T), kind, kEventWrite, value, 0);
@@ -182,10 +182,6 @@ class Mmu {
   void refresh_host_write(u32 linear, u32 physical) {
     TlbEntry& entry = tlb_.slot(linear);
     if (tlb_.holds(entry, linear)) entry.host_write = bus_.host_write_page(physical);
-  }
-  // Counts a direct access as PhysicalBus::read() and write() count theirs.
-  void count_access(AccessKind kind) {
-    if constexpr (kStatistics) ++counters_.accesses_by_kind[static_cast<std::size_t>(kind)];
   }
   // tlb_hit for an access of `size` bytes inside one page with paging on, else null.
   const TlbEntry* direct_hit(u32 linear, unsigned size, AccessIntent intent, bool user) const {

@@ -68,7 +68,7 @@ class PhysicalBus {
 
   template <class T>
   T read(u32 address, AccessKind kind) {
-    count(kind);
+    counters_.count_access(kind);
     address &= a20_mask_;
     const u32 in_page = address & (kPageBytes - 1);
     if (const u8* page = read_pages_[address >> 12]; page && in_page <= kPageBytes - sizeof(T)) {
@@ -92,7 +92,7 @@ class PhysicalBus {
   // others (code pages, ROM, MMIO, open bus) take the slow path.
   template <class T>
   void write(u32 address, T value, AccessKind kind) {
-    count(kind);
+    counters_.count_access(kind);
     address &= a20_mask_;
     const u32 in_page = address & (kPageBytes - 1);
     if (u8* page = write_pages_[address >> 12]; page && in_page <= kPageBytes - sizeof(T)) {
@@ -127,7 +127,7 @@ class PhysicalBus {
   // Where the frame holding physical `address` (A20 applied) is in host memory for
   // plain reads (RAM, ROM) and for plain writes (RAM that holds no fetched code), or
   // null where accesses must come through read()/write() (MMIO, open bus, ROM writes,
-  // code pages). An access through a pointer must be counted in Counters::accesses_by_kind
+  // code pages). An access through a pointer must be counted with Counters::count_access,
   // as read() and write() count theirs.
   const u8* host_read_page(u32 address) const { return read_pages_[(address & a20_mask_) >> 12]; }
   u8* host_write_page(u32 address) const { return write_pages_[(address & a20_mask_) >> 12]; }
@@ -168,9 +168,6 @@ class PhysicalBus {
   static constexpr u8 kRamPage = 1 << 0;   // backed by writable RAM (not replaced by ROM or MMIO)
   static constexpr u8 kCodePage = 1 << 1;  // instructions were fetched from it since its last write
 
-  void count(AccessKind kind) {
-    if constexpr (kStatistics) ++counters_.accesses_by_kind[static_cast<std::size_t>(kind)];
-  }
   void set_a20_inputs(u8 inputs) {
     const u32 mask = inputs ? 0xFFFFFFFFu : ~(1u << 20);
     a20_inputs_ = inputs;

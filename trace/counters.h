@@ -51,6 +51,10 @@ struct Counters {
 
   std::array<u64, 256> exceptions_by_vector{};     // faults, traps, INT n and IRQs delivered, by vector
   std::array<u64, kAccessKindCount> accesses_by_kind{};  // bus accesses (any size) by kind
+  // Counts one memory access of `kind` (the bus's and the Mmu's direct accesses alike).
+  void count_access(AccessKind kind) {
+    if constexpr (kStatistics) ++accesses_by_kind[static_cast<std::size_t>(kind)];
+  }
   std::array<u64, kAccessKindCount> locked_by_kind{};    // locked read-modify-writes by kind
   std::array<u64, 6> segment_loads{};              // by register ES CS SS DS FS GS
   std::array<u64, kSegmentLoadCauseCount> segment_loads_by_cause{};  // by SegmentLoadCause
