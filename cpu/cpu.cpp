@@ -215,44 +215,35 @@ void Cpu::decode_at(u32 eip, Instruction& insn, u8* bytes) {
   const bool same_page = code_page_.serial == fetch_context_.serial && offset - code_page_.offset_base < 0x1000;
   if (previous_entry_) [[likely]] {
     if (DecodeCache::Entry* next = decode_cache_.linked(*previous_entry_, eip, fetch_context_.serial)) [[likely]] {
-      if (!same_page) [[unlikely]] {
-        // Another code page: translated as the full path does, which tells the TLB
-        // model (it counts instruction fetches once per change of page). A TLB hit:
-        // no translation has changed since the link was made (same fetch context).
-        const u32 linear = cs.cache.base + offset;
-        const u32 frame = mmu_.translate(linear, AccessIntent::Execute, user()) & ~0xFFFu;
-        code_page_ = {(linear & ~0xFFFu) - cs.cache.base, frame, fetch_context_.serial};
-      }
-      current_entry_ = next;
-      lines_mark_ = &next->lines_linear;
-      if constexpr (kStatistics)
-        counters_.accesses_by_kind[static_cast<std::size_t>(AccessKind::CodeFetch)] += next->insn.length;
-      return &next->insn;
+      // Another code page: translated as the full path does, which tells the TLB model
+      // (it counts instruction fetches once per change of page). A TLB hit: no
+      // translation has changed since the link was made (same fetch context).
+      if (!same_page) [[unlikely]] translate_code_page(offset);
+      return &use_entry(*next);
     }
   }
   if (offset < cs.cache.valid_min || offset > cs.cache.valid_max) [[unlikely]] return nullptr;
-  const u32 linear = cs.cache.base + offset;
-  u32 physical;
-  if (same_page) [[likely]] {
-    physical = code_page_.frame | (offset - code_page_.offset_base);
-  } else {
-    physical = mmu_.translate(linear, AccessIntent::Execute, user());
-    // A fill during the translation may have changed the epoch: then the context
-    // numbered before it is gone, and so is this translation's validity.
-    code_page_ = {(linear & ~0xFFFu) - cs.cache.base, physical & ~0xFFFu, fetch_context_.serial};
-  }
+  u32 physical = same_page ? code_page_.frame | (offset - code_page_.offset_base) : translate_code_page(offset);
   physical &= mmu_.bus().a20_mask();
   if (DecodeCache::Entry* entry = decode_cache_.find_entry(physical, db)) [[likely]] {
-    const Instruction* hit = &entry->insn;
-    const u32 last = offset + hit->length - 1;
+    const u32 last = offset + entry->insn.length - 1;
     if (last < offset || last > cs.cache.valid_max || (!db && last > 0xFFFF)) [[unlikely]] return nullptr;
     if (previous_entry_) decode_cache_.link(*previous_entry_, eip, entry, fetch_context_.serial);
-    current_entry_ = entry;
-    lines_mark_ = &entry->lines_linear;
-    if constexpr (kStatistics) counters_.accesses_by_kind[static_cast<std::size_t>(AccessKind::CodeFetch)] += hit->length;
-    return hit;
+    return &use_entry(*entry);
   }
   return decode_and_cache(eip, offset, physical, scratch);
+}
+
+// Translates the code page holding CS offset `offset` for execution (#PF as the fetch
+// would raise it) and makes it the current code page; returns the physical address.
+// A fill during the translation may change the epoch: then the context numbered before
+// it is gone, and so is this translation's validity.
+u32 Cpu::translate_code_page(u32 offset) {
+  const u32 base = state.segments[CS].cache.base;
+  const u32 linear = base + offset;
+  const u32 physical = mmu_.translate(linear, AccessIntent::Execute, user());
+  code_page_ = {(linear & ~0xFFFu) - base, physical & ~0xFFFu, fetch_context_.serial};
+  return physical;
 }
 
 u32 Cpu::context_serial(const FetchContext& context) {

@@ -365,6 +365,16 @@ class Cpu {
   };
   // The number of `context`, giving it a new one when it is none of the recent ones.
   [[gnu::noinline]] u32 context_serial(const FetchContext& context);
+  // cached_instruction's pieces (cpu.cpp).
+  u32 translate_code_page(u32 offset);
+  // The executing instruction comes from `entry`: its code-line mark and code-fetch bytes.
+  const Instruction& use_entry(DecodeCache::Entry& entry) {
+    current_entry_ = &entry;
+    lines_mark_ = &entry.lines_linear;
+    if constexpr (kStatistics)
+      counters_.accesses_by_kind[static_cast<std::size_t>(AccessKind::CodeFetch)] += entry.insn.length;
+    return entry.insn;
+  }
   NumberedContext fetch_context_{{}, 1};            // the current context
   std::array<NumberedContext, 4> recent_contexts_{};  // serial 0: empty
   u32 next_context_serial_ = 2;
