@@ -2,6 +2,8 @@
 // Reset"; Vol. 2, "Instruction Format"). Fault delivery is in cpu/delivery.cpp.
 #include "cpu/cpu.h"
 
+#include <algorithm>
+
 #include "cpu/decoder.h"
 #include "cpu/instruction_table.h"
 #include "segmentation/system_segments.h"
@@ -10,7 +12,7 @@
 namespace x86lab {
 
 Cpu::Cpu(Mmu& mmu, PortBus& ports, Counters& counters, const CpuProfile& profile)
-    : mmu_(mmu), ports_(ports), counters_(counters), profile_(profile), decode_cache_(mmu.bus()) {
+    : mmu_(mmu), ports_(ports), counters_(counters), profile_(profile), decode_cache_(mmu.bus(), counters) {
   mmu_.set_tlb_geometry(profile.tlb);
   reset();
 }
@@ -170,6 +172,7 @@ void Cpu::insert_code_lines(u32 linear, unsigned length) {
 }
 
 void Cpu::decode_at(u32 eip, Instruction& insn, u8* bytes) {
+  current_entry_ = nullptr;  // the fetch may fault
   code_page_.serial = 0;  // the byte fetches may move the TLB model's code page
   const SegmentRegister& cs = state.segments[CS];
   decode([&](unsigned i) -> u8 {
@@ -229,6 +232,7 @@ void Cpu::decode_at(u32 eip, Instruction& insn, u8* bytes) {
     const u32 last = offset + entry->insn.length - 1;
     if (last < offset || last > cs.cache.valid_max || (!db && last > 0xFFFF)) [[unlikely]] return nullptr;
     if (previous_entry_) decode_cache_.link(*previous_entry_, eip, entry, fetch_context_.serial);
+    decode_cache_.list(*entry);
     return &use_entry(*entry);
   }
   return decode_and_cache(eip, offset, physical, scratch);
@@ -239,6 +243,7 @@ void Cpu::decode_at(u32 eip, Instruction& insn, u8* bytes) {
 // A fill during the translation may change the epoch: then the context numbered before
 // it is gone, and so is this translation's validity.
 u32 Cpu::translate_code_page(u32 offset) {
+  current_entry_ = nullptr;  // the translation may fault
   const u32 base = state.segments[CS].cache.base;
   const u32 linear = base + offset;
   const u32 physical = mmu_.translate(linear, AccessIntent::Execute, user());
@@ -264,13 +269,14 @@ u32 Cpu::context_serial(const FetchContext& context) {
 const Instruction* Cpu::decode_and_cache(u32 eip, u32 offset, u32 physical, Instruction& scratch) {
   const bool db = state.segments[CS].cache.db;
   decode_at(eip, scratch, nullptr);
-  scratch_lines_ = DecodeCache::kNoLines;
-  lines_mark_ = &scratch_lines_;
   // Cached only when the bytes were contiguous: no wrap of the offset or linear address.
   const u32 last = offset + scratch.length - 1;
-  current_entry_ = nullptr;
   if (last >= offset && (db || last <= 0xFFFF) && decode_cache_.cacheable(physical, scratch.length)) {
     current_entry_ = decode_cache_.insert(physical, db, scratch);
+    // Its retirement or fault counts the bytes as fetched, and the bus has counted
+    // this fetch already.
+    if constexpr (kStatistics)
+      counters_.accesses_by_kind[static_cast<std::size_t>(AccessKind::CodeFetch)] -= scratch.length;
     if (previous_entry_) decode_cache_.link(*previous_entry_, eip, current_entry_, fetch_context_.serial);
   }
   return &scratch;
@@ -304,11 +310,8 @@ const Instruction* Cpu::decode_and_cache(u32 eip, u32 offset, u32 physical, Inst
     // While tracing, every instruction is decoded from its bytes (the trace shows them).
     const Instruction* decoded = tracer ? nullptr : cached_instruction(eip, scratch_);
     if (!decoded) [[unlikely]] {
-      current_entry_ = nullptr;
       decode_at(eip, scratch_, bytes.data());
       decoded = &scratch_;
-      scratch_lines_ = DecodeCache::kNoLines;
-      lines_mark_ = &scratch_lines_;
     }
     const Instruction& insn = *decoded;
     state.eip = eip + insn.length;
@@ -323,16 +326,21 @@ const Instruction* Cpu::decode_and_cache(u32 eip, u32 offset, u32 physical, Inst
     }
     if (single_step || instruction_debug_hits_) [[unlikely]] note_debug_traps(single_step);
     ++counters_.instructions;
-    previous_entry_ = current_entry_;
+    DecodeCache::Entry* const entry = current_entry_;
+    previous_entry_ = entry;
     if (replay_.candidate) [[unlikely]] {
       replay_.candidate = false;
       ++counters_.replayed_instructions;
     }
     counters_.add_cost(insn.cost);
     if constexpr (kStatistics) {
-      ++counters_.opcodes[insn.opcode_index];
-      counters_.code_bytes += insn.length;
-      retire_code_bytes(state.segments[CS].cache.base + instruction_eip_, insn.length);
+      const u32 linear = state.segments[CS].cache.base + instruction_eip_;
+      if (entry) [[likely]] {
+        ++entry->executions;
+        retire_code_bytes(entry->lines_linear, linear, insn.length);
+      } else {
+        retire_uncached(insn, linear);
+      }
     }
     if (tracer) [[unlikely]] trace_retired(insn, bytes, before);
   } catch (const Fault& fault) {
@@ -340,8 +348,20 @@ const Instruction* Cpu::decode_and_cache(u32 eip, u32 offset, u32 physical, Inst
   }
 }
 
+void Cpu::retire_uncached(const Instruction& insn, u32 linear) {
+  ++counters_.opcodes[insn.opcode_index];
+  counters_.code_bytes += insn.length;
+  u32 mark = DecodeCache::kNoLines;
+  retire_code_bytes(mark, linear, insn.length);
+}
+
 void Cpu::abort_instruction(const Fault& fault, u32 start_esp) {
-  previous_entry_ = nullptr;
+  // An instruction from the decode cache was fetched: its bytes count as fetched
+  // (the bus counted those of one decoded from memory).
+  if constexpr (kStatistics)
+    if (current_entry_)
+      counters_.accesses_by_kind[static_cast<std::size_t>(AccessKind::CodeFetch)] += current_entry_->insn.length;
+  current_entry_ = previous_entry_ = nullptr;
   if (fault.vector == static_cast<u8>(Vector::UD) && fault.cause == "undefined opcode") ++counters_.undefined_opcodes;
   instruction_debug_hits_ = 0;  // an instruction that faults reports no data breakpoint
   if (task_switch_committed_) {
@@ -414,9 +434,23 @@ bool Cpu::try_deliver_interrupt() {
 void Cpu::step() {
   attention_ |= kCheckInterrupt;  // as at the start of run(): the state may have been edited
   execute_step();
+  decode_cache_.settle();
 }
 
 StopReason Cpu::run(u64 max_instructions) {
+  // Counters are exact between runs. At most 2^30 steps between two settles keep a
+  // decode-cache entry's u32 count of retirements from wrapping.
+  constexpr u64 kSettleSteps = u64{1} << 30;
+  for (;;) {
+    const u64 chunk = std::min(max_instructions, kSettleSteps);
+    const StopReason reason = run_instructions(chunk);
+    decode_cache_.settle();
+    max_instructions -= chunk;
+    if (reason != StopReason::InstructionLimit || max_instructions == 0) return reason;
+  }
+}
+
+StopReason Cpu::run_instructions(u64 max_instructions) {
   // The state may have been changed from outside (a debugger setting IF, a loader):
   // look at INTR once; from here on the PIC and IF changes ask for the check.
   attention_ |= kCheckInterrupt;

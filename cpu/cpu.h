@@ -62,6 +62,8 @@ class Cpu {
 
   // Executes up to `max_instructions` instructions (delivering interrupts between
   // them) or until the CPU halts, shuts down or stop() is called.
+  // Counters are exact when it returns (the decode cache's per-entry statistics are
+  // added up then, DecodeCache::settle).
   StopReason run(u64 max_instructions);
   // run() also returns (StopReason::CycleLimit) before a step when Counters::cycles
   // has reached this cycle count: the platform sets it to its next device event.
@@ -307,21 +309,24 @@ class Cpu {
   void check_access(u32 linear, unsigned size, bool is_write);
   void note_debug_traps(bool single_step);
   // The code-range and code-line footprint counters of a retired instruction of
-  // `length` bytes at `linear`. `*lines_mark_` (the decode-cache entry's lines_linear,
-  // or scratch_lines_) holds the linear address at which the instruction last retired
-  // outside the code range: its lines are in the set already (the set only grows, and
-  // the code range is fixed before the run), so nothing is counted.
-  void retire_code_bytes(u32 linear, unsigned length) {
-    if (*lines_mark_ == linear) [[likely]] return;
+  // `length` bytes at `linear`. `mark` (the decode-cache entry's lines_linear) holds
+  // the linear address at which the instruction last retired outside the code range:
+  // its lines are in the set already (the set only grows, and the code range is fixed
+  // before the run), so nothing is counted.
+  void retire_code_bytes(u32& mark, u32 linear, unsigned length) {
+    if (mark == linear) [[likely]] return;
     if (counters_.in_code_range(linear)) [[unlikely]]
       counters_.count_code_range(linear, length);
     else
-      *lines_mark_ = linear;
+      mark = linear;
     insert_code_lines(linear, length);
   }
+  // The statistics of a retired instruction that did not come from the decode cache.
+  [[gnu::noinline]] void retire_uncached(const Instruction& insn, u32 linear);
   void insert_code_lines(u32 linear, unsigned length);
   // Restores the instruction-start state after `fault` and delivers it (execute_one).
   void abort_instruction(const Fault& fault, u32 start_esp);
+  StopReason run_instructions(u64 max_instructions);  // run() without settling the statistics
   void emit_control(u8 which, u32 old_value, u32 new_value);
   // A SegmentLoad event for a real-mode or virtual-8086 load (no descriptor).
   void trace_descriptorless_load(u8 segment);
@@ -367,19 +372,20 @@ class Cpu {
   [[gnu::noinline]] u32 context_serial(const FetchContext& context);
   // cached_instruction's pieces (cpu.cpp).
   u32 translate_code_page(u32 offset);
-  // The executing instruction comes from `entry`: its code-line mark and code-fetch bytes.
+  // The executing instruction comes from `entry` (its retirement is counted there).
   const Instruction& use_entry(DecodeCache::Entry& entry) {
     current_entry_ = &entry;
-    lines_mark_ = &entry.lines_linear;
-    if constexpr (kStatistics)
-      counters_.accesses_by_kind[static_cast<std::size_t>(AccessKind::CodeFetch)] += entry.insn.length;
     return entry.insn;
   }
   NumberedContext fetch_context_{{}, 1};            // the current context
   std::array<NumberedContext, 4> recent_contexts_{};  // serial 0: empty
   u32 next_context_serial_ = 2;
   u8 next_recent_context_ = 0;
-  DecodeCache::Entry* current_entry_ = nullptr;   // the executing instruction's entry, or null
+  // The executing instruction's entry, or null: set when the fetch completes, and
+  // cleared by every fetch step that can fault before that (translate_code_page,
+  // decode_at, check_code_breakpoint), so a fault finds here only an instruction
+  // that was fetched from the entry (abort_instruction).
+  DecodeCache::Entry* current_entry_ = nullptr;
   DecodeCache::Entry* previous_entry_ = nullptr;  // the last retired instruction's entry, or null
   // The translation of the page the last cached instruction came from (cached_instruction),
   // valid in the fetch context it was made in: the page holds the CS offsets
@@ -389,8 +395,6 @@ class Cpu {
     u32 frame = 0;
     u32 serial = 0;  // FetchContext number when translated; 0: none
   } code_page_;
-  u32 scratch_lines_ = DecodeCache::kNoLines;  // lines_linear of scratch_ (reset at each decode)
-  u32* lines_mark_ = &scratch_lines_;  // the executing instruction's lines_linear (retire_code_bytes)
   u32 pending_debug_ = 0;             // DR6 bits of #DB traps waiting for the next instruction boundary
   u32 instruction_debug_hits_ = 0;    // data breakpoints hit by the current instruction (B0-B3)
   u8 code_breakpoints_ = 0;           // enabled execute breakpoints, bit n = DRn

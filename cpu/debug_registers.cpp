@@ -52,6 +52,7 @@ void Cpu::check_debug_register_access() {
 void Cpu::update_access_checks() { access_checks_ = data_breakpoints_ != 0 || (state.cr0 & cr0::AM) != 0; }
 
 void Cpu::check_code_breakpoint() {
+  current_entry_ = nullptr;  // a code breakpoint faults before the fetch
   const u32 linear = state.segments[CS].cache.base + state.eip;
   u32 hits = 0;
   for (unsigned b = 0; b < 4; ++b)

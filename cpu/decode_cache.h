@@ -12,16 +12,19 @@
 // mapping (MOV CR3, INVLPG, new page tables) simply finds the other physical page.
 #pragma once
 #include <memory>
+#include <vector>
 
 #include "cpu/instruction.h"
 #include "mmu/physical_bus.h"
+#include "trace/counters.h"
 
 namespace x86lab {
 
 class DecodeCache final : public CodeWriteListener {
  public:
-  // Registers with `bus` for code-page writes; unregisters on destruction.
-  explicit DecodeCache(PhysicalBus& bus);
+  // Registers with `bus` for code-page writes; unregisters on destruction. `counters`
+  // receives the per-entry statistics (settle()).
+  DecodeCache(PhysicalBus& bus, Counters& counters);
   ~DecodeCache() override;
   DecodeCache(const DecodeCache&) = delete;
   DecodeCache& operator=(const DecodeCache&) = delete;
@@ -30,10 +33,14 @@ class DecodeCache final : public CodeWriteListener {
     u32 physical = 0xFFFFFFFFu;  // never a valid instruction start with default32 unset below
     u32 generation = 0xFFFFFFFFu;
     bool default32 = false;
+    bool listed = false;  // on the list settle() goes through
     // The linear address whose code lines (Cpu's code footprint counters) this
     // instruction already put into the set, or kNoLines: a retirement at the same
     // linear address adds nothing new, so the CPU skips the set (the set only grows).
     u32 lines_linear = kNoLines;
+    // Retirements of this instruction not yet added to Counters (per-opcode counts,
+    // code bytes, code-fetch bytes; settle()).
+    u32 executions = 0;
     // The instruction that ran after this one last time (a fall-through or a taken
     // branch): the entry decoded for EIP `next_eip` in the CPU's fetch context
     // `next_context`, valid while the cache's link_stamp() is still `next_stamp`
@@ -62,6 +69,8 @@ class DecodeCache final : public CodeWriteListener {
   Entry* insert(u32 physical, bool default32, const Instruction& insn) {
     next_link_stamp();  // a link may point at the entry this replaces
     Entry& e = entries_[index(physical)];
+    fold(e);
+    list(e);
     e.physical = physical;
     e.default32 = default32;
     e.generation = generations_[page_slot(physical)];
@@ -85,6 +94,24 @@ class DecodeCache final : public CodeWriteListener {
     for (u32 slot = 0; slot < kGenerationSlots; ++slot) ++generations_[slot];
     next_link_stamp();
   }
+
+  // ---- statistics of cached instructions ----
+  // The CPU counts a retirement of a cached instruction in its entry (executions)
+  // instead of in three counters; settle() adds them up. Every entry that can run
+  // without a full look-up (a link's target) is on the list: a full look-up lists
+  // the entry it finds (list()), insert() lists the new one, and settle() makes every
+  // link stale, so the next run starts from full look-ups again.
+  void list(Entry& e) {
+    if constexpr (!kStatistics) return;
+    if (e.listed) [[likely]] return;
+    e.listed = true;
+    listed_.push_back(&e);
+  }
+  // Adds the listed entries' retirements to Counters::opcodes, code_bytes and
+  // accesses_by_kind[CodeFetch] (each retirement fetched the instruction's bytes) and
+  // empties the list. The CPU calls it whenever it returns from run() or step(), so
+  // Counters are exact whenever nobody is executing.
+  void settle();
 
   // ---- successor links ----
   // Links stay valid while this is unchanged. It changes when an entry is replaced or
@@ -121,7 +148,19 @@ class DecodeCache final : public CodeWriteListener {
   }
   static u32 page_slot(u32 physical) { return (physical >> 12) & (kGenerationSlots - 1); }
 
+  // Adds `e`'s retirements to the counters (settle(), and before insert() reuses it).
+  void fold(Entry& e) {
+    if (!e.executions) return;
+    const u64 n = e.executions, bytes = n * e.insn.length;
+    counters_.opcodes[e.insn.opcode_index] += n;
+    counters_.code_bytes += bytes;
+    counters_.accesses_by_kind[static_cast<std::size_t>(AccessKind::CodeFetch)] += bytes;
+    e.executions = 0;
+  }
+
   PhysicalBus& bus_;
+  Counters& counters_;
+  std::vector<Entry*> listed_;  // entries with listed set
   std::unique_ptr<Entry[]> entries_;
   std::unique_ptr<u32[]> generations_;
   u32 link_stamp_ = 1;  // links start out stale (next_stamp 0)

@@ -42,18 +42,27 @@ void Mmu::invalidate_page(u32 linear) {
   ++counters_.tlb_page_invalidations;
   tlb_.invalidate_page(linear);
   model_.invalidate_page(linear);
+  tlb_.clear_model_marks();  // the model forgot every set's most recently used way
 }
 
 void Mmu::flush_non_global() {
   ++counters_.tlb_flushes;
   tlb_.flush_non_global();
   model_.flush(true);
+  tlb_.clear_model_marks();
 }
 
 void Mmu::flush_all() {
   ++counters_.tlb_flushes;
   tlb_.flush_all();
   model_.flush(false);
+  tlb_.clear_model_marks();
+}
+
+void Mmu::note_data_model(TlbEntry& entry, u32 linear) {
+  const TlbModel::DataAccess result = model_.access_data(linear, entry.rights);
+  if (result.displaced_page != TlbModel::kNoPage) tlb_.clear_model_mark(result.displaced_page);
+  if (result.mru) entry.rights |= tlb_right::ModelMru;
 }
 
 u32 Mmu::translate_miss(u32 linear, AccessIntent intent, bool user) {
@@ -67,7 +76,7 @@ u32 Mmu::translate_miss(u32 linear, AccessIntent intent, bool user) {
   }
   const Translation t = walk(linear, intent, user);
   tlb_.fill(linear, t.frame, t.rights, bus_.host_read_page(t.frame), bus_.host_write_page(t.frame));
-  note_model(linear, intent, t.rights);
+  note_model(tlb_.slot(linear), linear, intent);
   return t.frame | (linear & 0xFFF);
 }
 

@@ -44,6 +44,7 @@ class Mmu {
   // The statistics model's TLB sizes (the CPU profile's); resets the model.
   void set_tlb_geometry(const TlbGeometry& geometry) {
     model_ = TlbModel(geometry, counters_);
+    tlb_.clear_model_marks();
     tlb_.note_change();
   }
 
@@ -58,8 +59,8 @@ class Mmu {
   // flag; anything else walks the tables again.
   u32 translate(u32 linear, AccessIntent intent, bool user) {
     if (!control_.pg) return linear;
-    if (const TlbEntry* entry = tlb_hit(linear, intent, user)) {
-      note_model(linear, intent, entry->rights);
+    if (TlbEntry* entry = tlb_hit(linear, intent, user)) {
+      note_model(*entry, linear, intent);
       return entry->frame | (linear & 0xFFF);
     }
     return translate_miss(linear, intent, user);
@@ -76,8 +77,8 @@ class Mmu {
   // counters and trace events as through the bus, without the bus's page lookup.
   template <class T>
   T read(u32 linear, AccessKind kind, bool user, AccessIntent intent = AccessIntent::Read) {
-    if (const TlbEntry* entry = direct_hit(linear, sizeof(T), intent, user); entry && entry->host_read) [[likely]] {
-      note_model(linear, intent, entry->rights);
+    if (TlbEntry* entry = direct_hit(linear, sizeof(T), intent, user); entry && entry->host_read) [[likely]] {
+      note_model(*entry, linear, intent);
       counters_.count_access(kind);
       T value;
       std::memcpy(&value, entry->host_read + (linear & 0xFFF), sizeof(T));
@@ -108,9 +109,9 @@ class Mmu {
 
   template <class T>
   void write(u32 linear, T value, AccessKind kind, bool user) {
-    if (const TlbEntry* entry = direct_hit(linear, sizeof(T), AccessIntent::Write, user); entry && entry->host_write)
+    if (TlbEntry* entry = direct_hit(linear, sizeof(T), AccessIntent::Write, user); entry && entry->host_write)
         [[likely]] {
-      note_model(linear, AccessIntent::Write, entry->rights);
+      note_model(*entry, linear, AccessIntent::Write);
       counters_.count_access(kind);
       std::memcpy(entry->host_write + (linear & 0xFFF), &value, sizeof(T));
       if (counters_.tracer) [[unlikely]]
@@ -174,8 +175,8 @@ class Mmu {
 
   static bool crosses_page(u32 linear, unsigned size) { return (linear & 0xFFF) + size > 0x1000; }
   // The TLB entry translating `linear` when it has the rights `intent` needs, or null.
-  const TlbEntry* tlb_hit(u32 linear, AccessIntent intent, bool user) const {
-    const TlbEntry& entry = tlb_.slot(linear);
+  TlbEntry* tlb_hit(u32 linear, AccessIntent intent, bool user) {
+    TlbEntry& entry = tlb_.slot(linear);
     const u8 need = intent == AccessIntent::Write ? write_rights_[user] : (user ? tlb_right::User : 0);
     return tlb_.holds(entry, linear) && (entry.rights & need) == need ? &entry : nullptr;
   }
@@ -184,20 +185,30 @@ class Mmu {
     if (tlb_.holds(entry, linear)) entry.host_write = bus_.host_write_page(physical);
   }
   // tlb_hit for an access of `size` bytes inside one page with paging on, else null.
-  const TlbEntry* direct_hit(u32 linear, unsigned size, AccessIntent intent, bool user) const {
+  TlbEntry* direct_hit(u32 linear, unsigned size, AccessIntent intent, bool user) {
     return control_.pg && !crosses_page(linear, size) ? tlb_hit(linear, intent, user) : nullptr;
   }
   static u32 split_address(u32 linear, unsigned i, u32 first, u32 second) {
     const u32 byte_linear = linear + i;
     return (byte_linear & ~0xFFFu) == (linear & ~0xFFFu) ? first + i : second + (byte_linear & 0xFFF);
   }
-  void note_model(u32 linear, AccessIntent intent, u8 rights) {
+  // Tells the TLB statistics model about a translated access through `entry`. A data
+  // access to a page marked tlb_right::ModelMru is a hit the model would count without
+  // changing anything (its set's most recently used way): one bit test instead of the
+  // model's look-up, which note_data_model does for every other page.
+  void note_model(TlbEntry& entry, u32 linear, AccessIntent intent) {
     if constexpr (!kStatistics) return;
     if (intent == AccessIntent::Execute)
-      model_.access_code(linear, rights);
+      model_.access_code(linear, entry.rights);
+    else if (entry.rights & tlb_right::ModelMru) [[likely]]
+      ++counters_.tlb_data_hits;
     else
-      model_.access_data(linear, rights);
+      note_data_model(entry, linear);
   }
+  // The model's look-up for a data access through `entry`, then its marks: the page
+  // that stopped being its set's most recently used way loses its mark, and the
+  // accessed page gets one when it is now (only 4 KiB pages are marked).
+  void note_data_model(TlbEntry& entry, u32 linear);  // paging.cpp
   u32 translate_miss(u32 linear, AccessIntent intent, bool user);
   Translation walk(u32 linear, AccessIntent intent, bool user);
   // A MemoryAccess trace event (only called while a tracer is attached). For a

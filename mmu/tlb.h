@@ -19,6 +19,11 @@ inline constexpr u8 Writable = 1 << 1;  // R/W = 1 at both levels
 inline constexpr u8 Dirty = 1 << 2;     // the entry mapping the page had D = 1 when cached
 inline constexpr u8 Global = 1 << 3;    // G = 1 with CR4.PGE: kept across MOV CR3
 inline constexpr u8 Large = 1 << 4;     // part of a 4 MiB page
+// Statistics only, never a right an access needs: the TLB statistics model's data
+// array (mmu/tlb_model.h) has this 4 KiB page as the most recently used way of its
+// set, so another data access to it is a hit that changes no LRU order. Set and
+// cleared by the Mmu (Mmu::note_data_model); a fill starts without it.
+inline constexpr u8 ModelMru = 1 << 5;
 }  // namespace tlb_right
 
 struct TlbEntry {
@@ -69,6 +74,13 @@ class Tlb {
   // note_change(): while it stays the same, every translation found stays the same.
   u32 changes() const { return changes_; }
   void note_change() { ++changes_; }
+  // Clears tlb_right::ModelMru in the slot of 4 KiB page `page` (linear address >> 12),
+  // whichever page it holds now (a cleared mark only costs a model look-up), or in
+  // every slot.
+  void clear_model_mark(u32 page) { entries_[page & (kEntries - 1)].rights &= ~tlb_right::ModelMru; }
+  void clear_model_marks() {
+    for (TlbEntry& e : entries_) e.rights &= ~tlb_right::ModelMru;
+  }
   // Forgets the host write pointer `host_page` (a frame that now holds code), or with
   // null every host pointer (the physical map or the A20 gate changed). Translations stay.
   void revoke_host_pages(const u8* host_page);

@@ -19,27 +19,7 @@ TlbModelArray::TlbModelArray(TlbArrayGeometry geometry) {
   set_mask_ = sets_ - 1;
 }
 
-// The set search behind access() when `key` is not the most recently used way.
-bool TlbModelArray::access_set(u32 key, bool global) {
-  if (!exists()) return false;
-  const u32 set = set_of(key);
-  const std::size_t first = std::size_t{set} * ways_;
-  std::size_t victim = first;  // the least recently used way; empty ways have stamp 0
-  ++clock_;
-  for (std::size_t i = first; i < first + ways_; ++i) {
-    if (keys_[i] == key + 1) {
-      stamps_[i] = clock_;
-      mru_[set] = key + 1;
-      return true;
-    }
-    if (stamps_[i] < stamps_[victim]) victim = i;
-  }
-  keys_[victim] = key + 1;
-  stamps_[victim] = clock_;
-  global_[victim] = global;
-  mru_[set] = key + 1;
-  return false;
-}
+bool TlbModelArray::access_set(u32 key, bool global, u32& displaced) { return search_set(key, global, displaced); }
 
 void TlbModelArray::invalidate(u32 key) {
   for (std::size_t i = 0; i < keys_.size(); ++i)
@@ -59,6 +39,26 @@ TlbModel::TlbModel(const TlbGeometry& geometry, Counters& counters)
       code_large_(geometry.code_large),
       data_small_(geometry.data_small),
       data_large_(geometry.data_large) {}
+
+TlbModel::DataAccess TlbModel::access_data_other(u32 linear, u8 rights) {
+  static_assert(u32{tlb_right::Large} << 27 == kLargeBit);
+  const bool small = !(rights & tlb_right::Large);
+  const u32 page = (linear >> 12) | (static_cast<u32>(rights & tlb_right::Large) << 27);
+  if (page == last_data_page_) {
+    ++counters_->tlb_data_hits;
+    return {kNoPage, small};
+  }
+  TlbModelArray& array = small || !data_large_.exists() ? data_small_ : data_large_;
+  // The memo holds only a page the model now holds (an array of 0 entries holds none).
+  last_data_page_ = array.exists() ? page : kNoPage;
+  u32 displaced = TlbModelArray::kNoKey;
+  if (array.access_inline(small ? linear >> 12 : large_key(linear), rights & tlb_right::Global, displaced))
+    ++counters_->tlb_data_hits;
+  else
+    miss(linear, false);
+  // Keys of 4 MiB pages (large_key) have bit 30 set; 4 KiB pages' keys are below 2^20.
+  return {displaced < (1u << 20) ? displaced : kNoPage, small && array.exists()};
+}
 
 void TlbModel::miss(u32 linear, bool code) {
   ++(code ? counters_->tlb_code_misses : counters_->tlb_data_misses);

@@ -30,19 +30,52 @@ inline constexpr TlbGeometry kP6TlbGeometry = {{32, 4}, {2, 2}, {64, 4}, {8, 4}}
 class TlbModelArray {
  public:
   explicit TlbModelArray(TlbArrayGeometry geometry);
-  bool exists() const { return !keys_.empty(); }
+  bool exists() const { return sets_ != 0; }
+  static constexpr u32 kNoKey = 0xFFFFFFFFu;
   // Looks `key` up and makes it most recently used; on a miss it replaces the least
-  // recently used way of its set. Returns whether it hit.
-  bool access(u32 key, bool global) {
+  // recently used way of its set. Returns whether it hit. `displaced` receives the key
+  // that was the set's most recently used way before when that changed (kNoKey when
+  // it did not or was not known).
+  bool access(u32 key, bool global, u32& displaced) {
     // The most recently used way of its set: a hit that changes no set's LRU order.
     if (mru_[set_of(key)] == key + 1) return true;
-    return access_set(key, global);
+    return access_set(key, global, displaced);
   }
+  // Whether `key` is the most recently used way of its set.
+  bool is_mru(u32 key) const { return exists() && mru_[set_of(key)] == key + 1; }
   void invalidate(u32 key);
   void flush(bool keep_global);
 
  private:
-  bool access_set(u32 key, bool global);
+  bool access_set(u32 key, bool global, u32& displaced);  // search_set out of line
+  friend class TlbModel;
+  // access() with the set search inlined (the data path's look-up, TlbModel::access_data).
+  bool access_inline(u32 key, bool global, u32& displaced) {
+    if (mru_[set_of(key)] == key + 1) return true;
+    return search_set(key, global, displaced);
+  }
+  // The set search behind access() when `key` is not the most recently used way.
+  bool search_set(u32 key, bool global, u32& displaced) {
+    if (!exists()) return false;
+    const u32 set = set_of(key);
+    displaced = mru_[set] ? mru_[set] - 1 : kNoKey;
+    const std::size_t first = std::size_t{set} * ways_;
+    std::size_t victim = first;  // the least recently used way; empty ways have stamp 0
+    ++clock_;
+    for (std::size_t i = first; i < first + ways_; ++i) {
+      if (keys_[i] == key + 1) {
+        stamps_[i] = clock_;
+        mru_[set] = key + 1;
+        return true;
+      }
+      if (stamps_[i] < stamps_[victim]) victim = i;
+    }
+    keys_[victim] = key + 1;
+    stamps_[victim] = clock_;
+    global_[victim] = global;
+    mru_[set] = key + 1;
+    return false;
+  }
   u32 set_of(u32 key) const { return power_of_two_sets_ ? key & set_mask_ : key % sets_; }
   void clear(std::size_t way) {
     keys_[way] = 0;
@@ -52,7 +85,7 @@ class TlbModelArray {
   u32 sets_ = 0, ways_ = 0;
   std::vector<u32> keys_;    // key + 1; 0 = empty
   std::vector<u64> stamps_;  // last use, for LRU
-  std::vector<bool> global_;
+  std::vector<u8> global_;  // 1: a global page's way (kept by flush(true))
   u64 clock_ = 0;
   u32 set_mask_ = 0;                // sets_ - 1 when power_of_two_sets_
   bool power_of_two_sets_ = true;   // (every built-in geometry; an empty array has "1 set")
@@ -61,34 +94,39 @@ class TlbModelArray {
 
 class TlbModel {
  public:
+  static constexpr u32 kNoPage = 0xFFFFFFFFu;
   TlbModel(const TlbGeometry& geometry, Counters& counters);
 
-  // One translated access of the page holding `linear`, with the functional TLB's
-  // `rights` for it (tlb_right::Large for a 4 MiB page, tlb_right::Global).
+  // One translated data access of the page holding `linear`, with the functional
+  // TLB's `rights` for it (tlb_right::Large for a 4 MiB page, tlb_right::Global).
   // The page of the last data access is the most recently used way of its set (no
   // access since has touched the model), so another access to it is a hit that
-  // changes nothing: counted without a look-up.
-  void access_data(u32 linear, u8 rights) {
-    static_assert(u32{tlb_right::Large} << 27 == kLargeBit);
-    const u32 page = (linear >> 12) | (static_cast<u32>(rights & tlb_right::Large) << 27);
-    if (page == last_data_page_) {
-      ++counters_->tlb_data_hits;
-      return;
-    }
-    // The memo holds only a page the model now holds (an array of 0 entries holds none).
-    const bool held = (rights & tlb_right::Large) && data_large_.exists() ? true : data_small_.exists();
-    last_data_page_ = held ? page : kNoPage;
-    if (access(data_small_, data_large_, linear, rights))
+  // changes nothing: counted without a look-up. The result tells the Mmu which
+  // functional TLB entries may carry tlb_right::ModelMru (its own check for the same
+  // case on any page, paging.h).
+  struct DataAccess {
+    u32 displaced_page = kNoPage;  // a 4 KiB page (linear >> 12) no longer its set's most recently used way
+    bool mru = false;              // the accessed page is a 4 KiB page now most recently used in its set
+  };
+  DataAccess access_data(u32 linear, u8 rights) {
+    if ((rights & tlb_right::Large) || !data_small_.exists()) [[unlikely]] return access_data_other(linear, rights);
+    // A 4 KiB page: the memo's case is the look-up's most-recently-used case here.
+    const u32 page = linear >> 12;
+    last_data_page_ = page;
+    u32 displaced = TlbModelArray::kNoKey;
+    if (data_small_.access_inline(page, rights & tlb_right::Global, displaced))
       ++counters_->tlb_data_hits;
     else
       miss(linear, false);
+    return {displaced < (1u << 20) ? displaced : kNoPage, true};
   }
   // Instruction fetch: looked up once per run of fetches from one page (a fetch unit
   // keeps the current page's translation), so per page change, not per byte.
   void access_code(u32 linear, u8 rights) {
     if ((linear >> 12) == last_code_page_) return;
     last_code_page_ = linear >> 12;
-    if (access(code_small_, code_large_, linear, rights))
+    u32 displaced = TlbModelArray::kNoKey;
+    if (access(code_small_, code_large_, linear, rights, displaced))
       ++counters_->tlb_code_hits;
     else
       miss(linear, true);
@@ -97,15 +135,15 @@ class TlbModel {
   void flush(bool keep_global);
 
  private:
-  static constexpr u32 kNoPage = 0xFFFFFFFFu;
   static constexpr u32 kLargeBit = 1u << 31;  // in last_data_page_: the access was to a 4 MiB page
   // Counts a miss and emits a TlbMiss trace event (detail 1 for code, 0 for data).
   void miss(u32 linear, bool code);
+  DataAccess access_data_other(u32 linear, u8 rights);  // 4 MiB pages, or no 4 KiB data array
   static u32 large_key(u32 linear) { return (1u << 30) | (linear >> 22); }
-  static bool access(TlbModelArray& small, TlbModelArray& large_array, u32 linear, u8 rights) {
+  static bool access(TlbModelArray& small, TlbModelArray& large_array, u32 linear, u8 rights, u32& displaced) {
     const bool global = rights & tlb_right::Global;
-    if (!(rights & tlb_right::Large)) return small.access(linear >> 12, global);
-    return (large_array.exists() ? large_array : small).access(large_key(linear), global);
+    if (!(rights & tlb_right::Large)) return small.access(linear >> 12, global, displaced);
+    return (large_array.exists() ? large_array : small).access(large_key(linear), global, displaced);
   }
 
   Counters* counters_;

@@ -278,6 +278,98 @@ TEST(DecodeCache, ALoopAcrossTwoPagesTellsTheTlbModelEveryPageChange) {
   EXPECT_EQ(f.counters.tlb_code_hits + f.counters.tlb_code_misses, 20u);
 }
 
+// Statistics of cached instructions are counted in their entries and added up when
+// run() returns (DecodeCache::settle). The values are the instruction lengths of the
+// SDM's encodings: B9 id (5 bytes), 40, 49 (1), 75 cb (2), F4 (1).
+TEST(DecodeCache, PerOpcodeCountsAndCodeBytesAreExactAfterEveryRun) {
+  Flat32 f;
+  f.code(0x1000, {0xB9, 10, 0, 0, 0,  // mov ecx, 10
+                  0x40,               // loop: inc eax
+                  0x49,               // dec ecx
+                  0x75, 0xFC,         // jnz loop
+                  0xF4});             // hlt
+  const auto opcode_sum = [&] {
+    u64 sum = 0;
+    for (u64 n : f.counters.opcodes) sum += n;
+    return sum;
+  };
+  for (int pass = 1; pass <= 2; ++pass) {  // the second pass runs from cached entries and links
+    f.cpu.state.eip = 0x1000;
+    f.cpu.state.halted = false;
+    for (int slice = 0; slice < 20 && !f.cpu.state.halted; ++slice) {
+      f.cpu.run(7);  // ends inside the loop: links made in one run are used in the next
+      EXPECT_EQ(opcode_sum(), f.counters.instructions) << "pass " << pass << " slice " << slice;
+      EXPECT_EQ(f.counters.accesses_by_kind[static_cast<std::size_t>(AccessKind::CodeFetch)], f.counters.code_bytes);
+    }
+    ASSERT_TRUE(f.cpu.state.halted);
+    const u64 p = static_cast<u64>(pass);
+    EXPECT_EQ(f.counters.instructions, p * 32);
+    EXPECT_EQ(f.counters.opcodes[0xB9], p * 1);
+    EXPECT_EQ(f.counters.opcodes[0x40], p * 10);
+    EXPECT_EQ(f.counters.opcodes[0x49], p * 10);
+    EXPECT_EQ(f.counters.opcodes[0x75], p * 10);
+    EXPECT_EQ(f.counters.opcodes[0xF4], p * 1);
+    EXPECT_EQ(f.counters.code_bytes, p * (5 + 10 * 4 + 1));
+  }
+}
+
+// An instruction that faults did not retire: no opcode count and no code bytes, but its
+// bytes were fetched. MOV EAX, [EBX] (8B 03, 2 bytes) runs once, then faults with a
+// dword at DS offset FFFEh (beyond the real-mode limit FFFFh: #GP(0)) from its entry.
+TEST(DecodeCache, AFaultingCachedInstructionCountsItsFetchButNotARetirement) {
+  Flat32 f;
+  f.code(0x1000, {0x8B, 0x03});
+  f.cpu.state.gpr[EBX] = 0x2000;
+  f.run_at(0x1000);
+  f.cpu.state.gpr[EBX] = 0xFFFE;
+  f.cpu.state.eip = 0x1000;
+  f.cpu.run(1);
+  EXPECT_EQ(f.counters.exceptions_by_vector[13], 1u);
+  EXPECT_EQ(f.counters.instructions, 1u);
+  EXPECT_EQ(f.counters.opcodes[0x8B], 1u);
+  EXPECT_EQ(f.counters.code_bytes, 2u);
+  EXPECT_EQ(f.counters.accesses_by_kind[static_cast<std::size_t>(AccessKind::CodeFetch)], 4u);
+}
+
+// A fault while fetching the next instruction (its page is not present) fetched
+// nothing: the code-fetch count stays that of the cached NOP before it.
+TEST(DecodeCache, AFetchFaultAfterACachedInstructionCountsNoFetch) {
+  Flat32 f;
+  f.enable_paging();
+  f.poke32(kPageTable + 8 * 4, 0);  // linear page 8 not present
+  f.code(0x7FFF, {0x90});          // nop, the last byte of page 7
+  f.run_at(0x7FFF);
+  f.cpu.state.eip = 0x7FFF;
+  f.cpu.run(1);  // the NOP again, from its entry
+  const u64 fetched = f.counters.accesses_by_kind[static_cast<std::size_t>(AccessKind::CodeFetch)];
+  EXPECT_EQ(fetched, 2u);
+  f.cpu.run(1);  // #PF fetching 8000h (delivered or not: no IDT is set up)
+  EXPECT_EQ(f.counters.accesses_by_kind[static_cast<std::size_t>(AccessKind::CodeFetch)], fetched);
+  EXPECT_EQ(f.counters.opcodes[0x90], 2u);
+}
+
+// Two instructions whose physical addresses share one entry (1000h and 9001h:
+// index = (address ^ address >> 15) mod 8000h) replace each other; each replacement
+// keeps the replaced instruction's counts.
+TEST(DecodeCache, AReplacedEntryKeepsItsCounts) {
+  Flat32 f;
+  f.code(0x1000, {0xE8, 0xFC, 0x7F, 0x00, 0x00,  // call 9001h
+                  0x49,                          // dec ecx
+                  0x75, 0xF8,                    // jnz 1000h
+                  0xF4});                        // hlt
+  f.code(0x9001, {0xC3});                       // ret
+  f.cpu.state.gpr[ECX] = 5;
+  f.cpu.state.eip = 0x1000;
+  for (int slice = 0; slice < 10 && !f.cpu.state.halted; ++slice) f.cpu.run(3);
+  ASSERT_TRUE(f.cpu.state.halted);
+  EXPECT_EQ(f.counters.opcodes[0xE8], 5u);
+  EXPECT_EQ(f.counters.opcodes[0xC3], 5u);
+  EXPECT_EQ(f.counters.opcodes[0x49], 5u);
+  EXPECT_EQ(f.counters.opcodes[0x75], 5u);
+  EXPECT_EQ(f.counters.code_bytes, 5u * (5 + 1 + 1 + 2) + 1);
+  EXPECT_EQ(f.counters.accesses_by_kind[static_cast<std::size_t>(AccessKind::CodeFetch)], f.counters.code_bytes);
+}
+
 TEST(DecodeCache, ADestroyedCpuNoLongerListensToTheBus) {
   Counters counters;
   PhysicalBus bus{1 << 20, counters};

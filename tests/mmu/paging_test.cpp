@@ -418,6 +418,42 @@ TEST(TlbModel, AFourWaySetEvictsItsLeastRecentlyUsedPage) {
   EXPECT_EQ(f.counters.tlb_data_misses, 6u);
 }
 
+// Data accesses to the most recently used way of a set are counted from a mark in
+// the functional TLB entry (tlb_right::ModelMru). The counts must stay those of LRU
+// sets: pages 10h-50h share set 0 of the P6's 4-way data TLB (16 sets).
+TEST(TlbModel, AMarkIsDroppedWhenAnotherPageOfItsSetBecomesMostRecentlyUsed) {
+  PagingFixture f;
+  for (u32 page = 0x10; page <= 0x50; page += 0x10) f.set_pte(page, page << 12 | P | W);
+  const auto read = [&](u32 page) { f.mmu.read<u32>(page << 12, AccessKind::Data, false); };
+  for (u32 page : {0x10, 0x20, 0x10, 0x30, 0x40}) read(page);
+  // LRU order, oldest first: 20h, 10h, 30h, 40h. 50h replaces 20h, and 10h stays.
+  read(0x50);
+  read(0x10);
+  read(0x20);
+  EXPECT_EQ(f.counters.tlb_data_misses, 6u) << "20h was replaced";
+  EXPECT_EQ(f.counters.tlb_data_hits, 2u) << "10h's second access must make it newer than 20h";
+}
+
+// MOV CR3 keeps global translations (functional and modeled) but the model's
+// most-recently-used knowledge is gone, so the global page's mark must go too.
+TEST(TlbModel, AGlobalPageKeepsNoMarkAcrossAFlush) {
+  PagingFixture f;
+  f.control.pge = true;
+  f.apply();
+  f.set_pte(0x10, 0x10000 | P | W | 0x100);  // G
+  for (u32 page = 0x20; page <= 0x50; page += 0x10) f.set_pte(page, page << 12 | P | W);
+  const auto read = [&](u32 page) { f.mmu.read<u32>(page << 12, AccessKind::Data, false); };
+  read(0x10);
+  f.mmu.flush_non_global();
+  for (u32 page : {0x10, 0x20, 0x10, 0x30, 0x40}) read(page);
+  // LRU order, oldest first: 20h, 10h, 30h, 40h. 50h replaces 20h, and 10h stays.
+  read(0x50);
+  read(0x10);
+  read(0x20);
+  EXPECT_EQ(f.counters.tlb_data_misses, 6u) << "20h was replaced";
+  EXPECT_EQ(f.counters.tlb_data_hits, 3u);
+}
+
 TEST(TlbModel, GeometryChangesCountsButNeverTranslations) {
   PagingFixture small, large;
   small.mmu.set_tlb_geometry({{1, 1}, {1, 1}, {1, 1}, {1, 1}});
