@@ -60,8 +60,8 @@ struct Counters {
   std::array<u64, kSegmentLoadCauseCount> segment_loads_by_cause{};  // by SegmentLoadCause
   std::array<u64, 512> opcodes{};                  // retired instructions by opcode (0-FF, 100-1FF = 0F map)
   u64 code_bytes = 0;                              // bytes of retired instructions
-  u64 code_lines_32 = 0;                           // distinct 32-byte physical code lines fetched (icache footprint)
-  u64 code_lines_64 = 0;                           // distinct 64-byte physical code lines fetched
+  u64 code_lines_32 = 0;                           // distinct 32-byte linear code lines of retired instructions (icache footprint)
+  u64 code_lines_64 = 0;                           // distinct 64-byte linear code lines of retired instructions
   u64 undefined_opcodes = 0;                       // instructions that raised #UD because not implemented/invalid
   u64 open_bus_reads = 0;                          // physical reads that hit no device (read 0xFF)
   u64 open_bus_writes = 0;                         // physical writes that hit no device (dropped)

@@ -37,8 +37,9 @@ void add_platform_options(po::options_description& options) {
       ("serial-input", po::value<std::string>()->value_name("FILE"),
        "bytes received on COM1, fed at the line's baud rate (instead of standard input)")
       ("vga-dump", "print the 80x25 VGA text screen on stdout at exit")
-      ("cpu-mhz", po::value<std::string>()->default_value("500")->value_name("N"),
-       "modeled CPU frequency in MHz: device time is cycles / frequency (1 to 100000)")
+      ("cpu-mhz", po::value<std::string>()->value_name("N"),
+       "modeled CPU frequency in MHz: device time is cycles / frequency (1 to 100000; default: the "
+       "profile's cpu-mhz, 500 for p3)")
       ("realtime", "pace the virtual clock to wall time (interactive use; never changes the order of events)")
       ("rtc-start", po::value<std::string>()->default_value("fixed")->value_name("fixed|host|SECONDS"),
        "RTC time at power-on: 2024-01-01 00:00:00 UTC, the host clock, or seconds since 1970");
@@ -57,7 +58,11 @@ void PlatformSession::configure(const po::variables_map& vm, MachineConfig& conf
     if (vm.count("initrd")) config.kernel.initrd_path = vm["initrd"].as<std::string>();
     if (vm.count("append")) config.kernel.command_line = vm["append"].as<std::string>();
   }
-  config.cpu_hz = parse_whole("cpu-mhz", vm["cpu-mhz"].as<std::string>(), 1, 100000) * 1'000'000;
+  if (vm.count("cpu-mhz")) {  // else the profile's clock (apply_profile_option)
+    const u64 mhz = parse_whole("cpu-mhz", vm["cpu-mhz"].as<std::string>(), 1, 100000);
+    config.cpu_hz = mhz * 1'000'000;
+    config.cost_model.cpu_mhz = static_cast<double>(mhz);  // Perfetto timestamps use the same clock
+  }
   config.realtime = vm.count("realtime") > 0;
   const std::string rtc = vm["rtc-start"].as<std::string>();
   if (rtc == "host") config.rtc_start = static_cast<i64>(std::time(nullptr));

@@ -1,6 +1,7 @@
 // Trace tools and the run options that attach tracing, statistics and cost profiles.
 #include "ui/trace_command.h"
 
+#include <cmath>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -55,11 +56,20 @@ void add_profile_option(po::options_description& options) {
                         "(docs/cost-model.md)");
 }
 
+// The modeled clock of the cost model's `cpu-mhz` (--cpu-mhz overrides it later, in
+// PlatformSession::configure).
+void apply_profile_clock(const std::string& name, MachineConfig& config) {
+  if (config.cost_model.cpu_mhz < 1 || config.cost_model.cpu_mhz > 100000)
+    throw InputError("--profile '" + name + "': cpu-mhz must be between 1 and 100000");
+  config.cpu_hz = static_cast<u64>(std::llround(config.cost_model.cpu_mhz * 1e6));
+}
+
 void apply_profile_option(const po::variables_map& vm, MachineConfig& config) {
   const std::string name = vm["profile"].as<std::string>();
   if (const CpuProfile* profile = find_profile(name)) {
     config.profile = profile;
     config.cost_model = builtin_cost_model(name == "i386-locking" ? "p3" : name);
+    apply_profile_clock(name, config);
     return;
   }
   // Not a built-in name: a cost-model file whose `name` picks the CPU profile.
@@ -73,6 +83,7 @@ void apply_profile_option(const po::variables_map& vm, MachineConfig& config) {
   }
   const CpuProfile* profile = find_profile(config.cost_model.name);
   config.profile = profile ? profile : &default_profile();
+  apply_profile_clock(name, config);
 }
 
 void attach_trace_options(const po::variables_map& vm, Machine& machine) {

@@ -64,6 +64,13 @@ TEST(TraceCli, CostFileWithUnknownKeyNamesTheLine) {
   expect_rejected("run --bios " + kDemo + " --profile " + path, path + ":2: unknown key 'bogus'");
 }
 
+TEST(TraceCli, CostFileWithAClockBelowOneMhzIsRejected) {
+  const std::string path = ::testing::TempDir() + "slow.cost";
+  std::ofstream(path) << "name = p3  source: test\ncpu-mhz = 0.5  source: test\n";
+  expect_rejected("run --bios " + kDemo + " --profile " + path,
+                  "--profile '" + path + "': cpu-mhz must be between 1 and 100000");
+}
+
 TEST(TraceCli, PerfettoOutputIsJsonWithTraceEvents) {
   const std::string out = ::testing::TempDir() + "demo.json";
   ASSERT_EQ(run("run --bios " + kDemo + " --debugcon none --trace perfetto:" + out).status, 0);

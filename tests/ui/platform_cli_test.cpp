@@ -42,6 +42,23 @@ TEST(PlatformCli, MultibootKernelRunsToPass) {
   EXPECT_NE(o.output.find("PASS"), std::string::npos);
 }
 
+// The device clock is the profile's cpu-mhz unless --cpu-mhz is given: the timer
+// kernel measures the cycles between PIT interrupts (1193 PIT clocks of 1/1193182 s:
+// 1,666,746 cycles at k7's 1667 MHz, 99,985 at 100 MHz).
+unsigned long long cycles_per_timer_interrupt(const std::string& options) {
+  const Outcome o = run("run --kernel " + kTimerKernel + " --serial none --debugcon stdio " + options);
+  EXPECT_EQ(o.status, 33) << o.output;
+  const std::string key = "TSC cycles per interrupt ";
+  const std::size_t at = o.output.find(key);
+  return at == std::string::npos ? 0 : std::stoull(o.output.substr(at + key.size()));
+}
+
+TEST(PlatformCli, TheProfileSetsTheClockAndCpuMhzOverridesIt) {
+  EXPECT_NEAR(static_cast<double>(cycles_per_timer_interrupt("--profile k7")), 1'666'746.0, 200.0);
+  EXPECT_NEAR(static_cast<double>(cycles_per_timer_interrupt("--profile k7 --cpu-mhz 100")), 99'985.0, 50.0);
+  EXPECT_NEAR(static_cast<double>(cycles_per_timer_interrupt("")), 499'924.0, 50.0);
+}
+
 TEST(PlatformCli, SerialFileReceivesCom1Output) {
   const std::string path = ::testing::TempDir() + "com1.txt";
   const Outcome o = run("run --kernel " + kTimerKernel + " --serial file:" + path + " --debugcon none");
