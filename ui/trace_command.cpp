@@ -2,6 +2,8 @@
 #include "ui/trace_command.h"
 
 #include <cmath>
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -74,7 +76,12 @@ void apply_profile_option(const po::variables_map& vm, MachineConfig& config) {
   }
   // Not a built-in name: a cost-model file whose `name` picks the CPU profile.
   std::ifstream file(name);
-  if (!file) throw InputError("unknown --profile '" + name + "' (p3, k7, p4, modern, i386-locking, or a .cost file)");
+  if (!file) {
+    // A path (a '/' or a .cost name) is a file that cannot be read; anything else an unknown name.
+    if (name.find('/') != std::string::npos || name.ends_with(".cost"))
+      throw InputError("cannot open cost file '" + name + "': " + std::strerror(errno));
+    throw InputError("unknown --profile '" + name + "' (p3, k7, p4, modern, i386-locking, or a .cost file)");
+  }
   const std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
   try {
     config.cost_model = parse_cost_model(text, name);

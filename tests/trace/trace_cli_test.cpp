@@ -64,6 +64,13 @@ TEST(TraceCli, CostFileWithUnknownKeyNamesTheLine) {
   expect_rejected("run --bios " + kDemo + " --profile " + path, path + ":2: unknown key 'bogus'");
 }
 
+TEST(TraceCli, AMissingCostFileIsNamedAsAFile) {
+  expect_rejected("run --bios " + kDemo + " --profile /nonexistent/x.cost",
+                  "cannot open cost file '/nonexistent/x.cost': No such file or directory");
+  expect_rejected("run --bios " + kDemo + " --profile nosuch",
+                  "unknown --profile 'nosuch' (p3, k7, p4, modern, i386-locking, or a .cost file)");
+}
+
 TEST(TraceCli, CostFileWithAClockBelowOneMhzIsRejected) {
   const std::string path = ::testing::TempDir() + "slow.cost";
   std::ofstream(path) << "name = p3  source: test\ncpu-mhz = 0.5  source: test\n";
