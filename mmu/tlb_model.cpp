@@ -19,8 +19,6 @@ TlbModelArray::TlbModelArray(TlbArrayGeometry geometry) {
   set_mask_ = sets_ - 1;
 }
 
-bool TlbModelArray::access_set(u32 key, bool global, u32& displaced) { return search_set(key, global, displaced); }
-
 void TlbModelArray::invalidate(u32 key) {
   for (std::size_t i = 0; i < keys_.size(); ++i)
     if (keys_[i] == key + 1) clear(i);
@@ -52,12 +50,22 @@ TlbModel::DataAccess TlbModel::access_data_other(u32 linear, u8 rights) {
   // The memo holds only a page the model now holds (an array of 0 entries holds none).
   last_data_page_ = array.exists() ? page : kNoPage;
   u32 displaced = TlbModelArray::kNoKey;
-  if (array.access_inline(small ? linear >> 12 : large_key(linear), rights & tlb_right::Global, displaced))
+  if (array.access(small ? linear >> 12 : large_key(linear), rights & tlb_right::Global, displaced))
     ++counters_->tlb_data_hits;
   else
     miss(linear, false);
   // Keys of 4 MiB pages (large_key) have bit 30 set; 4 KiB pages' keys are below 2^20.
   return {displaced < (1u << 20) ? displaced : kNoPage, small && array.exists()};
+}
+
+void TlbModel::access_code(u32 linear, u8 rights) {
+  if ((linear >> 12) == last_code_page_) return;
+  last_code_page_ = linear >> 12;
+  u32 displaced = TlbModelArray::kNoKey;
+  if (access(code_small_, code_large_, linear, rights, displaced))
+    ++counters_->tlb_code_hits;
+  else
+    miss(linear, true);
 }
 
 void TlbModel::miss(u32 linear, bool code) {

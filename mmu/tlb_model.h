@@ -39,22 +39,14 @@ class TlbModelArray {
   bool access(u32 key, bool global, u32& displaced) {
     // The most recently used way of its set: a hit that changes no set's LRU order.
     if (mru_[set_of(key)] == key + 1) return true;
-    return access_set(key, global, displaced);
+    return search_set(key, global, displaced);
   }
-  // Whether `key` is the most recently used way of its set.
-  bool is_mru(u32 key) const { return exists() && mru_[set_of(key)] == key + 1; }
   void invalidate(u32 key);
   void flush(bool keep_global);
 
  private:
-  bool access_set(u32 key, bool global, u32& displaced);  // search_set out of line
-  friend class TlbModel;
-  // access() with the set search inlined (the data path's look-up, TlbModel::access_data).
-  bool access_inline(u32 key, bool global, u32& displaced) {
-    if (mru_[set_of(key)] == key + 1) return true;
-    return search_set(key, global, displaced);
-  }
-  // The set search behind access() when `key` is not the most recently used way.
+  // The set search behind access() when `key` is not the most recently used way
+  // (inline: every caller is itself out of line, on the model's slow paths).
   bool search_set(u32 key, bool global, u32& displaced) {
     if (!exists()) return false;
     const u32 set = set_of(key);
@@ -114,7 +106,7 @@ class TlbModel {
     const u32 page = linear >> 12;
     last_data_page_ = page;
     u32 displaced = TlbModelArray::kNoKey;
-    if (data_small_.access_inline(page, rights & tlb_right::Global, displaced))
+    if (data_small_.access(page, rights & tlb_right::Global, displaced))
       ++counters_->tlb_data_hits;
     else
       miss(linear, false);
@@ -122,15 +114,7 @@ class TlbModel {
   }
   // Instruction fetch: looked up once per run of fetches from one page (a fetch unit
   // keeps the current page's translation), so per page change, not per byte.
-  void access_code(u32 linear, u8 rights) {
-    if ((linear >> 12) == last_code_page_) return;
-    last_code_page_ = linear >> 12;
-    u32 displaced = TlbModelArray::kNoKey;
-    if (access(code_small_, code_large_, linear, rights, displaced))
-      ++counters_->tlb_code_hits;
-    else
-      miss(linear, true);
-  }
+  void access_code(u32 linear, u8 rights);
   void invalidate_page(u32 linear);
   void flush(bool keep_global);
 

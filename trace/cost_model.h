@@ -15,7 +15,7 @@ inline constexpr u32 kSubcyclesPerCycle = 256;
 
 struct CostModel {
   std::string name;                       // profile name
-  double cpu_mhz = 500;                   // clock for time-based devices and Perfetto timestamps
+  double cpu_mhz = 500;                   // the profile's clock: MachineConfig::cpu_hz unless --cpu-mhz is given
   u32 instruction_default = 256;          // per retired instruction not listed, in 1/256 cycles
   std::map<std::string, u32> instruction; // per mnemonic as the SDM spells it (total for the instruction)
   u32 memory_operand = 0;                 // extra per instruction with a memory operand

@@ -61,7 +61,6 @@ void PlatformSession::configure(const po::variables_map& vm, MachineConfig& conf
   if (vm.count("cpu-mhz")) {  // else the profile's clock (apply_profile_option)
     const u64 mhz = parse_whole("cpu-mhz", vm["cpu-mhz"].as<std::string>(), 1, 100000);
     config.cpu_hz = mhz * 1'000'000;
-    config.cost_model.cpu_mhz = static_cast<double>(mhz);  // Perfetto timestamps use the same clock
   }
   config.realtime = vm.count("realtime") > 0;
   const std::string rtc = vm["rtc-start"].as<std::string>();

@@ -120,7 +120,7 @@ void attach_trace_options(const po::variables_map& vm, Machine& machine) {
     if (vm.count("trace-stop")) parse_trace_trigger(vm["trace-stop"].as<std::string>(), false, triggers);
     auto tracer = std::make_unique<Tracer>(filter, triggers);
     for (const std::string& spec : vm["trace"].as<std::vector<std::string>>())
-      tracer->add_sink(open_sink(spec, machine.config().cost_model.cpu_mhz));
+      tracer->add_sink(open_sink(spec, static_cast<double>(machine.config().cpu_hz) / 1e6));
     machine.attach_tracer(std::move(tracer));
   } catch (const std::invalid_argument& error) {
     throw InputError(error.what());

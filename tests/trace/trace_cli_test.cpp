@@ -78,6 +78,25 @@ TEST(TraceCli, CostFileWithAClockBelowOneMhzIsRejected) {
                   "--profile '" + path + "': cpu-mhz must be between 1 and 100000");
 }
 
+// Perfetto timestamps are modeled cycles over the machine's clock (µs = cycles / MHz):
+// the demo ROM runs no timed device, so the same events come at twice the time at half
+// the frequency, whether the clock comes from --cpu-mhz or from the profile.
+TEST(TraceCli, PerfettoTimestampsFollowTheMachineClock) {
+  const auto last_timestamp = [](const std::string& options) {
+    const std::string out = ::testing::TempDir() + "clock.json";
+    EXPECT_EQ(run("run --bios " + kDemo + " --debugcon none --trace perfetto:" + out + " " + options).status, 0);
+    const std::string json = read_file(out);
+    const std::size_t at = json.rfind("\"ts\":");
+    return at == std::string::npos ? 0.0 : std::stod(json.substr(at + 5));
+  };
+  const double at_500 = last_timestamp(""), at_250 = last_timestamp("--cpu-mhz 250");
+  const double at_k7 = last_timestamp("--profile k7 --cpu-mhz 500");
+  ASSERT_GT(at_500, 0.0);
+  EXPECT_NEAR(at_250 / at_500, 2.0, 0.01);
+  EXPECT_GT(last_timestamp("--profile k7"), 0.0);
+  EXPECT_NEAR(last_timestamp("--profile k7"), at_k7 * 500 / 1667, at_k7 * 0.01);  // k7: 1667 MHz
+}
+
 TEST(TraceCli, PerfettoOutputIsJsonWithTraceEvents) {
   const std::string out = ::testing::TempDir() + "demo.json";
   ASSERT_EQ(run("run --bios " + kDemo + " --debugcon none --trace perfetto:" + out).status, 0);
