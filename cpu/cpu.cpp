@@ -207,9 +207,7 @@ void Cpu::decode_at(u32 eip, Instruction& insn, u8* bytes) {
 [[gnu::always_inline]] inline const Instruction* Cpu::cached_instruction(u32 eip, Instruction& scratch) {
   const SegmentRegister& cs = state.segments[CS];
   const bool db = cs.cache.db;
-  const FetchContext& known = fetch_context_.context;
-  if (known.epoch != mmu_.translation_epoch() || known.base != cs.cache.base || known.valid_min != cs.cache.valid_min ||
-      known.valid_max != cs.cache.valid_max || known.cpl != state.cpl || known.db != db) [[unlikely]] {
+  if (!in_fetch_context(fetch_context_.context)) [[unlikely]] {
     const FetchContext context{mmu_.translation_epoch(), cs.cache.base, cs.cache.valid_min, cs.cache.valid_max,
                                state.cpl, db};
     fetch_context_ = {context, context_serial(context)};
@@ -282,6 +280,29 @@ const Instruction* Cpu::decode_and_cache(u32 eip, u32 offset, u32 physical, Inst
   return &scratch;
 }
 
+// Counts a retired instruction (execute_one, run_linked): the instruction and its
+// cost, a replayed start, the statistics (in its decode-cache entry when it came from
+// one), and makes it the predecessor whose successor link the next fetch tries.
+[[gnu::always_inline]] inline void Cpu::retire(const Instruction& insn) {
+  ++counters_.instructions;
+  DecodeCache::Entry* const entry = current_entry_;
+  previous_entry_ = entry;
+  if (replay_.candidate) [[unlikely]] {
+    replay_.candidate = false;
+    ++counters_.replayed_instructions;
+  }
+  counters_.add_cost(insn.cost);
+  if constexpr (kStatistics) {
+    const u32 linear = state.segments[CS].cache.base + instruction_eip_;
+    if (entry) [[likely]] {
+      ++entry->executions;
+      retire_code_bytes(entry->lines_linear, linear, insn.length);
+    } else {
+      retire_uncached(insn, linear);
+    }
+  }
+}
+
 [[gnu::always_inline]] inline void Cpu::execute_one() {
   instruction_eip_ = state.eip;
   if (replay_.pending) [[unlikely]] note_replay_start();
@@ -325,23 +346,7 @@ const Instruction* Cpu::decode_and_cache(u32 eip, u32 offset, u32 physical, Inst
       return abort_instruction(fault, start_esp);
     }
     if (single_step || instruction_debug_hits_) [[unlikely]] note_debug_traps(single_step);
-    ++counters_.instructions;
-    DecodeCache::Entry* const entry = current_entry_;
-    previous_entry_ = entry;
-    if (replay_.candidate) [[unlikely]] {
-      replay_.candidate = false;
-      ++counters_.replayed_instructions;
-    }
-    counters_.add_cost(insn.cost);
-    if constexpr (kStatistics) {
-      const u32 linear = state.segments[CS].cache.base + instruction_eip_;
-      if (entry) [[likely]] {
-        ++entry->executions;
-        retire_code_bytes(entry->lines_linear, linear, insn.length);
-      } else {
-        retire_uncached(insn, linear);
-      }
-    }
+    retire(insn);
     if (tracer) [[unlikely]] trace_retired(insn, bytes, before);
   } catch (const Fault& fault) {
     abort_instruction(fault, start_esp);
@@ -450,6 +455,68 @@ StopReason Cpu::run(u64 max_instructions) {
   }
 }
 
+// The linked run (docs/performance.md): what execute_step does for an instruction
+// reached through a successor link on the current code page, with the checks that
+// cannot change between such instructions made once before the run. It stops before
+// any instruction the slow step would treat differently: a cycle limit reached, a
+// changed fetch context, no valid link; and after any instruction
+// that leaves something for the slow step (attention_: an interrupt check, a trap, a
+// stop request; HLT or shutdown; a code breakpoint armed; TF or RF set), faults
+// included. The caller checks run_linked_ready() first. Returns the steps done (at
+// most `max_steps`).
+u64 Cpu::run_linked(u64 max_steps) {
+  const FetchContext known = fetch_context_.context;
+  const u32 serial = fetch_context_.serial;
+  // The instruction the slow step just ran may have changed the context (IRET, MOV CR3).
+  if (code_page_.serial != serial || !in_fetch_context(known)) return 0;
+  u32 page_base = code_page_.offset_base;
+  u64 done = 0;
+  u32 start_esp = 0;
+  try {
+    while (done < max_steps) {
+      if (counters_.cycles >= cycle_limit_) [[unlikely]] break;
+      // CS and CPL change only through kLoadsCs instructions (checked after them) and
+      // faults (which end the run); the TLB may change with any data access.
+      if (mmu_.translation_epoch() != known.epoch) [[unlikely]] break;
+      const u32 eip = state.eip;
+      DecodeCache::Entry* const next = decode_cache_.linked(*previous_entry_, eip, serial);
+      if (!next) [[unlikely]] break;
+      state.interrupt_shadow = false;
+      state.mov_ss_shadow = false;
+      instruction_eip_ = eip;
+      if (replay_.pending) [[unlikely]] note_replay_start();
+      start_esp = state.gpr[ESP];
+      // Another code page: translated as cached_instruction does (a TLB hit).
+      if (eip - page_base >= 0x1000) [[unlikely]] {
+        translate_code_page(eip);
+        page_base = code_page_.offset_base;
+      }
+      const Instruction& insn = use_entry(*next);
+      state.eip = eip + insn.length;  // a 32-bit code segment (the fetch context's D bit)
+      insn.execute(*this, insn);
+      ++done;
+      ++steps_;
+      if (signalled_fault_) [[unlikely]] {
+        const Fault fault = *signalled_fault_;
+        signalled_fault_.reset();
+        abort_instruction(fault, start_esp);
+        break;
+      }
+      if (instruction_debug_hits_) [[unlikely]] note_debug_traps(false);
+      retire(insn);
+      if (attention_ | state.halted | state.shutdown | code_breakpoints_ | (state.eflags & (flag::RF | flag::TF)))
+          [[unlikely]]
+        break;
+      if ((insn.form->attributes & kLoadsCs) && !in_fetch_context(known)) [[unlikely]] break;
+    }
+  } catch (const Fault& fault) {
+    ++done;
+    ++steps_;
+    abort_instruction(fault, start_esp);
+  }
+  return done;
+}
+
 StopReason Cpu::run_instructions(u64 max_instructions) {
   // The state may have been changed from outside (a debugger setting IF, a loader):
   // look at INTR once; from here on the PIC and IF changes ask for the check.
@@ -465,6 +532,7 @@ StopReason Cpu::run_instructions(u64 max_instructions) {
     if (counters_.cycles >= cycle_limit_) return StopReason::CycleLimit;
     execute_step();
     ++steps_;
+    if (run_linked_ready()) i += run_linked(max_instructions - i - 1);
     if (!(state.shutdown | state.halted)) [[likely]] continue;
     if (state.shutdown) return StopReason::Shutdown;
     if (state.halted) {

@@ -327,6 +327,18 @@ class Cpu {
   // Restores the instruction-start state after `fault` and delivers it (execute_one).
   void abort_instruction(const Fault& fault, u32 start_esp);
   StopReason run_instructions(u64 max_instructions);  // run() without settling the statistics
+  // Counts a retired instruction (cpu.cpp).
+  void retire(const Instruction& insn);
+  // True when run_linked may start: no tracer, monitor, pending attention, code
+  // breakpoint, TF or RF; the last instruction came from the decode cache in a 32-bit
+  // code segment; the CPU neither halted nor shut down.
+  bool run_linked_ready() const {
+    return !(attention_ | code_breakpoints_ | state.halted | state.shutdown | (state.eflags & (flag::RF | flag::TF))) &&
+           previous_entry_ && !counters_.tracer && fetch_context_.context.db;
+  }
+  // Runs instructions through successor links while nothing needs the slow step;
+  // returns how many steps it did, at most `max_steps` (cpu.cpp).
+  u64 run_linked(u64 max_steps);
   void emit_control(u8 which, u32 old_value, u32 new_value);
   // A SegmentLoad event for a real-mode or virtual-8086 load (no descriptor).
   void trace_descriptorless_load(u8 segment);
@@ -364,6 +376,12 @@ class Cpu {
     bool db = false;
     bool operator==(const FetchContext&) const = default;
   };
+  // True when the TLB, CS's descriptor cache and CPL are as in `known`.
+  bool in_fetch_context(const FetchContext& known) const {
+    const DescriptorCache& cs = state.segments[CS].cache;
+    return known.epoch == mmu_.translation_epoch() && known.base == cs.base && known.valid_min == cs.valid_min &&
+           known.valid_max == cs.valid_max && known.cpl == state.cpl && known.db == cs.db;
+  }
   struct NumberedContext {
     FetchContext context;
     u32 serial = 0;

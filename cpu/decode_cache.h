@@ -11,6 +11,7 @@
 // page-crossing ones); the caller translates the linear address first, so a changed
 // mapping (MOV CR3, INVLPG, new page tables) simply finds the other physical page.
 #pragma once
+#include <array>
 #include <memory>
 #include <vector>
 
@@ -41,14 +42,20 @@ class DecodeCache final : public CodeWriteListener {
     // Retirements of this instruction not yet added to Counters (per-opcode counts,
     // code bytes, code-fetch bytes; settle()).
     u32 executions = 0;
-    // The instruction that ran after this one last time (a fall-through or a taken
-    // branch): the entry decoded for EIP `next_eip` in the CPU's fetch context
-    // `next_context`, valid while the cache's link_stamp() is still `next_stamp`
-    // (Cpu's successor shortcut).
-    u32 next_eip = 0;
-    u32 next_stamp = 0;
-    u32 next_context = 0;
-    Entry* next = nullptr;
+    // The instructions that ran after this one the last two times they differed (a
+    // conditional branch's fall-through and target): each the entry decoded for EIP
+    // `eip` in the CPU's fetch context `context`, valid while the cache's link_stamp()
+    // is still `stamp` (Cpu's successor shortcut). links[0] is the more recent.
+    struct Link {
+      u32 eip = 0;
+      u32 stamp = 0;
+      u32 context = 0;
+      Entry* next = nullptr;
+      bool valid(u32 for_eip, u32 now, u32 in_context) const {
+        return eip == for_eip && stamp == now && context == in_context;
+      }
+    };
+    std::array<Link, 2> links{};
     Instruction insn;
   };
   static constexpr u32 kNoLines = 0xFFFFFFFFu;
@@ -75,7 +82,7 @@ class DecodeCache final : public CodeWriteListener {
     e.default32 = default32;
     e.generation = generations_[page_slot(physical)];
     e.lines_linear = kNoLines;
-    e.next = nullptr;
+    e.links = {};
     e.insn = insn;
     return &e;
   }
@@ -121,20 +128,21 @@ class DecodeCache final : public CodeWriteListener {
   u32 link_stamp() const { return link_stamp_; }
   // Makes every link stale.
   void unlink_all() { next_link_stamp(); }
-  // Records that `next` (found by a full look-up for `next_eip`) ran after `from`.
+  // Records that `next` (found by a full look-up for `next_eip`) ran after `from`. A
+  // valid link to another EIP moves to the second place.
   void link(Entry& from, u32 next_eip, Entry* next, u32 context) {
-    from.next_eip = next_eip;
-    from.next_stamp = link_stamp_;
-    from.next_context = context;
-    from.next = next;
+    Entry::Link& first = from.links[0];
+    if (first.eip != next_eip && first.stamp == link_stamp_ && first.context == context) from.links[1] = first;
+    first = {next_eip, link_stamp_, context, next};
   }
   // The linked successor of `from` for EIP `eip` in fetch context `context`, or null.
   Entry* linked(const Entry& from, u32 eip, u32 context) const {
-    return from.next_eip == eip && from.next_stamp == link_stamp_ && from.next_context == context ? from.next
-                                                                                                   : nullptr;
+    if (from.links[0].valid(eip, link_stamp_, context)) [[likely]] return from.links[0].next;
+    if (from.links[1].valid(eip, link_stamp_, context)) return from.links[1].next;
+    return nullptr;
   }
 
-  static constexpr u32 kEntries = 1u << 15;          // direct-mapped; ~2.5 MiB
+  static constexpr u32 kEntries = 1u << 15;          // direct-mapped; 136 bytes each, ~4.3 MiB
   static constexpr u32 kGenerationSlots = 1u << 16;  // pages share a slot by page number mod 64Ki
 
  private:
@@ -143,7 +151,7 @@ class DecodeCache final : public CodeWriteListener {
   // every link is dropped first.
   void next_link_stamp() {
     if (++link_stamp_ != 0) [[likely]] return;
-    for (u32 i = 0; i < kEntries; ++i) entries_[i].next_stamp = 0;
+    for (u32 i = 0; i < kEntries; ++i) entries_[i].links = {};
     link_stamp_ = 1;
   }
   static u32 page_slot(u32 physical) { return (physical >> 12) & (kGenerationSlots - 1); }

@@ -66,6 +66,11 @@ enum Attribute : u16 {
   kDefault32 = 1 << 6,       // operand size does not depend on 66h (e.g. MOV CRn)
   kControlTransfer = 1 << 7,  // ends a decoded block (jumps, calls, returns, INT, IRET)
   kNoModrm = 1 << 8,         // internal: set by the table builder
+  // Loads CS or changes CPL without a fault: far JMP/CALL/RET, IRET, INT n, INT3, INTO,
+  // INT1, SYSENTER, SYSEXIT (and the task switches they may make). Cpu::run_linked
+  // checks the whole fetch context after these only; any other instruction that
+  // changes CS or CPL does so by faulting.
+  kLoadsCs = 1 << 9,
 };
 
 struct InstructionForm {

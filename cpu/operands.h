@@ -53,9 +53,11 @@ inline u8 register_operand(const Instruction& insn, unsigned n) {
 }
 }  // namespace operand_detail
 
+// read_operand and write_operand for operands other than a register resolved at decode
+// (immediates, memory, segment registers); out of line, so that the register case is
+// inlined into every executor.
 template <class T>
-T read_operand(Cpu& cpu, const Instruction& insn, unsigned n) {
-  if (const u8 r = insn.register_operand[n]; r != kNoRegister) return cpu.reg<T>(r);
+[[gnu::noinline]] T read_operand_other(Cpu& cpu, const Instruction& insn, unsigned n) {
   const OperandSpec& spec = insn.operands[n];
   using namespace operand_detail;
   switch (spec.method) {
@@ -75,8 +77,7 @@ T read_operand(Cpu& cpu, const Instruction& insn, unsigned n) {
 }
 
 template <class T>
-void write_operand(Cpu& cpu, const Instruction& insn, unsigned n, T value) {
-  if (const u8 r = insn.register_operand[n]; r != kNoRegister) return cpu.set_reg<T>(r, value);
+[[gnu::noinline]] void write_operand_other(Cpu& cpu, const Instruction& insn, unsigned n, T value) {
   const OperandSpec& spec = insn.operands[n];
   using namespace operand_detail;
   if (is_memory(insn, spec)) {
@@ -85,6 +86,18 @@ void write_operand(Cpu& cpu, const Instruction& insn, unsigned n, T value) {
   } else {
     cpu.set_reg<T>(register_number(insn, spec), value);
   }
+}
+
+template <class T>
+[[gnu::always_inline]] inline T read_operand(Cpu& cpu, const Instruction& insn, unsigned n) {
+  if (const u8 r = insn.register_operand[n]; r != kNoRegister) [[likely]] return cpu.reg<T>(r);
+  return read_operand_other<T>(cpu, insn, n);
+}
+
+template <class T>
+[[gnu::always_inline]] inline void write_operand(Cpu& cpu, const Instruction& insn, unsigned n, T value) {
+  if (const u8 r = insn.register_operand[n]; r != kNoRegister) [[likely]] return cpu.set_reg<T>(r, value);
+  write_operand_other<T>(cpu, insn, n, value);
 }
 
 template <class T, class Modify>

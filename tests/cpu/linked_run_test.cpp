@@ -1,0 +1,199 @@
+// The linked run (Cpu::run_linked, docs/performance.md): inside run(), instructions
+// reached through decode-cache successor links skip the per-instruction checks of the
+// slow step. It must stop wherever the slow step would act differently, so run(n)
+// leaves the same state and counters as n calls of step(). The tests place the event
+// that must end the run inside a loop whose links are already made.
+#include <gtest/gtest.h>
+
+#include "cpu_fixture.h"
+
+namespace x86lab {
+namespace {
+
+constexpr u32 P = 1, W = 2, U = 4;
+
+// Real-mode addressing (base = selector * 16) with a 32-bit code segment, so that the
+// linked run (32-bit code only) is used and a far transfer changes only CS's base.
+struct RealMode32 : testing::CpuFixture {
+  void start(u32 eip) {
+    real_mode_at(eip);
+    cpu.state.segments[CS].cache.db = true;
+    cpu.state.halted = false;
+  }
+};
+
+// A loop that alternates between two code segments with the same offsets, 0000:1100
+// and 0200:1100 (real-address mode: bases 0 and 2000h), where INC EAX and INC EDX
+// differ: each round pushes the other segment and 1100h, jumps far to 0000:1000 and
+// returns far from there (SDM "JMP", "RET": in real-address mode they load CS with
+// base = selector * 16). The far RET's link to EIP 1100h made for one segment must
+// not be taken for the other: the run must look again after a far transfer, whether
+// it ran inside the linked run (after the far JMP within segment 0) or in the slow
+// step just before it (after the far JMP from segment 0200h ended the run).
+TEST(LinkedRun, AFarTransferEndsTheRunWhenItChangesTheCodeSegment) {
+  RealMode32 f;
+  for (u32 base : {0x0000u, 0x2000u}) {
+    const u8 inc = base ? 0x42 : 0x40;  // inc edx : inc eax
+    f.code(base + 0x1100, {inc,
+                           0x31, 0xFE,                    // xor esi, edi (the other segment)
+                           0x49,                          // dec ecx
+                           0x74, 0x0D,                    // jz done
+                           0x56,                          // push esi
+                           0x68, 0x00, 0x11, 0x00, 0x00,  // push 1100h
+                           0xEA, 0x00, 0x10, 0, 0, 0, 0,  // jmp far 0000:00001000
+                           0xF4});                        // done: hlt
+  }
+  f.code(0x1000, {0xCB});  // retf (32-bit operands: EIP, then CS)
+  f.start(0x1100);
+  f.cpu.state.gpr[EDX] = 0;  // reset left the processor signature there
+  f.cpu.state.gpr[EDI] = 0x0200;
+  f.cpu.state.gpr[ECX] = 100;
+  f.cpu.run(10'000);
+  EXPECT_TRUE(f.cpu.state.halted);
+  EXPECT_EQ(f.cpu.state.gpr[EAX], 50u);
+  EXPECT_EQ(f.cpu.state.gpr[EDX], 50u);
+  EXPECT_EQ(f.counters.instructions, 99u * 8 + 5);  // 8 per round; the last: 4 and HLT
+}
+
+// set_cycle_limit: run() returns before the first instruction at or past the limit.
+// Without a cost model every instruction costs one cycle, so a limit of 1000 cycles
+// is exactly 1000 instructions of the loop.
+TEST(LinkedRun, StopsExactlyAtTheCycleLimit) {
+  RealMode32 f;
+  f.code(0x1000, {0x40, 0xEB, 0xFD});  // loop: inc eax; jmp loop
+  f.start(0x1000);
+  f.cpu.set_cycle_limit(1000);
+  EXPECT_EQ(f.cpu.run(1'000'000), StopReason::CycleLimit);
+  EXPECT_EQ(f.counters.instructions, 1000u);
+  EXPECT_EQ(f.counters.cycles, 1000u);
+  EXPECT_EQ(f.cpu.state.gpr[EAX], 500u);
+  EXPECT_EQ(f.cpu.steps(), 1000u);
+}
+
+// An interrupt controller whose request appears at its 20th look (a device raising
+// its line while the loop runs), vector 50h.
+struct RequestAtTheTwentiethLook : InterruptController {
+  mutable int looks = 0;  // interrupt_pending() calls while the request was not taken
+  bool taken = false;
+  bool interrupt_pending() const override { return !taken && ++looks >= 20; }
+  u8 acknowledge() override {
+    taken = true;
+    return 0x50;
+  }
+};
+
+// STI inside the run (SDM "STI": a waiting interrupt is taken after the instruction
+// that follows STI). The run must stop after STI, which asks for an interrupt check,
+// so that the controller is looked at once per round, after INC EBX; the 20th look
+// delivers the request to the real-mode handler (IVT vector 50h -> 0000:3000h), which
+// halts.
+TEST(LinkedRun, StiEndsTheRunSoThatTheInterruptCheckFollowsTheNextInstruction) {
+  RealMode32 f;
+  RequestAtTheTwentiethLook pic;
+  f.cpu.set_interrupt_controller(&pic);
+  f.poke32(0x50 * 4, 0x0000'3000);  // IVT: offset 3000h, segment 0
+  f.code(0x3000, {0xF4});           // handler: hlt
+  f.code(0x1000, {0xFB,             // loop: sti
+                  0x43,             // inc ebx
+                  0xFA,             // cli
+                  0x49,             // dec ecx
+                  0x75, 0xFA,       // jnz loop
+                  0xF4});           // hlt
+  f.start(0x1000);
+  f.cpu.state.gpr[EBX] = 0;
+  f.cpu.state.gpr[ECX] = 100;
+  f.cpu.run(10'000);
+  EXPECT_TRUE(f.cpu.state.halted);
+  EXPECT_EQ(pic.looks, 20);
+  EXPECT_EQ(f.cpu.state.gpr[EBX], 20u);
+  EXPECT_EQ(f.cpu.state.eip, 0x3001u);
+}
+
+// Two CPUs given the same paged program, one run by run() and one by single steps.
+// Paging maps the first 1 MiB one-to-one (page table 11000h); `extra_table`, if not
+// 0, is the page table for linear 400000h-7FFFFFh. CS is 32-bit and DS flat.
+struct RunAgainstSteps {
+  testing::CpuFixture run, steps;
+  template <class Setup>
+  RunAgainstSteps(u32 eip, u32 extra_table, Setup setup) {
+    for (testing::CpuFixture* f : {&run, &steps}) {
+      for (u32 page = 0; page < 256; ++page) f->poke32(0x11000 + page * 4, page << 12 | P | W | U);
+      f->poke32(0x10000, 0x11000 | P | W | U);
+      if (extra_table) f->poke32(0x10004, extra_table | P | W | U);
+      f->real_mode_at(eip);
+      f->cpu.state.segments[CS].cache.db = true;
+      f->cpu.state.segments[DS].cache.limit = f->cpu.state.segments[DS].cache.valid_max = 0xFFFFFFFF;
+      f->cpu.state.cr3 = 0x10000;
+      f->cpu.state.cr0 |= cr0::PE | cr0::PG;
+      f->cpu.sync_paging();
+      setup(*f);
+    }
+  }
+  // Runs both until HLT (at most `limit` instructions) and compares every counter the
+  // fetch path and the retirement touch.
+  void run_both_and_compare(u64 limit) {
+    run.cpu.run(limit);
+    for (u64 i = 0; i < limit && !steps.cpu.state.halted; ++i) steps.cpu.step();
+    ASSERT_TRUE(run.cpu.state.halted);
+    ASSERT_TRUE(steps.cpu.state.halted);
+    const Counters& a = run.counters;
+    const Counters& b = steps.counters;
+    EXPECT_EQ(a.instructions, b.instructions);
+    EXPECT_EQ(a.cycles, b.cycles);
+    EXPECT_EQ(a.page_walks, b.page_walks);
+    EXPECT_EQ(a.tlb_code_hits, b.tlb_code_hits);
+    EXPECT_EQ(a.tlb_code_misses, b.tlb_code_misses);
+    EXPECT_EQ(a.tlb_data_hits, b.tlb_data_hits);
+    EXPECT_EQ(a.tlb_data_misses, b.tlb_data_misses);
+    EXPECT_EQ(a.accesses_by_kind, b.accesses_by_kind);
+    EXPECT_EQ(a.opcodes, b.opcodes);
+    EXPECT_EQ(a.code_bytes, b.code_bytes);
+    EXPECT_EQ(a.code_lines_32, b.code_lines_32);
+  }
+};
+
+// The functional TLB is direct-mapped by linear address bits 21-12 (mmu/tlb.h): a load
+// from linear 401000h replaces the translation of code page 1000h, so the next
+// instruction's fetch walks the page tables again (SDM "Translation Lookaside
+// Buffers (TLBs)": the processor may drop any entry; it re-walks on a miss). The loop
+// alternates its loads between 5000h and 401000h: 1 + 1000 walks for the code page,
+// 1 for page 5000h (never replaced) and 1000 for page 401000h; run() must count the
+// same walks as single steps.
+TEST(LinkedRun, ALoadThatReplacesTheCodePagesTranslationEndsTheRun) {
+  RunAgainstSteps both(0x1000, 0x12000, [](testing::CpuFixture& f) {
+    f.poke32(0x12000 + 1 * 4, 0x50000 | P | W | U);  // linear 401000h: frame 50000h
+    f.code(0x1000, {0x8B, 0x03,                       // loop: mov eax, [ebx]
+                    0x31, 0xF3,                       // xor ebx, esi (5000h <-> 401000h)
+                    0x49,                             // dec ecx
+                    0x75, 0xF9,                       // jnz loop
+                    0xF4});                           // hlt
+    f.cpu.state.gpr[EBX] = 0x5000;
+    f.cpu.state.gpr[ESI] = 0x5000 ^ 0x401000;
+    f.cpu.state.gpr[ECX] = 2000;
+  });
+  both.run_both_and_compare(20'000);
+  EXPECT_EQ(both.run.counters.instructions, 8'001u);  // 4 per round, and HLT
+  EXPECT_EQ(both.steps.counters.page_walks, 1u + 1000u + 1u + 1000u);
+}
+
+// Loads that walk 128 pages, so that the TLB changes on most rounds (each change is a
+// new fetch context), in a loop that crosses a page boundary.
+TEST(LinkedRun, LeavesTheSameCountersAsSingleSteps) {
+  RunAgainstSteps both(0x1FF8, 0, [](testing::CpuFixture& f) {
+    f.code(0x1FF8, {0x8B, 0x03,                          // loop: mov eax, [ebx]
+                    0x81, 0xC3, 0x00, 0x10, 0x00, 0x00,  // add ebx, 1000h (the next page)
+                    0x81, 0xE3, 0xFF, 0xFF, 0x07, 0x00,  // and ebx, 7FFFFh (pages 0-127)
+                    0x49,                                // dec ecx
+                    0x75, 0xEF,                          // jnz loop
+                    0xF4});                              // hlt
+    f.cpu.state.gpr[ECX] = 2000;
+  });
+  both.run_both_and_compare(20'000);
+  const Counters& a = both.run.counters;
+  EXPECT_EQ(a.instructions, 10'001u);  // 5 per round, and HLT
+  // Page 1, then two changes of page per round, except that the last JNZ falls through.
+  EXPECT_EQ(a.tlb_code_hits + a.tlb_code_misses, 4000u);
+}
+
+}  // namespace
+}  // namespace x86lab
