@@ -283,9 +283,10 @@ const Instruction* Cpu::decode_and_cache(u32 eip, u32 offset, u32 physical, Inst
 // Counts a retired instruction (execute_one, run_linked): the instruction and its
 // cost, a replayed start, the statistics (in its decode-cache entry when it came from
 // one), and makes it the predecessor whose successor link the next fetch tries.
-[[gnu::always_inline]] inline void Cpu::retire(const Instruction& insn) {
+// `entry` is current_entry_ and `linear` the instruction's linear address (CS base +
+// instruction_eip_), which the linked run knows without loading them.
+[[gnu::always_inline]] inline void Cpu::retire(const Instruction& insn, DecodeCache::Entry* entry, u32 linear) {
   ++counters_.instructions;
-  DecodeCache::Entry* const entry = current_entry_;
   previous_entry_ = entry;
   if (replay_.candidate) [[unlikely]] {
     replay_.candidate = false;
@@ -293,7 +294,6 @@ const Instruction* Cpu::decode_and_cache(u32 eip, u32 offset, u32 physical, Inst
   }
   counters_.add_cost(insn.cost);
   if constexpr (kStatistics) {
-    const u32 linear = state.segments[CS].cache.base + instruction_eip_;
     if (entry) [[likely]] {
       ++entry->executions;
       retire_code_bytes(entry->lines_linear, linear, insn.length);
@@ -346,7 +346,7 @@ const Instruction* Cpu::decode_and_cache(u32 eip, u32 offset, u32 physical, Inst
       return abort_instruction(fault, start_esp);
     }
     if (single_step || instruction_debug_hits_) [[unlikely]] note_debug_traps(single_step);
-    retire(insn);
+    retire(insn, current_entry_, state.segments[CS].cache.base + instruction_eip_);
     if (tracer) [[unlikely]] trace_retired(insn, bytes, before);
   } catch (const Fault& fault) {
     abort_instruction(fault, start_esp);
@@ -503,7 +503,7 @@ u64 Cpu::run_linked(u64 max_steps) {
         break;
       }
       if (instruction_debug_hits_) [[unlikely]] note_debug_traps(false);
-      retire(insn);
+      retire(insn, next, known.base + eip);
       if (attention_ | state.halted | state.shutdown | code_breakpoints_ | (state.eflags & (flag::RF | flag::TF)))
           [[unlikely]]
         break;

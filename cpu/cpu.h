@@ -328,7 +328,7 @@ class Cpu {
   void abort_instruction(const Fault& fault, u32 start_esp);
   StopReason run_instructions(u64 max_instructions);  // run() without settling the statistics
   // Counts a retired instruction (cpu.cpp).
-  void retire(const Instruction& insn);
+  void retire(const Instruction& insn, DecodeCache::Entry* entry, u32 linear);
   // True when run_linked may start: no tracer, monitor, pending attention, code
   // breakpoint, TF or RF; the last instruction came from the decode cache in a 32-bit
   // code segment; the CPU neither halted nor shut down.
