@@ -340,11 +340,7 @@ const Instruction* Cpu::decode_and_cache(u32 eip, u32 offset, u32 physical, Inst
     insn.execute(*this, insn);
     // A fault raised by signal_fault is delivered as a caught one (deliver_fault
     // handles faults of the delivery itself, so nothing is thrown from it).
-    if (signalled_fault_) [[unlikely]] {
-      const Fault fault = *signalled_fault_;
-      signalled_fault_.reset();
-      return abort_instruction(fault, start_esp);
-    }
+    if (deliver_signalled_fault(start_esp)) [[unlikely]] return;
     if (single_step || instruction_debug_hits_) [[unlikely]] note_debug_traps(single_step);
     retire(insn, current_entry_, state.segments[CS].cache.base + instruction_eip_);
     if (tracer) [[unlikely]] trace_retired(insn, bytes, before);
@@ -496,17 +492,10 @@ u64 Cpu::run_linked(u64 max_steps) {
       insn.execute(*this, insn);
       ++done;
       ++steps_;
-      if (signalled_fault_) [[unlikely]] {
-        const Fault fault = *signalled_fault_;
-        signalled_fault_.reset();
-        abort_instruction(fault, start_esp);
-        break;
-      }
+      if (deliver_signalled_fault(start_esp)) [[unlikely]] break;
       if (instruction_debug_hits_) [[unlikely]] note_debug_traps(false);
       retire(insn, next, known.base + eip);
-      if (attention_ | state.halted | state.shutdown | code_breakpoints_ | (state.eflags & (flag::RF | flag::TF)))
-          [[unlikely]]
-        break;
+      if (needs_slow_step()) [[unlikely]] break;
       if ((insn.form->attributes & kLoadsCs) && !in_fetch_context(known)) [[unlikely]] break;
     }
   } catch (const Fault& fault) {

@@ -333,8 +333,22 @@ class Cpu {
   // breakpoint, TF or RF; the last instruction came from the decode cache in a 32-bit
   // code segment; the CPU neither halted nor shut down.
   bool run_linked_ready() const {
-    return !(attention_ | code_breakpoints_ | state.halted | state.shutdown | (state.eflags & (flag::RF | flag::TF))) &&
-           previous_entry_ && !counters_.tracer && fetch_context_.context.db;
+    return !needs_slow_step() && previous_entry_ && !counters_.tracer && fetch_context_.context.db;
+  }
+  // Something only the slow step handles before the next instruction: the attention
+  // word (interrupt check, trap, NMI, stop request, monitor), an armed code
+  // breakpoint, TF or RF, HLT or shutdown (run_linked checks it after each instruction).
+  bool needs_slow_step() const {
+    return attention_ | code_breakpoints_ | state.halted | state.shutdown | (state.eflags & (flag::RF | flag::TF));
+  }
+  // Delivers a fault raised by signal_fault during the instruction as a caught one
+  // (execute_one, run_linked); false when none was raised.
+  bool deliver_signalled_fault(u32 start_esp) {
+    if (!signalled_fault_) [[likely]] return false;
+    const Fault fault = *signalled_fault_;
+    signalled_fault_.reset();
+    abort_instruction(fault, start_esp);
+    return true;
   }
   // Runs instructions through successor links while nothing needs the slow step;
   // returns how many steps it did, at most `max_steps` (cpu.cpp).
