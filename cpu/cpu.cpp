@@ -208,8 +208,7 @@ void Cpu::decode_at(u32 eip, Instruction& insn, u8* bytes) {
   const SegmentRegister& cs = state.segments[CS];
   const bool db = cs.cache.db;
   if (!in_fetch_context(fetch_context_.context)) [[unlikely]] {
-    const FetchContext context{mmu_.translation_epoch(), cs.cache.base, cs.cache.valid_min, cs.cache.valid_max,
-                               state.cpl, db};
+    const FetchContext context = current_fetch_context();
     fetch_context_ = {context, context_serial(context)};
   }
   const u32 offset = db ? eip : eip & 0xFFFF;

@@ -390,12 +390,13 @@ class Cpu {
     bool db = false;
     bool operator==(const FetchContext&) const = default;
   };
-  // True when the TLB, CS's descriptor cache and CPL are as in `known`.
-  bool in_fetch_context(const FetchContext& known) const {
+  // The fetch context the CPU is in now.
+  FetchContext current_fetch_context() const {
     const DescriptorCache& cs = state.segments[CS].cache;
-    return known.epoch == mmu_.translation_epoch() && known.base == cs.base && known.valid_min == cs.valid_min &&
-           known.valid_max == cs.valid_max && known.cpl == state.cpl && known.db == cs.db;
+    return {mmu_.translation_epoch(), cs.base, cs.valid_min, cs.valid_max, state.cpl, cs.db};
   }
+  // True when the TLB, CS's descriptor cache and CPL are as in `known`.
+  bool in_fetch_context(const FetchContext& known) const { return known == current_fetch_context(); }
   struct NumberedContext {
     FetchContext context;
     u32 serial = 0;

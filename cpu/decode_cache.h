@@ -132,7 +132,7 @@ class DecodeCache final : public CodeWriteListener {
   // valid link to another EIP moves to the second place.
   void link(Entry& from, u32 next_eip, Entry* next, u32 context) {
     Entry::Link& first = from.links[0];
-    if (first.eip != next_eip && first.stamp == link_stamp_ && first.context == context) from.links[1] = first;
+    if (first.eip != next_eip && first.valid(first.eip, link_stamp_, context)) from.links[1] = first;
     first = {next_eip, link_stamp_, context, next};
   }
   // The linked successor of `from` for EIP `eip` in fetch context `context`, or null.
