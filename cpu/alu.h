@@ -2,6 +2,12 @@
 // "Flags Affected"). Each returns the result and the six status flags; the caller
 // writes only the flags the instruction defines plus the undefined ones chosen in
 // cpu/undefined_flags.h. Generic over operand width T = u8, u16 or u32.
+//
+// On an x86-64 host, add, sub, logic and zsp take the status flags from the host's
+// own ADD/ADC/SUB/SBB/TEST (LAHF and SETO): the same six flags by the same SDM
+// definitions, in a few host instructions instead of computing each flag. The
+// portable functions (portable::add ...) stay the reference: constant evaluation
+// and other hosts use them, and tests/cpu/alu_test.cpp compares the two.
 #pragma once
 #include <bit>
 #include <type_traits>
@@ -25,6 +31,8 @@ struct Result {
 
 inline constexpr u32 parity(u32 value) { return (std::popcount(value & 0xFFu) & 1) ? 0 : flag::PF; }
 
+// The portable definitions, flag by flag.
+namespace portable {
 // ZF, SF and PF of a result.
 template <class T>
 constexpr u32 zsp(T value) {
@@ -46,6 +54,82 @@ constexpr Result<T> sub(T a, T b, bool borrow_in = false) {
   u32 f = zsp(r) | ((u64{a} < u64{b} + (borrow_in ? 1 : 0)) ? flag::CF : 0) | (((a ^ b ^ r) & 0x10) ? flag::AF : 0);
   if ((a ^ b) & (a ^ r) & kSign<T>) f |= flag::OF;
   return {r, f};
+}
+}  // namespace portable
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define X86LAB_HOST_FLAGS 1
+// The host's flags after one x86 instruction. LAHF puts SF ZF 0 AF 0 PF 1 CF in AH at
+// their EFLAGS bit positions; SETO puts OF in AL. (LAHF in 64-bit mode needs
+// CPUID.80000001H:ECX[0], present on every x86-64 processor since 2006.)
+namespace host {
+inline constexpr u32 kLahfFlags = flag::CF | flag::PF | flag::AF | flag::ZF | flag::SF;
+inline u32 flags_of(u32 ax) { return ((ax >> 8) & kLahfFlags) | ((ax & 1) << 11); }
+
+// One two-operand instruction at width T: `op` (add, sub) without a carry, `op_carry`
+// (adc, sbb) after STC when `carry` is set. When the caller's carry is the constant
+// false, the second form is not compiled in.
+#define X86LAB_HOST_BINARY(op, op_carry, suffix, m)                                              \
+  if (carry)                                                                                     \
+    asm("stc\n\t" op_carry suffix " %" m "[b], %" m "[a]\n\tlahf\n\tseto %%al"              \
+        : [a] "+r"(a), "=&a"(ax)                                                                 \
+        : [b] "r"(b)                                                                             \
+        : "cc");                                                                                 \
+  else                                                                                           \
+    asm(op suffix " %" m "[b], %" m "[a]\n\tlahf\n\tseto %%al" : [a] "+r"(a), "=&a"(ax) : [b] "r"(b) : "cc")
+template <class T>
+inline Result<T> add(T a, T b, bool carry) {
+  u32 ax;
+  if constexpr (sizeof(T) == 1) X86LAB_HOST_BINARY("add", "adc", "b", "b");
+  else if constexpr (sizeof(T) == 2) X86LAB_HOST_BINARY("add", "adc", "w", "w");
+  else X86LAB_HOST_BINARY("add", "adc", "l", "k");
+  return {a, flags_of(ax)};
+}
+template <class T>
+inline Result<T> sub(T a, T b, bool carry) {
+  u32 ax;
+  if constexpr (sizeof(T) == 1) X86LAB_HOST_BINARY("sub", "sbb", "b", "b");
+  else if constexpr (sizeof(T) == 2) X86LAB_HOST_BINARY("sub", "sbb", "w", "w");
+  else X86LAB_HOST_BINARY("sub", "sbb", "l", "k");
+  return {a, flags_of(ax)};
+}
+#undef X86LAB_HOST_BINARY
+
+// ZF, SF and PF of `value` (TEST value, value; its AF is undefined and masked off).
+template <class T>
+inline u32 zsp(T value) {
+  u32 ax;
+  if constexpr (sizeof(T) == 1) asm("test %b[v], %b[v]\n\tlahf" : "=a"(ax) : [v] "r"(value) : "cc");
+  else if constexpr (sizeof(T) == 2) asm("test %w[v], %w[v]\n\tlahf" : "=a"(ax) : [v] "r"(value) : "cc");
+  else asm("test %k[v], %k[v]\n\tlahf" : "=a"(ax) : [v] "r"(value) : "cc");
+  return (ax >> 8) & (flag::PF | flag::ZF | flag::SF);
+}
+}  // namespace host
+#endif
+
+// ZF, SF and PF of a result.
+template <class T>
+constexpr u32 zsp(T value) {
+#ifdef X86LAB_HOST_FLAGS
+  if (!std::is_constant_evaluated()) return host::zsp<T>(value);
+#endif
+  return portable::zsp<T>(value);
+}
+
+template <class T>
+constexpr Result<T> add(T a, T b, bool carry_in = false) {
+#ifdef X86LAB_HOST_FLAGS
+  if (!std::is_constant_evaluated()) return host::add<T>(a, b, carry_in);
+#endif
+  return portable::add<T>(a, b, carry_in);
+}
+
+template <class T>
+constexpr Result<T> sub(T a, T b, bool borrow_in = false) {
+#ifdef X86LAB_HOST_FLAGS
+  if (!std::is_constant_evaluated()) return host::sub<T>(a, b, borrow_in);
+#endif
+  return portable::sub<T>(a, b, borrow_in);
 }
 
 // AND, OR, XOR, TEST: CF = OF = 0; AF undefined (cleared, see undefined_flags.h).

@@ -45,22 +45,6 @@ void Cpu::write_eflags(u32 value, u32 writable) {
   attention_ |= kCheckInterrupt;
 }
 
-bool Cpu::condition(unsigned code) const {
-  const u32 f = state.eflags;
-  bool result;
-  switch (code >> 1) {
-    case 0: result = f & flag::OF; break;                                     // O
-    case 1: result = f & flag::CF; break;                                     // B/C/NAE
-    case 2: result = f & flag::ZF; break;                                     // E/Z
-    case 3: result = f & (flag::CF | flag::ZF); break;                        // BE/NA
-    case 4: result = f & flag::SF; break;                                     // S
-    case 5: result = f & flag::PF; break;                                     // P/PE
-    case 6: result = bool(f & flag::SF) != bool(f & flag::OF); break;         // L/NGE
-    default: result = (f & flag::ZF) || bool(f & flag::SF) != bool(f & flag::OF); break;  // LE/NG
-  }
-  return (code & 1) ? !result : result;
-}
-
 void Cpu::sync_paging() {
   PagingControl control;
   control.pg = (state.cr0 & cr0::PG) && (state.cr0 & cr0::PE);
@@ -183,8 +167,13 @@ void Cpu::decode_at(u32 eip, Instruction& insn, u8* bytes) {
     return byte;
   }, cs.cache.db, insn);
   insn.cost = instruction_cost(insn);
-  for (unsigned n = 0; n < insn.register_operand.size(); ++n)
+  for (unsigned n = 0; n < insn.register_operand.size(); ++n) {
     insn.register_operand[n] = operand_detail::register_operand(insn, n);
+    if (insn.register_operand[n] == kImmediateOperand)
+      insn.immediate_operand = insn.operands[n].size == OperandSize::b
+                                   ? static_cast<u32>(static_cast<i32>(static_cast<i8>(insn.immediate)))
+                                   : insn.immediate;
+  }
 }
 
 // The fast fetch (docs/performance.md). It has the same effects as decode_at: the
@@ -310,7 +299,7 @@ const Instruction* Cpu::decode_and_cache(u32 eip, u32 offset, u32 physical, Inst
   std::array<u32, 10> before;  // EAX..EDI, EIP, EFLAGS for register-write events (while tracing)
   if (tracer) [[unlikely]] {
     const SegmentRegister& cs = state.segments[CS];
-    tracer->begin_instruction(counters_.instructions, counters_.cycles, cs.selector, state.eip, state.cpl);
+    tracer->begin_instruction(counters_.instructions, counters_.cycles(), cs.selector, state.eip, state.cpl);
     std::copy(state.gpr.begin(), state.gpr.end(), before.begin());
     before[8] = state.eip;
     before[9] = state.eflags;
@@ -469,7 +458,7 @@ u64 Cpu::run_linked(u64 max_steps) {
   u32 start_esp = 0;
   try {
     while (done < max_steps) {
-      if (counters_.cycles >= cycle_limit_) [[unlikely]] break;
+      if (counters_.subcycles >= subcycle_limit_) [[unlikely]] break;
       // CS and CPL change only through kLoadsCs instructions (checked after them) and
       // faults (which end the run); the TLB may change with any data access.
       if (mmu_.translation_epoch() != known.epoch) [[unlikely]] break;
@@ -517,7 +506,7 @@ StopReason Cpu::run_instructions(u64 max_instructions) {
         return StopReason::StopRequested;
       }
     }
-    if (counters_.cycles >= cycle_limit_) return StopReason::CycleLimit;
+    if (counters_.subcycles >= subcycle_limit_) return StopReason::CycleLimit;
     execute_step();
     ++steps_;
     if (run_linked_ready()) i += run_linked(max_instructions - i - 1);

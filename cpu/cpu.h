@@ -31,6 +31,21 @@ class InterruptController {
   virtual u8 acknowledge() = 0;
 };
 
+// The condition codes of Jcc/SETcc/CMOVcc (SDM Vol. 1 Appendix B "EFLAGS Condition
+// Codes"): for each combination of CF, PF, ZF, SF and OF (index bits 0 to 4), bit n is
+// set when condition code n holds (O NO B AE E NE BE A S NS P NP L GE LE G).
+inline constexpr std::array<u16, 32> kConditionTable = [] {
+  std::array<u16, 32> table{};
+  for (unsigned index = 0; index < 32; ++index) {
+    const bool cf = index & 1, pf = index & 2, zf = index & 4, sf = index & 8, of = index & 16;
+    const bool even_code[8] = {of, cf, zf, cf || zf, sf, pf, sf != of, zf || sf != of};
+    for (unsigned code = 0; code < 16; ++code)
+      if (even_code[code >> 1] != bool(code & 1)) table[index] |= static_cast<u16>(1u << code);
+  }
+  return table;
+}();
+static_assert(kConditionTable[0b00100] == 0b0110'1010'0101'1010);  // ZF alone: NO AE E BE NS NP GE LE
+
 // Why run() returned.
 enum class StopReason : u8 { InstructionLimit, Halted, Shutdown, StopRequested, CycleLimit };
 
@@ -65,9 +80,10 @@ class Cpu {
   // Counters are exact when it returns (the decode cache's per-entry statistics are
   // added up then, DecodeCache::settle).
   StopReason run(u64 max_instructions);
-  // run() also returns (StopReason::CycleLimit) before a step when Counters::cycles
+  // run() also returns (StopReason::CycleLimit) before a step when Counters::cycles()
   // has reached this cycle count: the platform sets it to its next device event.
-  void set_cycle_limit(u64 cycles) { cycle_limit_ = cycles; }
+  // (Kept in 1/256 cycles, as Counters::subcycles; a count beyond 2^56 means none.)
+  void set_cycle_limit(u64 cycles) { subcycle_limit_ = cycles >> 56 ? ~u64{0} : cycles << 8; }
   // Steps (instructions and deliveries) run() has taken since construction.
   u64 steps() const { return steps_; }
   // Executes one instruction, or delivers one pending interrupt, or does nothing when halted.
@@ -126,8 +142,13 @@ class Cpu {
   // Writes EFLAGS as POPF/IRET/task switch may: only the bits in `writable` change;
   // reserved bits keep their fixed values.
   void write_eflags(u32 value, u32 writable);
-  // The condition of Jcc/SETcc/CMOVcc by its 4-bit code (SDM "Condition Codes").
-  bool condition(unsigned code) const;
+  // The condition of Jcc/SETcc/CMOVcc by its 4-bit code (SDM Vol. 1 Appendix B
+  // "EFLAGS Condition Codes"): a look-up of CF PF ZF SF OF in kConditionTable.
+  bool condition(unsigned code) const {
+    const u32 f = state.eflags;
+    const u32 index = (f & flag::CF) | ((f >> 1) & 2) | ((f >> 4) & 0xC) | ((f >> 7) & 0x10);
+    return (kConditionTable[index] >> code) & 1;
+  }
 
   // ---- memory through a segment ----
   // Offsets are already reduced to the address size. Raise #GP(0)/#SS(0) from the
@@ -369,7 +390,7 @@ class Cpu {
   StepMonitor* monitor_ = nullptr;
   X87ErrorPins x87_error_pins_;
   u32 attention_ = 0;
-  u64 cycle_limit_ = ~u64{0};
+  u64 subcycle_limit_ = ~u64{0};
   u64 steps_ = 0;
   u32 instruction_eip_ = 0;
   std::string_view delivery_cause_;   // the failed check of the fault being delivered (for traces)

@@ -8,9 +8,10 @@
 namespace x86lab {
 namespace {
 
-// A binary operation writing operand 0 (or only flags, for CMP and TEST).
-template <class T, alu::Result<T> (*Operation)(Cpu&, T, T), bool kWritesResult = true>
-void binary(Cpu& c, const Instruction& i) {
+// A binary operation writing operand 0 (or only flags, for CMP and TEST): the general
+// case, any operand kinds.
+template <class T, alu::Result<T> (*Operation)(Cpu&, T, T), bool kWritesResult>
+[[gnu::noinline]] void binary_general(Cpu& c, const Instruction& i) {
   const T source = read_operand<T>(c, i, 1);
   u32 flags = 0;
   if constexpr (kWritesResult) {
@@ -23,6 +24,20 @@ void binary(Cpu& c, const Instruction& i) {
     flags = Operation(c, read_operand<T>(c, i, 0), source).flags;
   }
   c.set_flags(flags, flag::kStatus);
+}
+
+// The same, with the case of a register destination and a register or immediate source
+// inline (no call, so no saved registers); any other goes to binary_general.
+template <class T, alu::Result<T> (*Operation)(Cpu&, T, T), bool kWritesResult = true>
+void binary(Cpu& c, const Instruction& i) {
+  const u8 destination = i.register_operand[0], source = i.register_operand[1];
+  if (destination < kImmediateOperand && source != kNoRegister) [[likely]] {
+    const auto r = Operation(c, c.reg<T>(destination), resolved_operand<T>(c, i, source));
+    if constexpr (kWritesResult) c.set_reg<T>(destination, r.value);
+    c.set_flags(r.flags, flag::kStatus);
+    return;
+  }
+  binary_general<T, Operation, kWritesResult>(c, i);
 }
 
 template <class T> alu::Result<T> add_op(Cpu&, T a, T b) { return alu::add<T>(a, b); }

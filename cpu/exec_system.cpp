@@ -29,7 +29,7 @@ void cpuid(Cpu& c, const Instruction&) {
 }
 
 // The time-stamp counter: the modeled cycle count plus the offset a WRMSR to it set.
-u64 time_stamp_counter(Cpu& c) { return c.counters().cycles + c.state.tsc_offset; }
+u64 time_stamp_counter(Cpu& c) { return c.counters().cycles() + c.state.tsc_offset; }
 
 // RDTSC returns the time-stamp counter; CR4.TSD makes it privileged.
 void rdtsc(Cpu& c, const Instruction&) {
@@ -79,7 +79,7 @@ void wrmsr(Cpu& c, const Instruction&) {
   const u32 value = c.state.gpr[EAX];
   switch (c.state.gpr[ECX]) {
     // The TSC takes the value written from here on; device time (the cycle count) goes on.
-    case msr::kTsc: c.state.tsc_offset = ((u64{c.state.gpr[EDX]} << 32) | value) - c.counters().cycles; break;
+    case msr::kTsc: c.state.tsc_offset = ((u64{c.state.gpr[EDX]} << 32) | value) - c.counters().cycles(); break;
     case pmc::kPerfCtr0: case pmc::kPerfCtr1: {
       const unsigned n = c.state.gpr[ECX] - pmc::kPerfCtr0;
       pmc::reprogram(c.state, c.counters(), [&] { c.state.perfctr_base[n] = pmc::counter_from_write(value); });

@@ -85,6 +85,9 @@ struct InstructionForm {
 };
 
 inline constexpr u8 kNoRegister = 0xFF;
+// Instruction::register_operand's mark for the immediate operand whose value decode
+// resolved into Instruction::immediate_operand.
+inline constexpr u8 kImmediateOperand = 0xFE;
 
 struct Instruction {
   const InstructionForm* form = nullptr;
@@ -112,9 +115,14 @@ struct Instruction {
   // row's cost plus the memory-operand cost), in 1/256 cycles.
   u32 cost = 0;
   // Set by the CPU after decoding: for each operand the general register
-  // read_operand/write_operand use (numbered as Cpu::reg<T> takes it), or kNoRegister
-  // for an immediate, memory or segment operand (the generic path decides those).
+  // read_operand/write_operand use (numbered as Cpu::reg<T> takes it), kImmediateOperand
+  // for the first immediate (its value in immediate_operand), or kNoRegister for a
+  // memory or segment operand, a second immediate and the constant 1 (the generic path
+  // decides those).
   std::array<u8, 3> register_operand{kNoRegister, kNoRegister, kNoRegister};
+  // Set with register_operand: the first immediate as read_operand<T> returns it when
+  // cast to T (an Ib operand sign-extended to 32 bits).
+  u32 immediate_operand = 0;
 
   bool is_memory() const { return has_modrm && mod != 3; }
 };

@@ -42,11 +42,14 @@ inline unsigned register_number(const Instruction& insn, const OperandSpec& spec
   }
 }
 // Instruction::register_operand[n] as decoded: the register the generic path below
-// would read or write for operand `n`, or kNoRegister.
+// would read or write for operand `n`, kImmediateOperand for the first immediate, or
+// kNoRegister.
 inline u8 register_operand(const Instruction& insn, unsigned n) {
   const OperandSpec& spec = insn.operands[n];
   switch (spec.method) {
-    case OperandMethod::I: case OperandMethod::One: case OperandMethod::Segment: case OperandMethod::S:
+    case OperandMethod::I:
+      return n > 0 && insn.operands[n - 1].method == OperandMethod::I ? kNoRegister : kImmediateOperand;
+    case OperandMethod::One: case OperandMethod::Segment: case OperandMethod::S:
       return kNoRegister;
     default: return is_memory(insn, spec) ? kNoRegister : static_cast<u8>(register_number(insn, spec));
   }
@@ -88,21 +91,28 @@ template <class T>
   }
 }
 
+// The value of an operand that decode resolved: `r` is its register_operand, a
+// register or kImmediateOperand.
+template <class T>
+[[gnu::always_inline]] inline T resolved_operand(const Cpu& cpu, const Instruction& insn, u8 r) {
+  return r == kImmediateOperand ? static_cast<T>(insn.immediate_operand) : cpu.reg<T>(r);
+}
+
 template <class T>
 [[gnu::always_inline]] inline T read_operand(Cpu& cpu, const Instruction& insn, unsigned n) {
-  if (const u8 r = insn.register_operand[n]; r != kNoRegister) [[likely]] return cpu.reg<T>(r);
+  if (const u8 r = insn.register_operand[n]; r != kNoRegister) [[likely]] return resolved_operand<T>(cpu, insn, r);
   return read_operand_other<T>(cpu, insn, n);
 }
 
 template <class T>
 [[gnu::always_inline]] inline void write_operand(Cpu& cpu, const Instruction& insn, unsigned n, T value) {
-  if (const u8 r = insn.register_operand[n]; r != kNoRegister) [[likely]] return cpu.set_reg<T>(r, value);
+  if (const u8 r = insn.register_operand[n]; r < kImmediateOperand) [[likely]] return cpu.set_reg<T>(r, value);
   write_operand_other<T>(cpu, insn, n, value);
 }
 
 template <class T, class Modify>
 void modify_operand(Cpu& cpu, const Instruction& insn, unsigned n, Modify modify) {
-  if (const u8 r = insn.register_operand[n]; r != kNoRegister) {
+  if (const u8 r = insn.register_operand[n]; r < kImmediateOperand) {
     cpu.set_reg<T>(r, static_cast<T>(modify(cpu.reg<T>(r))));
     return;
   }

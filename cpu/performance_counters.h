@@ -26,7 +26,7 @@ inline u64 event_source(const CpuState& s, const Counters& counters, unsigned n)
   if (!(s.perfevtsel[0] & kEnable) || !(select & (kUsr | kOs))) return 0;
   switch (static_cast<u8>(select)) {
     case kInstructionsRetired: return counters.instructions;
-    case kCpuClocksUnhalted: return counters.cycles;
+    case kCpuClocksUnhalted: return counters.cycles();
     default: return 0;
   }
 }

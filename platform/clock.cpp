@@ -66,7 +66,7 @@ unsigned VirtualClock::run_due() {
 }
 
 void VirtualClock::advance_to(u64 cycle) {
-  if (cycle > counters_.cycles && cycle != kNever) counters_.cycles = cycle;
+  if (cycle > counters_.cycles() && cycle != kNever) counters_.set_cycles(cycle);
 }
 
 }  // namespace x86lab

@@ -20,7 +20,7 @@ class VirtualClock {
   VirtualClock(Counters& counters, u64 cpu_hz);
 
   // The current time in cycles.
-  u64 now() const { return counters_.cycles; }
+  u64 now() const { return counters_.cycles(); }
   u64 cpu_hz() const { return cpu_hz_; }
 
   // Ticks of a device clock of `device_hz` Hz elapsed at cycle `cycle`:

@@ -37,17 +37,18 @@ inline constexpr std::size_t kSegmentLoadCauseCount = 5;
 
 struct Counters {
   u64 instructions = 0;                            // retired instructions
-  u64 cycles = 0;                                  // modeled cycles (RDTSC reads this)
-  u32 cycle_fraction = 0;                          // 1/256-cycle remainder below `cycles`
+  // The modeled clock in 1/256 cycles: cycles() is its whole part, the low 8 bits the
+  // fraction the cost model's prices carry.
+  u64 subcycles = 0;
   CycleCosts costs;                                // event costs of the active profile
   Tracer* tracer = nullptr;                        // attached tracer, or null: events are produced only when set
 
-  // Charges `subcycles` (1/256 cycles) to the modeled clock.
-  void add_cost(u32 subcycles) {
-    cycle_fraction += subcycles;
-    cycles += cycle_fraction >> 8;
-    cycle_fraction &= 0xFF;
-  }
+  // Modeled cycles (RDTSC reads this).
+  u64 cycles() const { return subcycles >> 8; }
+  // Moves the clock to `cycle` whole cycles; the fraction stays.
+  void set_cycles(u64 cycle) { subcycles = (cycle << 8) | (subcycles & 0xFF); }
+  // Charges `cost` (1/256 cycles) to the modeled clock.
+  void add_cost(u32 cost) { subcycles += cost; }
 
   std::array<u64, 256> exceptions_by_vector{};     // faults, traps, INT n and IRQs delivered, by vector
   std::array<u64, kAccessKindCount> accesses_by_kind{};  // bus accesses (any size) by kind

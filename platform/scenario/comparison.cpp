@@ -78,7 +78,7 @@ class RowBuilder {
 
   void run_rows() {
     field("instructions", "instructions", true, &Counters::instructions, true);
-    field("cycles", "modeled cycles", true, &Counters::cycles, true);
+    counter("cycles", "modeled cycles", true, [](const Counters& c) { return double(c.cycles()); }, true);
     MetricRow per_op{MetricSource::Counter, "cycles_per_operation", "modeled cycles per operation", true, {}};
     bool any = false;
     for (const VariantResult* result : c_.results) {
@@ -87,7 +87,7 @@ class RowBuilder {
         per_op.values.emplace_back();
         continue;
       }
-      per_op.values.emplace_back(double(result->counters.cycles) / double(operations->second));
+      per_op.values.emplace_back(double(result->counters.cycles()) / double(operations->second));
       any = true;
     }
     if (any) c_.rows.push_back(std::move(per_op));

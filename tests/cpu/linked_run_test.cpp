@@ -65,7 +65,7 @@ TEST(LinkedRun, StopsExactlyAtTheCycleLimit) {
   f.cpu.set_cycle_limit(1000);
   EXPECT_EQ(f.cpu.run(1'000'000), StopReason::CycleLimit);
   EXPECT_EQ(f.counters.instructions, 1000u);
-  EXPECT_EQ(f.counters.cycles, 1000u);
+  EXPECT_EQ(f.counters.cycles(), 1000u);
   EXPECT_EQ(f.cpu.state.gpr[EAX], 500u);
   EXPECT_EQ(f.cpu.steps(), 1000u);
 }
@@ -139,7 +139,7 @@ struct RunAgainstSteps {
     const Counters& a = run.counters;
     const Counters& b = steps.counters;
     EXPECT_EQ(a.instructions, b.instructions);
-    EXPECT_EQ(a.cycles, b.cycles);
+    EXPECT_EQ(a.cycles(), b.cycles());
     EXPECT_EQ(a.page_walks, b.page_walks);
     EXPECT_EQ(a.tlb_code_hits, b.tlb_code_hits);
     EXPECT_EQ(a.tlb_code_misses, b.tlb_code_misses);

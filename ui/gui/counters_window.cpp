@@ -43,11 +43,11 @@ struct CountersWindow final : Window {
   // lines, the same text as --stats.
   void refresh(const Machine& machine, bool filter_changed) {
     const Counters& counters = machine.counters;
-    if (!filter_changed && &machine == machine_ && counters.instructions == instructions_ && counters.cycles == cycles_)
+    if (!filter_changed && &machine == machine_ && counters.instructions == instructions_ && counters.cycles() == cycles_)
       return;
     machine_ = &machine;
     instructions_ = counters.instructions;
-    cycles_ = counters.cycles;
+    cycles_ = counters.cycles();
     std::ostringstream text;
     counters.print(text);
     std::istringstream lines(text.str());
