@@ -13,7 +13,7 @@ void Cpu::raise_nmi() {
 }
 
 bool Cpu::service_events() {
-  attention_ &= ~kTrap;  // TF is sampled at the start of each instruction (cpu.cpp)
+  attention_ &= ~(kTrap | kSlowStep);  // TF is sampled at the start of each instruction (cpu.cpp)
   // Debug traps wait out a MOV SS/POP SS shadow: they are reported after the next
   // instruction together with its own (SDM "MOV": "...suppresses or inhibits some
   // debug exceptions ... on the following instruction boundary").

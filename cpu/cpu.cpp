@@ -443,11 +443,13 @@ StopReason Cpu::run(u64 max_instructions) {
 // reached through a successor link on the current code page, with the checks that
 // cannot change between such instructions made once before the run. It stops before
 // any instruction the slow step would treat differently: a cycle limit reached, a
-// changed fetch context, no valid link; and after any instruction
-// that leaves something for the slow step (attention_: an interrupt check, a trap, a
-// stop request; HLT or shutdown; a code breakpoint armed; TF or RF set), faults
-// included. The caller checks run_linked_ready() first. Returns the steps done (at
-// most `max_steps`).
+// changed fetch context, no valid link; and after any instruction that leaves
+// something for the slow step, faults included. That is one test of attention_ (an
+// interrupt check, a trap, a stop request, and request_slow_step(): HLT, a code
+// breakpoint armed, a signalled fault, a data breakpoint hit; write_eflags and the task
+// switch, the only writers of TF and RF here, ask for the interrupt check), and after
+// kLoadsCs rows the whole fetch context and needs_slow_step(). The caller checks
+// run_linked_ready() first. Returns the steps done (at most `max_steps`).
 u64 Cpu::run_linked(u64 max_steps) {
   const FetchContext known = fetch_context_.context;
   const u32 serial = fetch_context_.serial;
@@ -479,18 +481,23 @@ u64 Cpu::run_linked(u64 max_steps) {
       state.eip = eip + insn.length;  // a 32-bit code segment (the fetch context's D bit)
       insn.execute(*this, insn);
       ++done;
-      ++steps_;
-      if (deliver_signalled_fault(start_esp)) [[unlikely]] break;
-      if (instruction_debug_hits_) [[unlikely]] note_debug_traps(false);
+      if (attention_) [[unlikely]] {
+        if (deliver_signalled_fault(start_esp)) break;
+        if (instruction_debug_hits_) note_debug_traps(false);
+        retire(insn, next, known.base + eip);
+        break;
+      }
       retire(insn, next, known.base + eip);
-      if (needs_slow_step()) [[unlikely]] break;
-      if ((insn.form->attributes & kLoadsCs) && !in_fetch_context(known)) [[unlikely]] break;
+      if (insn.form->attributes & kLoadsCs) [[unlikely]]
+        if (!in_fetch_context(known) || needs_slow_step()) break;
     }
   } catch (const Fault& fault) {
     ++done;
-    ++steps_;
+    steps_ += done;
     abort_instruction(fault, start_esp);
+    return done;
   }
+  steps_ += done;
   return done;
 }
 

@@ -153,19 +153,52 @@ class Cpu {
   // ---- memory through a segment ----
   // Offsets are already reduced to the address size. Raise #GP(0)/#SS(0) from the
   // descriptor cache checks and #PF from paging.
+  // The common case (direct_data) is inline and makes no call; every other goes to
+  // read_checked/write_checked, which raise the faults.
   template <class T>
   T read(u8 segment, u32 offset, AccessKind kind = AccessKind::Data) {
+    if (const u8* host = direct_data<AccessIntent::Read>(segment, offset, sizeof(T), kind)) [[likely]] {
+      T value;
+      std::memcpy(&value, host, sizeof(T));
+      return value;
+    }
+    return read_checked<T>(segment, offset, kind);
+  }
+  template <class T>
+  void write(u8 segment, u32 offset, T value, AccessKind kind = AccessKind::Data) {
+    if (u8* host = direct_data<AccessIntent::Write>(segment, offset, sizeof(T), kind)) [[likely]] {
+      std::memcpy(host, &value, sizeof(T));
+      return;
+    }
+    write_checked<T>(segment, offset, value, kind);
+  }
+  template <class T>
+  [[gnu::noinline]] T read_checked(u8 segment, u32 offset, AccessKind kind) {
     const u32 linear = checked_linear(state.segments[segment], offset, sizeof(T), false,
                                       segment == SS, protected_mode());
     if (access_checks_) [[unlikely]] check_access(linear, sizeof(T), false);
     return mmu_.read<T>(linear, kind, user());
   }
   template <class T>
-  void write(u8 segment, u32 offset, T value, AccessKind kind = AccessKind::Data) {
+  [[gnu::noinline]] void write_checked(u8 segment, u32 offset, T value, AccessKind kind) {
     const u32 linear = checked_linear(state.segments[segment], offset, sizeof(T), true,
                                       segment == SS, protected_mode());
     if (access_checks_) [[unlikely]] check_access(linear, sizeof(T), true);
     mmu_.write<T>(linear, value, kind, user());
+  }
+  // The host address of an access of `size` bytes at `segment`:`offset` when it needs
+  // no check beyond these and no fault is possible: a usable segment whose type allows
+  // the access (required in every mode here, a superset of the protected-mode rule),
+  // the offset range inside the valid one, no data breakpoint armed, and the Mmu's
+  // direct_pointer. Counts the access as read()/write() would; null otherwise.
+  template <AccessIntent kIntent>
+  [[gnu::always_inline]] u8* direct_data(u8 segment, u32 offset, unsigned size, AccessKind kind) {
+    const DescriptorCache& cache = state.segments[segment].cache;
+    const bool allowed = cache.usable && (kIntent == AccessIntent::Write ? cache.writable() : cache.readable());
+    if (!allowed || access_checks_ || offset < cache.valid_min || offset > cache.valid_max ||
+        size - 1 > cache.valid_max - offset)
+      return nullptr;
+    return mmu_.direct_pointer<kIntent>(cache.base + offset, size, user(), kind);
   }
   // Checks a write without performing it (for instructions that must fault before
   // any state changes, such as PUSHA and far CALL).
@@ -256,7 +289,15 @@ class Cpu {
   // IN/OUT, CLI/STI, HLT and privileged instructions at CPL > 0): a throw costs about
   // 20,000 host instructions (docs/performance.md). Faults found inside memory accesses
   // and descriptor loads are thrown as before.
-  void signal_fault(const Fault& fault) { signalled_fault_ = fault; }
+  void signal_fault(const Fault& fault) {
+    signalled_fault_ = fault;
+    request_slow_step();
+  }
+  // Ends a linked run after the current instruction (docs/performance.md): for state
+  // the linked run does not test after every instruction, which the slow step then
+  // looks at (HLT and the x87 wait for FERR#, armed code breakpoints, a signalled
+  // fault, a data breakpoint hit).
+  void request_slow_step() { attention_ |= kSlowStep; }
 
   // The EIP of the instruction being executed and its length.
   u32 instruction_eip() const { return instruction_eip_; }
@@ -302,8 +343,10 @@ class Cpu {
   void update_access_checks();
 
  private:
+  // kSlowStep: request_slow_step(); service_events() clears it, the slow step testing
+  // everything itself.
   enum : u32 { kStopRequested = 1u << 0, kCheckInterrupt = 1u << 1, kTrap = 1u << 2, kDebugTrap = 1u << 3, kNmi = 1u << 4,
-               kMonitor = 1u << 5 };
+               kMonitor = 1u << 5, kSlowStep = 1u << 6 };
   static constexpr u32 kDr6Bs = 1u << 14, kDr6Bt = 1u << 15;
   static constexpr std::string_view kInstructionBreakpointCause = "instruction breakpoint";
   void execute_one();

@@ -38,6 +38,7 @@ void Cpu::write_debug_register(unsigned n, u32 value) {
     // DEVIATION: R/W = 10 (I/O breakpoints with CR4.DE) is not modeled.
   }
   update_access_checks();
+  if (code_breakpoints_) request_slow_step();
 }
 
 void Cpu::check_debug_register_access() {
@@ -72,7 +73,10 @@ void Cpu::check_access(u32 linear, unsigned size, bool is_write) {
     if (rw == 1 && !is_write) continue;
     const u32 length = breakpoint_length(state.dr[7], b);
     const u32 first = state.dr[b] & ~(length - 1);
-    if (linear <= first + length - 1 && first <= linear + size - 1) instruction_debug_hits_ |= 1u << b;
+    if (linear <= first + length - 1 && first <= linear + size - 1) {
+      instruction_debug_hits_ |= 1u << b;
+      request_slow_step();
+    }
   }
 }
 

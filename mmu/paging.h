@@ -71,6 +71,24 @@ class Mmu {
   // page) may reuse it, with the same rights and `user`, while this stays the same.
   u32 translation_epoch() const { return tlb_.changes(); }
 
+  // The host address for an access of `size` bytes at `linear` that needs nothing but
+  // the copy: paging on, inside one page, a TLB hit with the rights `kIntent` (Read or
+  // Write) needs and a host pointer for it, a page the TLB statistics model counts as
+  // a plain hit (tlb_right::ModelMru), and no tracer. Counts that hit and the access of
+  // `kind` as read()/write() would; null, with nothing counted, in any other case.
+  template <AccessIntent kIntent>
+  [[gnu::always_inline]] u8* direct_pointer(u32 linear, unsigned size, bool user, AccessKind kind) {
+    if (!control_.pg || crosses_page(linear, size) || counters_.tracer) return nullptr;
+    const TlbEntry& entry = tlb_.slot(linear);
+    u8 need = kIntent == AccessIntent::Write ? write_rights_[user] : (user ? tlb_right::User : 0);
+    if constexpr (kStatistics) need |= tlb_right::ModelMru;
+    u8* const host = kIntent == AccessIntent::Write ? entry.host_write : const_cast<u8*>(entry.host_read);
+    if (!tlb_.holds(entry, linear) || (entry.rights & need) != need || !host) return nullptr;
+    if constexpr (kStatistics) ++counters_.tlb_data_hits;
+    counters_.count_access(kind);
+    return host + (linear & 0xFFF);
+  }
+
   // Reads or writes T at a linear address. An access that crosses a 4 KiB page
   // boundary translates both pages before touching memory. With paging on, a TLB hit
   // on RAM (or ROM, for reads) goes straight to host memory: the same translation,

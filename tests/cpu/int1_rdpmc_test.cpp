@@ -14,27 +14,9 @@ using testing::gate;
 using testing::kCode;
 using testing::ProtectedModeFixture;
 
-constexpr u16 kUserCode = 0x43, kUserData = 0x4B;
-
-// Protected mode with ring-3 code and data (GDT 40h, 48h) and a ring-0 stack at 9000h in
-// TSS A; the code at 1000h IRETs to ring 3 at 1100h with ESP 7000h.
-struct Ring3Fixture : ProtectedModeFixture {
-  Ring3Fixture() {
-    put(0x40, descriptor(0, 0xFFFFF, 0xFA, 0xC));
-    put(0x48, descriptor(0, 0xFFFFF, 0xF2, 0xC));
-    cpu.state.gdtr.limit = 0x4F;
-    poke32(testing::kTssA + 4, 0x9000);           // ESP0
-    poke32(testing::kTssA + 8, testing::kData);   // SS0
-    code(0x1000, {0x6A, kUserData, 0x68, 0x00, 0x70, 0x00, 0x00, 0x6A, 0x02, 0x6A, kUserCode,
-                  0x68, 0x00, 0x11, 0x00, 0x00, 0xCF});
-    put_idt(13, gate(kCode, 0x1500, 0x8E));
-  }
-  void enter_ring3() {
-    steps(6);
-    ASSERT_EQ(cpu.state.cpl, 3);
-    ASSERT_EQ(cpu.state.eip, 0x1100u);
-  }
-};
+using testing::kUserCode;
+using testing::kUserData;
+using testing::Ring3Fixture;
 
 TEST(Int1, IgnoresTheGateDplThatStopsIntN) {
   Ring3Fixture f;

@@ -5,6 +5,7 @@
 // that must end the run inside a loop whose links are already made.
 #include <gtest/gtest.h>
 
+#include "../segmentation/protected_fixture.h"
 #include "cpu_fixture.h"
 
 namespace x86lab {
@@ -107,6 +108,107 @@ TEST(LinkedRun, StiEndsTheRunSoThatTheInterruptCheckFollowsTheNextInstruction) {
   EXPECT_EQ(pic.looks, 20);
   EXPECT_EQ(f.cpu.state.gpr[EBX], 20u);
   EXPECT_EQ(f.cpu.state.eip, 0x3001u);
+}
+
+// A controller that requests vector 50h whenever the CPU is halted, telling the CPU
+// that its output changed (as the 8259A model does when a device raises a line).
+struct WakeTheHaltedCpu : InterruptController {
+  Cpu* cpu = nullptr;
+  int acknowledged = 0;
+  bool interrupt_pending() const override {
+    if (!cpu->state.halted) return false;
+    cpu->notify_interrupt();
+    return true;
+  }
+  u8 acknowledge() override {
+    ++acknowledged;
+    return 0x50;
+  }
+};
+
+// HLT inside the run (SDM "HLT": execution stops until an interrupt; the handler
+// returns to the instruction after HLT). From the second round on, HLT is reached
+// through the link of JNZ; the run must stop after it so that each HLT waits for
+// its own interrupt: 10 rounds, 10 wakes. (HLT asks for the slow step; the run
+// would also stop for want of a link, as a delivery always follows HLT.)
+TEST(LinkedRun, HltEndsTheRun) {
+  RealMode32 f;
+  WakeTheHaltedCpu pic;
+  pic.cpu = &f.cpu;
+  f.cpu.set_interrupt_controller(&pic);
+  f.poke32(0x50 * 4, 0x0000'3000);     // IVT: offset 3000h, segment 0
+  f.code(0x3000, {0x40, 0x66, 0xCF});  // handler: inc eax; iret (16-bit: real mode pushed IP, CS, FLAGS)
+  f.code(0x1000, {0xF4,                // loop: hlt
+                  0x43,                // inc ebx
+                  0x49,                // dec ecx
+                  0x75, 0xFB,          // jnz loop
+                  0xFA,                // cli
+                  0xF4});              // hlt
+  f.start(0x1000);
+  f.cpu.state.eflags |= flag::IF;
+  f.cpu.state.gpr[EAX] = f.cpu.state.gpr[EBX] = 0;
+  f.cpu.state.gpr[ECX] = 10;
+  EXPECT_EQ(f.cpu.run(10'000), StopReason::Halted);
+  EXPECT_EQ(pic.acknowledged, 10);
+  EXPECT_EQ(f.cpu.state.gpr[EAX], 10u);
+  EXPECT_EQ(f.cpu.state.gpr[EBX], 10u);
+  EXPECT_EQ(f.cpu.state.eip, 0x1007u);
+}
+
+// A data breakpoint hit inside the run (SDM "Debug Exceptions": a data breakpoint is
+// a trap, taken after the instruction that wrote). DR0 = 2000h with R/W0 = 01 (writes)
+// and LEN0 = 11 (4 bytes); the #DB handler counts in ESI. Every round's store must
+// be followed by its trap, from the second round on inside the run.
+TEST(LinkedRun, ADataBreakpointHitEndsTheRunWithItsTrap) {
+  RealMode32 f;
+  f.poke32(1 * 4, 0x0000'3000);        // IVT: #DB -> 0000:3000
+  f.code(0x3000, {0x46, 0x66, 0xCF});  // handler: inc esi; iret (16-bit)
+  f.code(0x1000, {0x0F, 0x23, 0xC0,    // mov dr0, eax
+                  0x0F, 0x23, 0xFA,    // mov dr7, edx
+                  0x89, 0x1D, 0x00, 0x20, 0x00, 0x00,  // loop: mov [2000h], ebx
+                  0x43,                // inc ebx
+                  0x49,                // dec ecx
+                  0x75, 0xF6,          // jnz loop
+                  0xF4});              // hlt
+  f.start(0x1000);
+  f.cpu.state.gpr[EAX] = 0x2000;
+  f.cpu.state.gpr[EDX] = 0x000D'0001;  // L0, R/W0 = 01, LEN0 = 11
+  f.cpu.state.gpr[EBX] = f.cpu.state.gpr[ESI] = 0;
+  f.cpu.state.gpr[ECX] = 10;
+  EXPECT_EQ(f.cpu.run(10'000), StopReason::Halted);
+  EXPECT_EQ(f.cpu.state.gpr[ESI], 10u);
+  EXPECT_EQ(f.peek32(0x2000), 9u);
+  EXPECT_EQ(f.cpu.state.dr[6] & 1, 1u);  // B0
+  EXPECT_EQ(f.cpu.state.eip, 0x1011u);
+}
+
+// Trap and emulate inside the run: CLI at CPL 3 with IOPL 0 raises #GP(0) (SDM "CLI"),
+// which the executor signals (Cpu::signal_fault) instead of throwing. From the second
+// round on, CLI is reached through the link of JNZ; the run must deliver the #GP
+// after it, before anything else retires. The ring-0 handler counts in ESI, steps over
+// the 1-byte CLI and returns, or halts once ECX is 0.
+TEST(LinkedRun, ASignalledFaultIsDeliveredAfterItsInstruction) {
+  testing::Ring3Fixture f;
+  f.code(0x1100, {0xFA,                          // loop: cli (#GP)
+                  0x43,                          // inc ebx
+                  0x49,                          // dec ecx
+                  0x75, 0xFB,                    // jnz loop
+                  0xFA});                        // cli (#GP)
+  f.code(0x1500, {0x46,                          // handler: inc esi
+                  0x85, 0xC9,                    // test ecx, ecx
+                  0x74, 0x09,                    // jz stop
+                  0x83, 0x44, 0x24, 0x04, 0x01,  // add dword [esp+4], 1 (EIP after CLI)
+                  0x83, 0xC4, 0x04,              // add esp, 4 (the error code)
+                  0xCF,                          // iretd
+                  0xF4});                        // stop: hlt
+  f.enter_ring3();
+  f.cpu.state.gpr[EBX] = f.cpu.state.gpr[ESI] = 0;
+  f.cpu.state.gpr[ECX] = 10;
+  EXPECT_EQ(f.cpu.run(10'000), StopReason::Halted);
+  EXPECT_EQ(f.cpu.state.gpr[ESI], 11u);
+  EXPECT_EQ(f.cpu.state.gpr[EBX], 10u);
+  EXPECT_EQ(f.counters.exceptions_by_vector[13], 11u);
+  EXPECT_EQ(f.cpu.state.eip, 0x150Fu);
 }
 
 // Two CPUs given the same paged program, one run by run() and one by single steps.
