@@ -60,7 +60,9 @@ constexpr Result<T> sub(T a, T b, bool borrow_in = false) {
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define X86LAB_HOST_FLAGS 1
 // The host's flags after one x86 instruction. LAHF puts SF ZF 0 AF 0 PF 1 CF in AH at
-// their EFLAGS bit positions; SETO puts OF in AL. (LAHF in 64-bit mode needs
+// their EFLAGS bit positions; SETO puts OF in AL. EAX is zeroed first (before the
+// instruction, as XOR writes flags) so that the partial writes do not wait for its
+// previous value. (LAHF in 64-bit mode needs
 // CPUID.80000001H:ECX[0], present on every x86-64 processor since 2006.)
 namespace host {
 inline constexpr u32 kLahfFlags = flag::CF | flag::PF | flag::AF | flag::ZF | flag::SF;
@@ -71,12 +73,15 @@ inline u32 flags_of(u32 ax) { return ((ax >> 8) & kLahfFlags) | ((ax & 1) << 11)
 // false, the second form is not compiled in.
 #define X86LAB_HOST_BINARY(op, op_carry, suffix, m)                                              \
   if (carry)                                                                                     \
-    asm("stc\n\t" op_carry suffix " %" m "[b], %" m "[a]\n\tlahf\n\tseto %%al"              \
+    asm("xor %%eax, %%eax\n\tstc\n\t" op_carry suffix " %" m "[b], %" m "[a]\n\tlahf\n\tseto %%al" \
         : [a] "+r"(a), "=&a"(ax)                                                                 \
         : [b] "r"(b)                                                                             \
         : "cc");                                                                                 \
   else                                                                                           \
-    asm(op suffix " %" m "[b], %" m "[a]\n\tlahf\n\tseto %%al" : [a] "+r"(a), "=&a"(ax) : [b] "r"(b) : "cc")
+    asm("xor %%eax, %%eax\n\t" op suffix " %" m "[b], %" m "[a]\n\tlahf\n\tseto %%al"                \
+        : [a] "+r"(a), "=&a"(ax)                                                                 \
+        : [b] "r"(b)                                                                             \
+        : "cc")
 template <class T>
 inline Result<T> add(T a, T b, bool carry) {
   u32 ax;
@@ -99,9 +104,9 @@ inline Result<T> sub(T a, T b, bool carry) {
 template <class T>
 inline u32 zsp(T value) {
   u32 ax;
-  if constexpr (sizeof(T) == 1) asm("test %b[v], %b[v]\n\tlahf" : "=a"(ax) : [v] "r"(value) : "cc");
-  else if constexpr (sizeof(T) == 2) asm("test %w[v], %w[v]\n\tlahf" : "=a"(ax) : [v] "r"(value) : "cc");
-  else asm("test %k[v], %k[v]\n\tlahf" : "=a"(ax) : [v] "r"(value) : "cc");
+  if constexpr (sizeof(T) == 1) asm("xor %%eax, %%eax\n\ttest %b[v], %b[v]\n\tlahf" : "=&a"(ax) : [v] "r"(value) : "cc");
+  else if constexpr (sizeof(T) == 2) asm("xor %%eax, %%eax\n\ttest %w[v], %w[v]\n\tlahf" : "=&a"(ax) : [v] "r"(value) : "cc");
+  else asm("xor %%eax, %%eax\n\ttest %k[v], %k[v]\n\tlahf" : "=&a"(ax) : [v] "r"(value) : "cc");
   return (ax >> 8) & (flag::PF | flag::ZF | flag::SF);
 }
 }  // namespace host

@@ -167,12 +167,15 @@ void Cpu::decode_at(u32 eip, Instruction& insn, u8* bytes) {
     return byte;
   }, cs.cache.db, insn);
   insn.cost = instruction_cost(insn);
+  insn.operands_resolved = true;
   for (unsigned n = 0; n < insn.register_operand.size(); ++n) {
     insn.register_operand[n] = operand_detail::register_operand(insn, n);
-    if (insn.register_operand[n] == kImmediateOperand)
-      insn.immediate_operand = insn.operands[n].size == OperandSize::b
-                                   ? static_cast<u32>(static_cast<i32>(static_cast<i8>(insn.immediate)))
-                                   : insn.immediate;
+    if (insn.register_operand[n] == kNoRegister) insn.operands_resolved = false;
+    if (insn.register_operand[n] != kImmediateOperand) continue;
+    if (insn.operands[n].method == OperandMethod::One) insn.immediate_operand = 1;
+    else if (insn.operands[n].size == OperandSize::b)
+      insn.immediate_operand = static_cast<u32>(static_cast<i32>(static_cast<i8>(insn.immediate)));
+    else insn.immediate_operand = insn.immediate;
   }
 }
 
@@ -293,7 +296,7 @@ const Instruction* Cpu::decode_and_cache(u32 eip, u32 offset, u32 physical, Inst
 
 [[gnu::always_inline]] inline void Cpu::execute_one() {
   instruction_eip_ = state.eip;
-  if (replay_.pending) [[unlikely]] note_replay_start();
+  watch_replay_start();
   const u32 start_esp = state.gpr[ESP];
   Tracer* tracer = counters_.tracer;
   std::array<u32, 10> before;  // EAX..EDI, EIP, EFLAGS for register-write events (while tracing)
@@ -470,7 +473,7 @@ u64 Cpu::run_linked(u64 max_steps) {
       state.interrupt_shadow = false;
       state.mov_ss_shadow = false;
       instruction_eip_ = eip;
-      if (replay_.pending) [[unlikely]] note_replay_start();
+      watch_replay_start();
       start_esp = state.gpr[ESP];
       // Another code page: translated as cached_instruction does (a TLB hit).
       if (eip - page_base >= 0x1000) [[unlikely]] {

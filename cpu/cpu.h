@@ -189,15 +189,18 @@ class Cpu {
   // The host address of an access of `size` bytes at `segment`:`offset` when it needs
   // no check beyond these and no fault is possible: a usable segment whose type allows
   // the access (required in every mode here, a superset of the protected-mode rule),
-  // the offset range inside the valid one, no data breakpoint armed, and the Mmu's
-  // direct_pointer. Counts the access as read()/write() would; null otherwise.
+  // the offset range inside the valid one, no data breakpoint armed and no alignment
+  // check possible (CR0.AM alone, as Linux sets it, does not count: EFLAGS.AC at CPL 3
+  // is needed too), and the Mmu's direct_pointer. Counts the access as read()/write()
+  // would; null otherwise.
   template <AccessIntent kIntent>
   [[gnu::always_inline]] u8* direct_data(u8 segment, u32 offset, unsigned size, AccessKind kind) {
     const DescriptorCache& cache = state.segments[segment].cache;
     const bool allowed = cache.usable && (kIntent == AccessIntent::Write ? cache.writable() : cache.readable());
-    if (!allowed || access_checks_ || offset < cache.valid_min || offset > cache.valid_max ||
-        size - 1 > cache.valid_max - offset)
+    if (!allowed || offset < cache.valid_min || offset > cache.valid_max || size - 1 > cache.valid_max - offset)
       return nullptr;
+    if (access_checks_) [[unlikely]]
+      if (data_breakpoints_ || ((state.eflags & flag::AC) && state.cpl == 3)) return nullptr;
     return mmu_.direct_pointer<kIntent>(cache.base + offset, size, user(), kind);
   }
   // Checks a write without performing it (for instructions that must fault before
@@ -509,18 +512,27 @@ class Cpu {
     u32 linear_eip = 0;
   } replay_;
   void note_replay_start();
+  // Before each instruction: note_replay_start for the starts that can end the watch
+  // (at the faulting CPL, and at its CS:EIP when the handler ran at that CPL too).
+  void watch_replay_start() {
+    if (!replay_.pending) [[likely]] return;
+    if (state.cpl != replay_.cpl) return;
+    if (replay_.handler_cpl == replay_.cpl && state.segments[CS].cache.base + state.eip != replay_.linear_eip) return;
+    note_replay_start();
+  }
   u8 fault_chain_size_ = 0;
 };
 
 // Reads operand `n` of `insn` (register, memory, immediate; Ib sign-extends to T).
-template <class T>
+// kResolved: see cpu/operands.h (dispatch_resolved).
+template <class T, bool kResolved = false>
 T read_operand(Cpu& cpu, const Instruction& insn, unsigned n);
 // Writes operand `n` (register or memory).
-template <class T>
+template <class T, bool kResolved = false>
 void write_operand(Cpu& cpu, const Instruction& insn, unsigned n, T value);
 // Read-modify-write of operand `n` with `modify(old) -> new`; a memory operand with
 // the LOCK prefix is one locked bus operation (AccessKind::LockPrefix).
-template <class T, class Modify>
+template <class T, bool kResolved = false, class Modify>
 void modify_operand(Cpu& cpu, const Instruction& insn, unsigned n, Modify modify);
 
 }  // namespace x86lab

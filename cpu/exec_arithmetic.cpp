@@ -8,36 +8,25 @@
 namespace x86lab {
 namespace {
 
-// A binary operation writing operand 0 (or only flags, for CMP and TEST): the general
-// case, any operand kinds.
-template <class T, alu::Result<T> (*Operation)(Cpu&, T, T), bool kWritesResult>
-[[gnu::noinline]] void binary_general(Cpu& c, const Instruction& i) {
-  const T source = read_operand<T>(c, i, 1);
+// A binary operation writing operand 0 (or only flags, for CMP and TEST).
+template <class T, alu::Result<T> (*Operation)(Cpu&, T, T), bool kWritesResult, bool kResolved>
+void binary_form(Cpu& c, const Instruction& i) {
+  const T source = read_operand<T, kResolved>(c, i, 1);
   u32 flags = 0;
   if constexpr (kWritesResult) {
-    modify_operand<T>(c, i, 0, [&](T destination) {
+    modify_operand<T, kResolved>(c, i, 0, [&](T destination) {
       const auto r = Operation(c, destination, source);
       flags = r.flags;
       return r.value;
     });
   } else {
-    flags = Operation(c, read_operand<T>(c, i, 0), source).flags;
+    flags = Operation(c, read_operand<T, kResolved>(c, i, 0), source).flags;
   }
   c.set_flags(flags, flag::kStatus);
 }
-
-// The same, with the case of a register destination and a register or immediate source
-// inline (no call, so no saved registers); any other goes to binary_general.
 template <class T, alu::Result<T> (*Operation)(Cpu&, T, T), bool kWritesResult = true>
 void binary(Cpu& c, const Instruction& i) {
-  const u8 destination = i.register_operand[0], source = i.register_operand[1];
-  if (destination < kImmediateOperand && source != kNoRegister) [[likely]] {
-    const auto r = Operation(c, c.reg<T>(destination), resolved_operand<T>(c, i, source));
-    if constexpr (kWritesResult) c.set_reg<T>(destination, r.value);
-    c.set_flags(r.flags, flag::kStatus);
-    return;
-  }
-  binary_general<T, Operation, kWritesResult>(c, i);
+  dispatch_resolved<binary_form<T, Operation, kWritesResult, true>, binary_form<T, Operation, kWritesResult, false>>(c, i);
 }
 
 template <class T> alu::Result<T> add_op(Cpu&, T a, T b) { return alu::add<T>(a, b); }
@@ -59,30 +48,34 @@ template <class T> void cmp(Cpu& c, const Instruction& i) { binary<T, sub_op<T>,
 template <class T> void test(Cpu& c, const Instruction& i) { binary<T, and_op<T>, false>(c, i); }
 
 // INC and DEC leave CF unchanged.
-template <class T>
-void inc(Cpu& c, const Instruction& i) {
+template <class T, bool kResolved>
+void inc_form(Cpu& c, const Instruction& i) {
   u32 flags = 0;
-  modify_operand<T>(c, i, 0, [&](T v) { const auto r = alu::add<T>(v, 1); flags = r.flags; return r.value; });
+  modify_operand<T, kResolved>(c, i, 0, [&](T v) { const auto r = alu::add<T>(v, 1); flags = r.flags; return r.value; });
   c.set_flags(flags, flag::kStatusNoCarry);
 }
-template <class T>
-void dec(Cpu& c, const Instruction& i) {
+template <class T> void inc(Cpu& c, const Instruction& i) { dispatch_resolved<inc_form<T, true>, inc_form<T, false>>(c, i); }
+template <class T, bool kResolved>
+void dec_form(Cpu& c, const Instruction& i) {
   u32 flags = 0;
-  modify_operand<T>(c, i, 0, [&](T v) { const auto r = alu::sub<T>(v, 1); flags = r.flags; return r.value; });
+  modify_operand<T, kResolved>(c, i, 0, [&](T v) { const auto r = alu::sub<T>(v, 1); flags = r.flags; return r.value; });
   c.set_flags(flags, flag::kStatusNoCarry);
 }
+template <class T> void dec(Cpu& c, const Instruction& i) { dispatch_resolved<dec_form<T, true>, dec_form<T, false>>(c, i); }
 
-template <class T>
-void neg(Cpu& c, const Instruction& i) {
+template <class T, bool kResolved>
+void neg_form(Cpu& c, const Instruction& i) {
   u32 flags = 0;
-  modify_operand<T>(c, i, 0, [&](T v) { const auto r = alu::sub<T>(0, v); flags = r.flags; return r.value; });
+  modify_operand<T, kResolved>(c, i, 0, [&](T v) { const auto r = alu::sub<T>(0, v); flags = r.flags; return r.value; });
   c.set_flags(flags, flag::kStatus);
 }
+template <class T> void neg(Cpu& c, const Instruction& i) { dispatch_resolved<neg_form<T, true>, neg_form<T, false>>(c, i); }
 
-template <class T>
-void not_(Cpu& c, const Instruction& i) {
-  modify_operand<T>(c, i, 0, [](T v) { return static_cast<T>(~v); });
+template <class T, bool kResolved>
+void not_form(Cpu& c, const Instruction& i) {
+  modify_operand<T, kResolved>(c, i, 0, [](T v) { return static_cast<T>(~v); });
 }
+template <class T> void not_(Cpu& c, const Instruction& i) { dispatch_resolved<not_form<T, true>, not_form<T, false>>(c, i); }
 
 // The accumulator pair for multiply and divide: AX (byte), DX:AX, EDX:EAX.
 template <class T>
@@ -123,15 +116,16 @@ void imul1(Cpu& c, const Instruction& i) {
 }
 
 // IMUL Gv,Ev and IMUL Gv,Ev,Iz/Ib: a truncated signed product in a register.
-template <class T>
-void imul(Cpu& c, const Instruction& i) {
+template <class T, bool kResolved>
+void imul_form(Cpu& c, const Instruction& i) {
   using S = alu::Signed<T>;
   const bool three = i.operands[2].method != OperandMethod::None;
-  const T a = read_operand<T>(c, i, three ? 1 : 0), b = read_operand<T>(c, i, three ? 2 : 1);
+  const T a = read_operand<T, kResolved>(c, i, three ? 1 : 0), b = read_operand<T, kResolved>(c, i, three ? 2 : 1);
   const i64 product = i64{static_cast<S>(a)} * i64{static_cast<S>(b)};
-  write_operand<T>(c, i, 0, static_cast<T>(product));
+  write_operand<T, kResolved>(c, i, 0, static_cast<T>(product));
   c.set_flags(multiply_flags<T>(static_cast<T>(product), product != static_cast<S>(product)), flag::kStatus);
 }
+template <class T> void imul(Cpu& c, const Instruction& i) { dispatch_resolved<imul_form<T, true>, imul_form<T, false>>(c, i); }
 
 // DIV/IDIV: #DE for a zero divisor or a quotient that does not fit; flags unchanged.
 template <class T>

@@ -10,16 +10,16 @@ namespace {
 
 enum class Shift { Rol, Ror, Rcl, Rcr, Shl, Shr, Sar };
 
-template <class T, Shift kind>
-void shift(Cpu& c, const Instruction& i) {
-  const unsigned count = read_operand<u8>(c, i, 1) & 0x1F;
+template <class T, Shift kind, bool kResolved>
+void shift_form(Cpu& c, const Instruction& i) {
+  const unsigned count = read_operand<u8, kResolved>(c, i, 1) & 0x1F;
   if (count == 0) {
-    read_operand<T>(c, i, 0);  // the operand is still read (and can fault)
+    read_operand<T, kResolved>(c, i, 0);  // the operand is still read (and can fault)
     return;
   }
   const bool carry = c.flag_set(flag::CF);
   u32 flags = 0, mask = flag::kStatus;
-  modify_operand<T>(c, i, 0, [&](T v) {
+  modify_operand<T, kResolved>(c, i, 0, [&](T v) {
     alu::Result<T> r{};
     switch (kind) {
       case Shift::Rol: r = alu::rol<T>(v, count); mask = flag::CF | flag::OF; break;
@@ -35,6 +35,10 @@ void shift(Cpu& c, const Instruction& i) {
   });
   // RCL/RCR by a multiple of width+1 rotate nothing but still write CF and OF.
   c.set_flags(flags, mask);
+}
+template <class T, Shift kind>
+void shift(Cpu& c, const Instruction& i) {
+  dispatch_resolved<shift_form<T, kind, true>, shift_form<T, kind, false>>(c, i);
 }
 
 // SHLD/SHRD: the destination shifted with bits from the source. For a 16-bit operand

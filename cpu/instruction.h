@@ -85,8 +85,8 @@ struct InstructionForm {
 };
 
 inline constexpr u8 kNoRegister = 0xFF;
-// Instruction::register_operand's mark for the immediate operand whose value decode
-// resolved into Instruction::immediate_operand.
+// Instruction::register_operand's mark for the immediate operand (or the constant 1)
+// whose value decode resolved into Instruction::immediate_operand.
 inline constexpr u8 kImmediateOperand = 0xFE;
 
 struct Instruction {
@@ -121,8 +121,11 @@ struct Instruction {
   // decides those).
   std::array<u8, 3> register_operand{kNoRegister, kNoRegister, kNoRegister};
   // Set with register_operand: the first immediate as read_operand<T> returns it when
-  // cast to T (an Ib operand sign-extended to 32 bits).
+  // cast to T (an Ib operand sign-extended to 32 bits), or 1 for the constant 1.
   u32 immediate_operand = 0;
+  // Set with register_operand: no operand is kNoRegister (all registers and the
+  // immediate), so executors may take their register-only form (dispatch_resolved).
+  bool operands_resolved = false;
 
   bool is_memory() const { return has_modrm && mod != 3; }
 };

@@ -49,7 +49,9 @@ inline u8 register_operand(const Instruction& insn, unsigned n) {
   switch (spec.method) {
     case OperandMethod::I:
       return n > 0 && insn.operands[n - 1].method == OperandMethod::I ? kNoRegister : kImmediateOperand;
-    case OperandMethod::One: case OperandMethod::Segment: case OperandMethod::S:
+    case OperandMethod::One:  // no row has both an immediate and the constant 1
+      return kImmediateOperand;
+    case OperandMethod::Segment: case OperandMethod::S:
       return kNoRegister;
     default: return is_memory(insn, spec) ? kNoRegister : static_cast<u8>(register_number(insn, spec));
   }
@@ -98,21 +100,39 @@ template <class T>
   return r == kImmediateOperand ? static_cast<T>(insn.immediate_operand) : cpu.reg<T>(r);
 }
 
-template <class T>
+// read_operand, write_operand and modify_operand take `kResolved` = true only where
+// the caller knows Instruction::operands_resolved (dispatch_resolved's fast form):
+// then they compile to register and immediate accesses alone.
+template <class T, bool kResolved>
 [[gnu::always_inline]] inline T read_operand(Cpu& cpu, const Instruction& insn, unsigned n) {
+  if (kResolved) return resolved_operand<T>(cpu, insn, insn.register_operand[n]);
   if (const u8 r = insn.register_operand[n]; r != kNoRegister) [[likely]] return resolved_operand<T>(cpu, insn, r);
   return read_operand_other<T>(cpu, insn, n);
 }
 
-template <class T>
+template <class T, bool kResolved>
 [[gnu::always_inline]] inline void write_operand(Cpu& cpu, const Instruction& insn, unsigned n, T value) {
+  if (kResolved) return cpu.set_reg<T>(insn.register_operand[n], value);
   if (const u8 r = insn.register_operand[n]; r < kImmediateOperand) [[likely]] return cpu.set_reg<T>(r, value);
   write_operand_other<T>(cpu, insn, n, value);
 }
 
-template <class T, class Modify>
+template <Executor kExecutor>
+[[gnu::noinline]] void out_of_line(Cpu& cpu, const Instruction& insn) {
+  kExecutor(cpu, insn);
+}
+// Runs `kResolvedForm` (an executor's form with kResolved = true: no memory operand,
+// hence no call and no saved registers) for instructions whose operands decode
+// resolved, and `kGeneralForm` out of line for any other.
+template <Executor kResolvedForm, Executor kGeneralForm>
+[[gnu::always_inline]] inline void dispatch_resolved(Cpu& cpu, const Instruction& insn) {
+  if (insn.operands_resolved) [[likely]] return kResolvedForm(cpu, insn);
+  return out_of_line<kGeneralForm>(cpu, insn);
+}
+
+template <class T, bool kResolved, class Modify>
 void modify_operand(Cpu& cpu, const Instruction& insn, unsigned n, Modify modify) {
-  if (const u8 r = insn.register_operand[n]; r < kImmediateOperand) {
+  if (const u8 r = insn.register_operand[n]; kResolved || r < kImmediateOperand) {
     cpu.set_reg<T>(r, static_cast<T>(modify(cpu.reg<T>(r))));
     return;
   }

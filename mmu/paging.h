@@ -72,13 +72,22 @@ class Mmu {
   u32 translation_epoch() const { return tlb_.changes(); }
 
   // The host address for an access of `size` bytes at `linear` that needs nothing but
-  // the copy: paging on, inside one page, a TLB hit with the rights `kIntent` (Read or
-  // Write) needs and a host pointer for it, a page the TLB statistics model counts as
-  // a plain hit (tlb_right::ModelMru), and no tracer. Counts that hit and the access of
-  // `kind` as read()/write() would; null, with nothing counted, in any other case.
+  // the copy: inside one page, no tracer, and with paging on a TLB hit with the rights
+  // `kIntent` (Read or Write) needs and a host pointer for it, on a page the TLB
+  // statistics model counts as a plain hit (tlb_right::ModelMru); with paging off a
+  // page the bus reads or writes directly (RAM, and ROM for reads; not a code page for
+  // writes). Counts that hit and the access of `kind` as read()/write() would; null,
+  // with nothing counted, in any other case.
   template <AccessIntent kIntent>
   [[gnu::always_inline]] u8* direct_pointer(u32 linear, unsigned size, bool user, AccessKind kind) {
-    if (!control_.pg || crosses_page(linear, size) || counters_.tracer) return nullptr;
+    if (crosses_page(linear, size) || counters_.tracer) return nullptr;
+    if (!control_.pg) {
+      u8* const page = kIntent == AccessIntent::Write ? bus_.host_write_page(linear)
+                                                      : const_cast<u8*>(bus_.host_read_page(linear));
+      if (!page) return nullptr;
+      counters_.count_access(kind);
+      return page + (linear & 0xFFF);
+    }
     const TlbEntry& entry = tlb_.slot(linear);
     u8 need = kIntent == AccessIntent::Write ? write_rights_[user] : (user ? tlb_right::User : 0);
     if constexpr (kStatistics) need |= tlb_right::ModelMru;
