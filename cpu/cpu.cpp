@@ -454,52 +454,51 @@ StopReason Cpu::run(u64 max_instructions) {
 // kLoadsCs rows the whole fetch context and needs_slow_step(). The caller checks
 // run_linked_ready() first. Returns the steps done (at most `max_steps`).
 u64 Cpu::run_linked(u64 max_steps) {
-  const FetchContext known = fetch_context_.context;
-  const u32 serial = fetch_context_.serial;
+  // The fetch context and its number are read from fetch_context_ as they were when
+  // the run started: only the slow step's cached_instruction changes them. Few values
+  // stay in registers across the executor's call (the entry and the count): the
+  // others are loaded from members.
+  const FetchContext& known = fetch_context_.context;
   // The instruction the slow step just ran may have changed the context (IRET, MOV CR3).
-  if (code_page_.serial != serial || !in_fetch_context(known)) return 0;
-  u32 page_base = code_page_.offset_base;
-  u64 done = 0;
-  u32 start_esp = 0;
+  if (code_page_.serial != fetch_context_.serial || !in_fetch_context(known)) return 0;
+  u64 remaining = max_steps;
   try {
-    while (done < max_steps) {
+    while (remaining) {
       if (counters_.subcycles >= subcycle_limit_) [[unlikely]] break;
       // CS and CPL change only through kLoadsCs instructions (checked after them) and
       // faults (which end the run); the TLB may change with any data access.
       if (mmu_.translation_epoch() != known.epoch) [[unlikely]] break;
       const u32 eip = state.eip;
-      DecodeCache::Entry* const next = decode_cache_.linked(*previous_entry_, eip, serial);
+      DecodeCache::Entry* const next = decode_cache_.linked(*previous_entry_, eip, fetch_context_.serial);
       if (!next) [[unlikely]] break;
       state.interrupt_shadow = false;
       state.mov_ss_shadow = false;
       instruction_eip_ = eip;
       watch_replay_start();
-      start_esp = state.gpr[ESP];
+      start_esp_ = state.gpr[ESP];
       // Another code page: translated as cached_instruction does (a TLB hit).
-      if (eip - page_base >= 0x1000) [[unlikely]] {
-        translate_code_page(eip);
-        page_base = code_page_.offset_base;
-      }
+      if (eip - code_page_.offset_base >= 0x1000) [[unlikely]] translate_code_page(eip);
       const Instruction& insn = use_entry(*next);
       state.eip = eip + insn.length;  // a 32-bit code segment (the fetch context's D bit)
       insn.execute(*this, insn);
-      ++done;
+      --remaining;
       if (attention_) [[unlikely]] {
-        if (deliver_signalled_fault(start_esp)) break;
+        if (deliver_signalled_fault(start_esp_)) break;
         if (instruction_debug_hits_) note_debug_traps(false);
-        retire(insn, next, known.base + eip);
+        retire(next->insn, next, known.base + instruction_eip_);
         break;
       }
-      retire(insn, next, known.base + eip);
-      if (insn.form->attributes & kLoadsCs) [[unlikely]]
+      retire(next->insn, next, known.base + instruction_eip_);
+      if (next->insn.form->attributes & kLoadsCs) [[unlikely]]
         if (!in_fetch_context(known) || needs_slow_step()) break;
     }
   } catch (const Fault& fault) {
-    ++done;
+    const u64 done = max_steps - remaining + 1;
     steps_ += done;
-    abort_instruction(fault, start_esp);
+    abort_instruction(fault, start_esp_);
     return done;
   }
+  const u64 done = max_steps - remaining;
   steps_ += done;
   return done;
 }

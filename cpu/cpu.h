@@ -439,6 +439,7 @@ class Cpu {
   u64 subcycle_limit_ = ~u64{0};
   u64 steps_ = 0;
   u32 instruction_eip_ = 0;
+  u32 start_esp_ = 0;  // ESP at the start of the linked run's current instruction
   std::string_view delivery_cause_;   // the failed check of the fault being delivered (for traces)
   std::vector<u32> row_costs_;        // cost of each InstructionTable row, in 1/256 cycles
   CodeLineSet code_lines_;            // 32-byte code lines fetched (Counters::code_lines_*)
