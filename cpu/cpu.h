@@ -32,19 +32,13 @@ class InterruptController {
 };
 
 // The condition codes of Jcc/SETcc/CMOVcc (SDM Vol. 1 Appendix B "EFLAGS Condition
-// Codes"): for each combination of CF, PF, ZF, SF and OF (index bits 0 to 4), bit n is
-// set when condition code n holds (O NO B AE E NE BE A S NS P NP L GE LE G).
-inline constexpr std::array<u16, 32> kConditionTable = [] {
-  std::array<u16, 32> table{};
-  for (unsigned index = 0; index < 32; ++index) {
-    const bool cf = index & 1, pf = index & 2, zf = index & 4, sf = index & 8, of = index & 16;
-    const bool even_code[8] = {of, cf, zf, cf || zf, sf, pf, sf != of, zf || sf != of};
-    for (unsigned code = 0; code < 16; ++code)
-      if (even_code[code >> 1] != bool(code & 1)) table[index] |= static_cast<u16>(1u << code);
-  }
-  return table;
-}();
-static_assert(kConditionTable[0b00100] == 0b0110'1010'0101'1010);  // ZF alone: NO AE E BE NS NP GE LE
+// Codes"), by pairs: code 2n holds when EFLAGS & kConditionMasks[n] is not zero, code
+// 2n+1 when it is zero (O B E BE S P L LE). Bit 15, reserved and always 0 in EFLAGS,
+// stands for SF != OF (Cpu::condition puts it there).
+inline constexpr u32 kSfNotOf = 1u << 15;
+inline constexpr std::array<u32, 8> kConditionMasks = {
+    flag::OF, flag::CF, flag::ZF, flag::CF | flag::ZF, flag::SF, flag::PF, kSfNotOf, flag::ZF | kSfNotOf};
+static_assert((flag::kImplemented & kSfNotOf) == 0);
 
 // Why run() returned.
 enum class StopReason : u8 { InstructionLimit, Halted, Shutdown, StopRequested, CycleLimit };
@@ -143,11 +137,11 @@ class Cpu {
   // reserved bits keep their fixed values.
   void write_eflags(u32 value, u32 writable);
   // The condition of Jcc/SETcc/CMOVcc by its 4-bit code (SDM Vol. 1 Appendix B
-  // "EFLAGS Condition Codes"): a look-up of CF PF ZF SF OF in kConditionTable.
+  // "EFLAGS Condition Codes"), with kConditionMasks.
   bool condition(unsigned code) const {
     const u32 f = state.eflags;
-    const u32 index = (f & flag::CF) | ((f >> 1) & 2) | ((f >> 4) & 0xC) | ((f >> 7) & 0x10);
-    return (kConditionTable[index] >> code) & 1;
+    const u32 with_sf_not_of = f | (((f << 8) ^ (f << 4)) & kSfNotOf);  // SF (bit 7) and OF (bit 11) to bit 15
+    return ((with_sf_not_of & kConditionMasks[code >> 1]) != 0) != bool(code & 1);
   }
 
   // ---- memory through a segment ----
