@@ -276,10 +276,14 @@ const Instruction* Cpu::decode_and_cache(u32 eip, u32 offset, u32 physical, Inst
 // one), and makes it the predecessor whose successor link the next fetch tries.
 // `entry` is current_entry_ and `linear` the instruction's linear address (CS base +
 // instruction_eip_), which the linked run knows without loading them.
+// `kMayBeReplay` false: the caller knows the instruction is no replay candidate
+// (the linked run outside its attention branch: note_replay_start asks for the slow
+// step when it makes one).
+template <bool kMayBeReplay>
 [[gnu::always_inline]] inline void Cpu::retire(const Instruction& insn, DecodeCache::Entry* entry, u32 linear) {
   ++counters_.instructions;
   previous_entry_ = entry;
-  if (replay_.candidate) [[unlikely]] {
+  if (kMayBeReplay && replay_.candidate) [[unlikely]] {
     replay_.candidate = false;
     ++counters_.replayed_instructions;
   }
@@ -449,7 +453,8 @@ StopReason Cpu::run(u64 max_instructions) {
 // changed fetch context, no valid link; and after any instruction that leaves
 // something for the slow step, faults included. That is one test of attention_ (an
 // interrupt check, a trap, a stop request, and request_slow_step(): HLT, a code
-// breakpoint armed, a signalled fault, a data breakpoint hit; write_eflags and the task
+// breakpoint armed, a signalled fault, a data breakpoint hit, a replay candidate's
+// start (the only retirement that counts a replay); write_eflags and the task
 // switch, the only writers of TF and RF here, ask for the interrupt check), and after
 // kLoadsCs rows the whole fetch context and needs_slow_step(). The caller checks
 // run_linked_ready() first. Returns the steps done (at most `max_steps`).
@@ -462,6 +467,7 @@ u64 Cpu::run_linked(u64 max_steps) {
   // The instruction the slow step just ran may have changed the context (IRET, MOV CR3).
   if (code_page_.serial != fetch_context_.serial || !in_fetch_context(known)) return 0;
   u64 remaining = max_steps;
+  DecodeCache::Entry* previous = previous_entry_;  // as retire() leaves it
   try {
     while (remaining) {
       if (counters_.subcycles >= subcycle_limit_) [[unlikely]] break;
@@ -469,7 +475,7 @@ u64 Cpu::run_linked(u64 max_steps) {
       // faults (which end the run); the TLB may change with any data access.
       if (mmu_.translation_epoch() != known.epoch) [[unlikely]] break;
       const u32 eip = state.eip;
-      DecodeCache::Entry* const next = decode_cache_.linked(*previous_entry_, eip, fetch_context_.serial);
+      DecodeCache::Entry* const next = decode_cache_.linked(*previous, eip, fetch_context_.serial);
       if (!next) [[unlikely]] break;
       state.interrupt_shadow = false;
       state.mov_ss_shadow = false;
@@ -488,7 +494,8 @@ u64 Cpu::run_linked(u64 max_steps) {
         retire(next->insn, next, known.base + instruction_eip_);
         break;
       }
-      retire(next->insn, next, known.base + instruction_eip_);
+      retire<false>(next->insn, next, known.base + instruction_eip_);
+      previous = next;
       if (next->insn.form->attributes & kLoadsCs) [[unlikely]]
         if (!in_fetch_context(known) || needs_slow_step()) break;
     }

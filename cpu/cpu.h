@@ -293,7 +293,7 @@ class Cpu {
   // Ends a linked run after the current instruction (docs/performance.md): for state
   // the linked run does not test after every instruction, which the slow step then
   // looks at (HLT and the x87 wait for FERR#, armed code breakpoints, a signalled
-  // fault, a data breakpoint hit).
+  // fault, a data breakpoint hit, a replayed instruction's start).
   void request_slow_step() { attention_ |= kSlowStep; }
 
   // The EIP of the instruction being executed and its length.
@@ -389,6 +389,7 @@ class Cpu {
   void abort_instruction(const Fault& fault, u32 start_esp);
   StopReason run_instructions(u64 max_instructions);  // run() without settling the statistics
   // Counts a retired instruction (cpu.cpp).
+  template <bool kMayBeReplay = true>
   void retire(const Instruction& insn, DecodeCache::Entry* entry, u32 linear);
   // True when run_linked may start: no tracer, monitor, pending attention, code
   // breakpoint, TF or RF; the last instruction came from the decode cache in a 32-bit

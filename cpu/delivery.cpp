@@ -40,6 +40,8 @@ void Cpu::note_replay_start() {
   if (!same && replay_.handler_cpl == replay_.cpl) return;
   replay_.pending = false;
   replay_.candidate = same;
+  // The linked run retires a candidate in its attention branch (Cpu::run_linked).
+  if (same) request_slow_step();
 }
 
 void Cpu::deliver_event(u8 vector, std::optional<u32> error_code, EventSource source) {
