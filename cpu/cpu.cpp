@@ -494,7 +494,7 @@ u64 Cpu::run_linked(u64 max_steps) {
         retire(next->insn, next, known.base + instruction_eip_);
         break;
       }
-      retire<false>(next->insn, next, known.base + instruction_eip_);
+      retire<false>(next->insn, next, known.base + eip);
       previous = next;
       if (next->insn.form->attributes & kLoadsCs) [[unlikely]]
         if (!in_fetch_context(known) || needs_slow_step()) break;
