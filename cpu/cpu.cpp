@@ -171,11 +171,7 @@ void Cpu::decode_at(u32 eip, Instruction& insn, u8* bytes) {
   for (unsigned n = 0; n < insn.register_operand.size(); ++n) {
     insn.register_operand[n] = operand_detail::register_operand(insn, n);
     if (insn.register_operand[n] == kNoRegister) insn.operands_resolved = false;
-    if (insn.register_operand[n] != kImmediateOperand) continue;
-    if (insn.operands[n].method == OperandMethod::One) insn.immediate_operand = 1;
-    else if (insn.operands[n].size == OperandSize::b)
-      insn.immediate_operand = static_cast<u32>(static_cast<i32>(static_cast<i8>(insn.immediate)));
-    else insn.immediate_operand = insn.immediate;
+    if (insn.register_operand[n] == kImmediateOperand) insn.immediate_operand = operand_detail::immediate_value(insn, n);
   }
 }
 
@@ -491,7 +487,7 @@ u64 Cpu::run_linked(u64 max_steps) {
       if (attention_) [[unlikely]] {
         if (deliver_signalled_fault(start_esp_)) break;
         if (instruction_debug_hits_) note_debug_traps(false);
-        retire(next->insn, next, known.base + instruction_eip_);
+        retire(next->insn, next, known.base + eip);
         break;
       }
       retire<false>(next->insn, next, known.base + eip);

@@ -191,8 +191,7 @@ class Cpu {
   [[gnu::always_inline]] u8* direct_data(u8 segment, u32 offset, unsigned size, AccessKind kind) {
     const DescriptorCache& cache = state.segments[segment].cache;
     const bool allowed = cache.usable && (kIntent == AccessIntent::Write ? cache.writable() : cache.readable());
-    if (!allowed || offset < cache.valid_min || offset > cache.valid_max || size - 1 > cache.valid_max - offset)
-      return nullptr;
+    if (!allowed || !cache.contains(offset, size)) return nullptr;
     if (access_checks_) [[unlikely]]
       if (data_breakpoints_ || ((state.eflags & flag::AC) && state.cpl == 3)) return nullptr;
     return mmu_.direct_pointer<kIntent>(cache.base + offset, size, user(), kind);

@@ -56,6 +56,14 @@ inline u8 register_operand(const Instruction& insn, unsigned n) {
     default: return is_memory(insn, spec) ? kNoRegister : static_cast<u8>(register_number(insn, spec));
   }
 }
+// The value of immediate operand `n` (method I or One) as read_operand<T> returns it
+// when cast to T: an Ib operand sign-extended to 32 bits, the constant 1 for One.
+inline u32 immediate_value(const Instruction& insn, unsigned n) {
+  const OperandSpec& spec = insn.operands[n];
+  if (spec.method == OperandMethod::One) return 1;
+  const u32 value = immediate_of(insn, n);
+  return spec.size == OperandSize::b ? static_cast<u32>(static_cast<i32>(static_cast<i8>(value))) : value;
+}
 }  // namespace operand_detail
 
 // read_operand and write_operand for operands other than a register resolved at decode
@@ -66,10 +74,7 @@ template <class T>
   const OperandSpec& spec = insn.operands[n];
   using namespace operand_detail;
   switch (spec.method) {
-    case OperandMethod::I:
-      if (spec.size == OperandSize::b) return static_cast<T>(static_cast<i8>(immediate_of(insn, n)));
-      return static_cast<T>(immediate_of(insn, n));
-    case OperandMethod::One: return T{1};
+    case OperandMethod::I: case OperandMethod::One: return static_cast<T>(immediate_value(insn, n));
     case OperandMethod::Segment: return static_cast<T>(cpu.state.segments[spec.fixed].selector);
     case OperandMethod::S: return static_cast<T>(cpu.state.segments[insn.reg].selector);
     default: break;

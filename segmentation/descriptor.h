@@ -93,6 +93,10 @@ struct DescriptorCache {
   void set_real_mode(u32 new_base);
   // Recomputes valid_min/valid_max from limit, type and D/B.
   void compute_valid_range();
+  // Whether `size` bytes (1 or more) at `offset` lie inside the valid offset range.
+  bool contains(u32 offset, unsigned size) const {
+    return offset >= valid_min && offset <= valid_max && size - 1 <= valid_max - offset;
+  }
   // The descriptor these fields would encode (for display and tests).
   Descriptor to_descriptor() const;
 };

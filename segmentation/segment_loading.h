@@ -65,7 +65,7 @@ inline u32 checked_linear(const SegmentRegister& reg, u32 offset, unsigned size,
     if (!cache.usable) throw gp(0, "null segment");
     if (is_write ? !cache.writable() : !cache.readable()) throw gp(0, is_write ? "segment not writable" : "segment not readable");
   }
-  if (offset < cache.valid_min || offset > cache.valid_max || size - 1 > cache.valid_max - offset)
+  if (!cache.contains(offset, size))
     throw is_stack ? ss(0, "stack limit") : gp(0, "segment limit");
   return cache.base + offset;
 }
