@@ -14,8 +14,12 @@ namespace x86lab {
 Cpu::Cpu(Mmu& mmu, PortBus& ports, Counters& counters, const CpuProfile& profile)
     : mmu_(mmu), ports_(ports), counters_(counters), profile_(profile), decode_cache_(mmu.bus(), counters) {
   mmu_.set_tlb_geometry(profile.tlb);
+  // A changed translation ends a linked run after its instruction (run_linked).
+  mmu_.watch_translation_changes(&attention_, kSlowStep);
   reset();
 }
+
+Cpu::~Cpu() { mmu_.unwatch_translation_changes(&attention_); }
 
 void Cpu::reset() {
   state = CpuState{};
@@ -155,6 +159,14 @@ void Cpu::insert_code_lines(u32 linear, unsigned length) {
   }
 }
 
+// The executor of an instruction that may load CS (kLoadsCs): its own, then a request
+// for the slow step, which ends a linked run after it (run_linked): the fetch context
+// the run assumes may be gone.
+void Cpu::execute_loading_cs(Cpu& cpu, const Instruction& insn) {
+  (insn.operand_size_32 ? insn.form->execute32 : insn.form->execute16)(cpu, insn);
+  cpu.request_slow_step();
+}
+
 void Cpu::decode_at(u32 eip, Instruction& insn, u8* bytes) {
   current_entry_ = nullptr;  // the fetch may fault
   code_page_.serial = 0;  // the byte fetches may move the TLB model's code page
@@ -167,6 +179,7 @@ void Cpu::decode_at(u32 eip, Instruction& insn, u8* bytes) {
     return byte;
   }, cs.cache.db, insn);
   insn.cost = instruction_cost(insn);
+  if (insn.form->attributes & kLoadsCs) insn.execute = &execute_loading_cs;
   insn.operands_resolved = true;
   for (unsigned n = 0; n < insn.register_operand.size(); ++n) {
     insn.register_operand[n] = operand_detail::register_operand(insn, n);
@@ -277,8 +290,14 @@ const Instruction* Cpu::decode_and_cache(u32 eip, u32 offset, u32 physical, Inst
 // step when it makes one).
 template <bool kMayBeReplay>
 [[gnu::always_inline]] inline void Cpu::retire(const Instruction& insn, DecodeCache::Entry* entry, u32 linear) {
-  ++counters_.instructions;
   previous_entry_ = entry;
+  count_retirement<kMayBeReplay>(insn, entry, linear);
+}
+
+// retire() without making `entry` the predecessor (the linked run keeps it itself).
+template <bool kMayBeReplay>
+[[gnu::always_inline]] inline void Cpu::count_retirement(const Instruction& insn, DecodeCache::Entry* entry, u32 linear) {
+  ++counters_.instructions;
   if (kMayBeReplay && replay_.candidate) [[unlikely]] {
     replay_.candidate = false;
     ++counters_.replayed_instructions;
@@ -445,38 +464,42 @@ StopReason Cpu::run(u64 max_instructions) {
 // The linked run (docs/performance.md): what execute_step does for an instruction
 // reached through a successor link on the current code page, with the checks that
 // cannot change between such instructions made once before the run. It stops before
-// any instruction the slow step would treat differently: a cycle limit reached, a
-// changed fetch context, no valid link; and after any instruction that leaves
-// something for the slow step, faults included. That is one test of attention_ (an
-// interrupt check, a trap, a stop request, and request_slow_step(): HLT, a code
-// breakpoint armed, a signalled fault, a data breakpoint hit, a replay candidate's
-// start (the only retirement that counts a replay); write_eflags and the task
-// switch, the only writers of TF and RF here, ask for the interrupt check), and after
-// kLoadsCs rows the whole fetch context and needs_slow_step(). The caller checks
-// run_linked_ready() first. Returns the steps done (at most `max_steps`).
+// any instruction the slow step would treat differently: a cycle limit reached, no
+// valid link; and after any instruction that leaves something for the slow step,
+// faults included. That is one test of attention_: an interrupt check, a trap, a stop
+// request, a changed translation (the Mmu's watch), and request_slow_step(): an
+// instruction that may load CS (execute_loading_cs; so the fetch context, CS and CPL
+// stay those of the run), HLT, a code breakpoint armed, a signalled fault, a data
+// breakpoint hit, a replay candidate's start (the only retirement that counts a
+// replay), MOV SS, POP SS and STI (their interrupt shadow); write_eflags and the task
+// switch, the only writers of TF and RF here, ask for the interrupt check. The caller
+// checks run_linked_ready() first. Returns the steps done (at most `max_steps`).
 u64 Cpu::run_linked(u64 max_steps) {
   // The fetch context and its number are read from fetch_context_ as they were when
-  // the run started: only the slow step's cached_instruction changes them. Few values
-  // stay in registers across the executor's call (the entry and the count): the
-  // others are loaded from members.
-  const FetchContext& known = fetch_context_.context;
+  // the run started: only the slow step's cached_instruction changes them.
   // The instruction the slow step just ran may have changed the context (IRET, MOV CR3).
-  if (code_page_.serial != fetch_context_.serial || !in_fetch_context(known)) return 0;
+  if (code_page_.serial != fetch_context_.serial || !in_fetch_context(fetch_context_.context)) return 0;
+  // A fault's replay is watched only at the faulting CPL, and the CPL is the run's.
+  if (replay_.pending && state.cpl == replay_.cpl) [[unlikely]] return run_linked_loop<true>(max_steps);
+  return run_linked_loop<false>(max_steps);
+}
+
+// run_linked's loop; kWatchReplay: look for the start of a fault's replay before each
+// instruction (watch_replay_start). Few values stay in registers across the
+// executor's call (the entry and the count): the others are loaded from members.
+template <bool kWatchReplay>
+u64 Cpu::run_linked_loop(u64 max_steps) {
+  const u32 base = fetch_context_.context.base;
   u64 remaining = max_steps;
-  DecodeCache::Entry* previous = previous_entry_;  // as retire() leaves it
+  DecodeCache::Entry* previous = previous_entry_;  // the last retired instruction's entry
   try {
     while (remaining) {
       if (counters_.subcycles >= subcycle_limit_) [[unlikely]] break;
-      // CS and CPL change only through kLoadsCs instructions (checked after them) and
-      // faults (which end the run); the TLB may change with any data access.
-      if (mmu_.translation_epoch() != known.epoch) [[unlikely]] break;
       const u32 eip = state.eip;
       DecodeCache::Entry* const next = decode_cache_.linked(*previous, eip, fetch_context_.serial);
       if (!next) [[unlikely]] break;
-      state.interrupt_shadow = false;
-      state.mov_ss_shadow = false;
       instruction_eip_ = eip;
-      watch_replay_start();
+      if constexpr (kWatchReplay) watch_replay_start();
       start_esp_ = state.gpr[ESP];
       // Another code page: translated as cached_instruction does (a TLB hit).
       if (eip - code_page_.offset_base >= 0x1000) [[unlikely]] translate_code_page(eip);
@@ -485,16 +508,19 @@ u64 Cpu::run_linked(u64 max_steps) {
       insn.execute(*this, insn);
       --remaining;
       if (attention_) [[unlikely]] {
-        if (deliver_signalled_fault(start_esp_)) break;
-        if (instruction_debug_hits_) note_debug_traps(false);
-        retire(next->insn, next, known.base + eip);
-        break;
+        // retire() or abort_instruction() sets previous_entry_.
+        if (!deliver_signalled_fault(start_esp_)) {
+          if (instruction_debug_hits_) note_debug_traps(false);
+          retire(next->insn, next, base + eip);
+        }
+        const u64 done = max_steps - remaining;
+        steps_ += done;
+        return done;
       }
-      retire<false>(next->insn, next, known.base + eip);
+      count_retirement<false>(next->insn, next, base + eip);
       previous = next;
-      if (next->insn.form->attributes & kLoadsCs) [[unlikely]]
-        if (!in_fetch_context(known) || needs_slow_step()) break;
     }
+    previous_entry_ = previous;
   } catch (const Fault& fault) {
     const u64 done = max_steps - remaining + 1;
     steps_ += done;

@@ -62,6 +62,9 @@ class StepMonitor {
 class Cpu {
  public:
   Cpu(Mmu& mmu, PortBus& ports, Counters& counters, const CpuProfile& profile);
+  ~Cpu();
+  Cpu(const Cpu&) = delete;
+  Cpu& operator=(const Cpu&) = delete;
 
   CpuState state;
 
@@ -351,6 +354,7 @@ class Cpu {
   // Decodes the instruction at CS:EIP byte by byte (segment limit, paging and the
   // code-page mark per byte), filling `bytes` when it is not null.
   void decode_at(u32 eip, Instruction& insn, u8* bytes);
+  static void execute_loading_cs(Cpu& cpu, const Instruction& insn);
   // Instruction::cost of a decoded instruction under the installed cost model.
   u32 instruction_cost(const Instruction& insn) const;
   // The decoded instruction at CS:EIP from the decode cache (decoding and caching it
@@ -390,6 +394,8 @@ class Cpu {
   // Counts a retired instruction (cpu.cpp).
   template <bool kMayBeReplay = true>
   void retire(const Instruction& insn, DecodeCache::Entry* entry, u32 linear);
+  template <bool kMayBeReplay>
+  void count_retirement(const Instruction& insn, DecodeCache::Entry* entry, u32 linear);
   // True when run_linked may start: no tracer, monitor, pending attention, code
   // breakpoint, TF or RF; the last instruction came from the decode cache in a 32-bit
   // code segment; the CPU neither halted nor shut down.
@@ -414,6 +420,8 @@ class Cpu {
   // Runs instructions through successor links while nothing needs the slow step;
   // returns how many steps it did, at most `max_steps` (cpu.cpp).
   u64 run_linked(u64 max_steps);
+  template <bool kWatchReplay>
+  u64 run_linked_loop(u64 max_steps);
   void emit_control(u8 which, u32 old_value, u32 new_value);
   // A SegmentLoad event for a real-mode or virtual-8086 load (no descriptor).
   void trace_descriptorless_load(u8 segment);

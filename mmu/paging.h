@@ -70,6 +70,9 @@ class Mmu {
   // memory-map changes): a caller that keeps a translation (the CPU's current code
   // page) may reuse it, with the same rights and `user`, while this stays the same.
   u32 translation_epoch() const { return tlb_.changes(); }
+  // Every later change of translation_epoch() ORs `bits` into `*word` (Tlb::watch_changes).
+  void watch_translation_changes(u32* word, u32 bits) { tlb_.watch_changes(word, bits); }
+  void unwatch_translation_changes(const u32* word) { tlb_.unwatch_changes(word); }
 
   // The host address for an access of `size` bytes at `linear` that needs nothing but
   // the copy: inside one page, no tracer, and with paging on a TLB hit with the rights

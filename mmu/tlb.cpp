@@ -5,7 +5,7 @@
 namespace x86lab {
 
 void Tlb::invalidate_page(u32 linear) {
-  ++changes_;
+  note_change();
   TlbEntry& entry = slot(linear);
   if (holds(entry, linear)) entry.tag = 0;
   // A 4 MiB page is one translation on hardware: INVLPG of any address in it drops
@@ -20,7 +20,7 @@ void Tlb::invalidate_page(u32 linear) {
 void Tlb::flush_non_global() { next_epoch(true); }
 
 void Tlb::revoke_host_pages(const u8* host_page) {
-  ++changes_;
+  note_change();
   for (TlbEntry& e : entries_) {
     if (!host_page) e.host_read = e.host_write = nullptr;
     else if (e.host_write == host_page) e.host_write = nullptr;
@@ -33,7 +33,7 @@ void Tlb::flush_all() {
 }
 
 void Tlb::next_epoch(bool keep_global) {
-  ++changes_;
+  note_change();
   const u32 old = epoch_;
   auto kept = [&](const TlbEntry& e) {
     return keep_global && (e.rights & tlb_right::Global) && (e.tag & kEpochMask) == old;

@@ -54,7 +54,7 @@ class Tlb {
   void fill(u32 linear, u32 frame, u8 rights, const u8* host_read, u8* host_write) {
     const u32 index = (linear >> 12) & (kEntries - 1);
     // Filling a free or stale slot changes no translation; replacing one does.
-    if (entries_[index].tag != 0 && (entries_[index].tag & kEpochMask) == epoch_) ++changes_;
+    if (entries_[index].tag != 0 && (entries_[index].tag & kEpochMask) == epoch_) note_change();
     entries_[index] = {(linear & ~0xFFFu) | epoch_, frame, rights, host_read, host_write};
     if ((rights & tlb_right::Global) && !in_global_list_[index]) {
       in_global_list_[index] = true;
@@ -73,7 +73,17 @@ class Tlb {
   // Changes with every fill, invalidation, flush, host-pointer revocation and
   // note_change(): while it stays the same, every translation found stays the same.
   u32 changes() const { return changes_; }
-  void note_change() { ++changes_; }
+  void note_change() {
+    ++changes_;
+    for (const ChangeWatch& watch : watches_) *watch.word |= watch.bits;
+  }
+  // Has every later change OR `bits` into `*word` (a CPU's attention word: its linked
+  // run then needs no look at changes() after each instruction), until
+  // unwatch_changes(word). `word` must outlive the watch.
+  void watch_changes(u32* word, u32 bits) { watches_.push_back({word, bits}); }
+  void unwatch_changes(const u32* word) {
+    std::erase_if(watches_, [word](const ChangeWatch& watch) { return watch.word == word; });
+  }
   // Clears tlb_right::ModelMru in the slot of 4 KiB page `page` (linear address >> 12),
   // whichever page it holds now (a cleared mark only costs a model look-up), or in
   // every slot.
@@ -91,9 +101,15 @@ class Tlb {
   // A new epoch makes every entry stale at once; global entries are re-tagged.
   void next_epoch(bool keep_global);
 
+  struct ChangeWatch {
+    u32* word;
+    u32 bits;
+  };
+
   std::array<TlbEntry, kEntries> entries_{};
   u32 epoch_ = 1;
   u32 changes_ = 0;
+  std::vector<ChangeWatch> watches_;
   std::vector<u32> global_slots_;  // indexes that may hold global entries
   std::array<bool, kEntries> in_global_list_{};
   std::bitset<1024> large_regions_;  // 4 MiB regions with cached parts of large pages
