@@ -16,6 +16,7 @@ Cpu::Cpu(Mmu& mmu, PortBus& ports, Counters& counters, const CpuProfile& profile
   mmu_.set_tlb_geometry(profile.tlb);
   // A changed translation ends a linked run after its instruction (run_linked).
   mmu_.watch_translation_changes(&attention_, kSlowStep);
+  decode_cache_.watch_retirements(&attention_, kSlowStep);
   reset();
 }
 
@@ -167,6 +168,21 @@ void Cpu::execute_loading_cs(Cpu& cpu, const Instruction& insn) {
   cpu.request_slow_step();
 }
 
+// The executor decode_at gives `insn`.
+Executor Cpu::own_executor(const Instruction& insn) {
+  if (insn.form->attributes & kLoadsCs) return &execute_loading_cs;
+  return insn.operand_size_32 ? insn.form->execute32 : insn.form->execute16;
+}
+
+// The executor of a cached instruction linked when it faulted (abort_instruction)
+// before it ever retired at its linear address: its own, then a request for the slow
+// step, so that its first retirement goes through retire(), which counts its code
+// lines (a linked run does not) and gives it its own executor back.
+void Cpu::execute_unretired(Cpu& cpu, const Instruction& insn) {
+  own_executor(insn)(cpu, insn);
+  cpu.request_slow_step();
+}
+
 void Cpu::decode_at(u32 eip, Instruction& insn, u8* bytes) {
   current_entry_ = nullptr;  // the fetch may fault
   code_page_.serial = 0;  // the byte fetches may move the TLB model's code page
@@ -179,7 +195,7 @@ void Cpu::decode_at(u32 eip, Instruction& insn, u8* bytes) {
     return byte;
   }, cs.cache.db, insn);
   insn.cost = instruction_cost(insn);
-  if (insn.form->attributes & kLoadsCs) insn.execute = &execute_loading_cs;
+  insn.execute = own_executor(insn);
   insn.operands_resolved = true;
   for (unsigned n = 0; n < insn.register_operand.size(); ++n) {
     insn.register_operand[n] = operand_detail::register_operand(insn, n);
@@ -203,7 +219,7 @@ void Cpu::decode_at(u32 eip, Instruction& insn, u8* bytes) {
 //
 // Successor links: an entry remembers the entry that ran after it (for the EIP it ran
 // at). While the fetch context (TLB, CS, CPL) stays the same and no entry has been
-// replaced or retired (DecodeCache::link_stamp()), a full look-up for that EIP would
+// replaced or retired (DecodeCache::link_key()), a full look-up for that EIP would
 // find the same entry with the same checks passing, so the link is taken instead.
 [[gnu::always_inline]] inline const Instruction* Cpu::cached_instruction(u32 eip, Instruction& scratch) {
   const SegmentRegister& cs = state.segments[CS];
@@ -215,22 +231,24 @@ void Cpu::decode_at(u32 eip, Instruction& insn, u8* bytes) {
   const u32 offset = db ? eip : eip & 0xFFFF;
   const bool same_page = code_page_.serial == fetch_context_.serial && offset - code_page_.offset_base < 0x1000;
   if (previous_entry_) [[likely]] {
-    if (DecodeCache::Entry* next = decode_cache_.linked(*previous_entry_, eip, fetch_context_.serial)) [[likely]] {
+    if (DecodeCache::Entry* next = decode_cache_.linked(*previous_entry_, eip, decode_cache_.link_key(fetch_context_.serial))) [[likely]] {
       // Another code page: translated as the full path does, which tells the TLB model
       // (it counts instruction fetches once per change of page). A TLB hit: no
       // translation has changed since the link was made (same fetch context).
       if (!same_page) [[unlikely]] translate_code_page(offset);
+      link_from_ = nullptr;  // linked already
       return &use_entry(*next);
     }
   }
+  link_from_ = previous_entry_;  // the link follows at the retirement
   if (offset < cs.cache.valid_min || offset > cs.cache.valid_max) [[unlikely]] return nullptr;
   u32 physical = same_page ? code_page_.frame | (offset - code_page_.offset_base) : translate_code_page(offset);
   physical &= mmu_.bus().a20_mask();
   if (DecodeCache::Entry* entry = decode_cache_.find_entry(physical, db)) [[likely]] {
     const u32 last = offset + entry->insn.length - 1;
     if (last < offset || last > cs.cache.valid_max || (!db && last > 0xFFFF)) [[unlikely]] return nullptr;
-    if (previous_entry_) decode_cache_.link(*previous_entry_, eip, entry, fetch_context_.serial);
     decode_cache_.list(*entry);
+    fetch_link_key_ = decode_cache_.link_key(fetch_context_.serial);
     return &use_entry(*entry);
   }
   return decode_and_cache(eip, offset, physical, scratch);
@@ -271,31 +289,43 @@ const Instruction* Cpu::decode_and_cache(u32 eip, u32 offset, u32 physical, Inst
   const u32 last = offset + scratch.length - 1;
   if (last >= offset && (db || last <= 0xFFFF) && decode_cache_.cacheable(physical, scratch.length)) {
     current_entry_ = decode_cache_.insert(physical, db, scratch);
+    fetch_link_key_ = decode_cache_.link_key(fetch_context_.serial);  // (insert() changed it)
     // Its retirement or fault counts the bytes as fetched, and the bus has counted
     // this fetch already.
     if constexpr (kStatistics)
       counters_.accesses_by_kind[static_cast<std::size_t>(AccessKind::CodeFetch)] -= scratch.length;
-    if (previous_entry_) decode_cache_.link(*previous_entry_, eip, current_entry_, fetch_context_.serial);
   }
   return &scratch;
 }
 
-// Counts a retired instruction (execute_one, run_linked): the instruction and its
-// cost, a replayed start, the statistics (in its decode-cache entry when it came from
-// one), and makes it the predecessor whose successor link the next fetch tries.
-// `entry` is current_entry_ and `linear` the instruction's linear address (CS base +
-// instruction_eip_), which the linked run knows without loading them.
-// `kMayBeReplay` false: the caller knows the instruction is no replay candidate
-// (the linked run outside its attention branch: note_replay_start asks for the slow
-// step when it makes one).
+// Counts a retired instruction (execute_one, run_linked's attention branch): the
+// instruction and its cost, a replayed start, the statistics (in its decode-cache
+// entry when it came from one); links it as the successor of the one before when its
+// fetch was a full look-up (link_from_; for EIP instruction_eip_, with the link key
+// of the fetch), and makes it the predecessor
+// whose successor link the next fetch tries. `entry` is current_entry_ and `linear`
+// the instruction's linear address (CS base + instruction_eip_).
+//
+// Links are made here, at retirement, not at the fetch: a link leads only to an
+// instruction that retired in the link's fetch context, so at the same linear
+// address, and its code lines are in the set already (retire_code_bytes). That is why
+// the linked run need not look at them. Instructions in the code range (counted at
+// every retirement) get no link.
+// `kMayBeReplay` false: the caller knows the instruction is no replay candidate.
 template <bool kMayBeReplay>
 [[gnu::always_inline]] inline void Cpu::retire(const Instruction& insn, DecodeCache::Entry* entry, u32 linear) {
+  if (link_from_ && entry && !(kStatistics && counters_.in_code_range(linear))) [[unlikely]]
+    decode_cache_.link(*link_from_, instruction_eip_, entry, fetch_link_key_);
+  if (kStatistics && entry && entry->insn.execute == &execute_unretired) [[unlikely]]
+    entry->insn.execute = own_executor(entry->insn);
   previous_entry_ = entry;
-  count_retirement<kMayBeReplay>(insn, entry, linear);
+  count_retirement<kMayBeReplay, false>(insn, entry, linear);
 }
 
-// retire() without making `entry` the predecessor (the linked run keeps it itself).
-template <bool kMayBeReplay>
+// retire() without the link and the predecessor (run_linked keeps it itself).
+// kViaLink: the instruction came through a link, so its code lines are counted (see
+// retire()); `linear` is then unused.
+template <bool kMayBeReplay, bool kViaLink>
 [[gnu::always_inline]] inline void Cpu::count_retirement(const Instruction& insn, DecodeCache::Entry* entry, u32 linear) {
   ++counters_.instructions;
   if (kMayBeReplay && replay_.candidate) [[unlikely]] {
@@ -306,7 +336,7 @@ template <bool kMayBeReplay>
   if constexpr (kStatistics) {
     if (entry) [[likely]] {
       ++entry->executions;
-      retire_code_bytes(entry->lines_linear, linear, insn.length);
+      if (!kViaLink) retire_code_bytes(entry->lines_linear, linear, insn.length);
     } else {
       retire_uncached(insn, linear);
     }
@@ -367,12 +397,24 @@ void Cpu::retire_uncached(const Instruction& insn, u32 linear) {
 }
 
 void Cpu::abort_instruction(const Fault& fault, u32 start_esp) {
-  // An instruction from the decode cache was fetched: its bytes count as fetched
-  // (the bus counted those of one decoded from memory).
-  if constexpr (kStatistics)
-    if (current_entry_)
+  if (current_entry_) {
+    // An instruction from the decode cache was fetched: its bytes count as fetched
+    // (the bus counted those of one decoded from memory).
+    if constexpr (kStatistics)
       counters_.accesses_by_kind[static_cast<std::size_t>(AccessKind::CodeFetch)] += current_entry_->insn.length;
-  current_entry_ = previous_entry_ = nullptr;
+    // A fetch by a full look-up links the instruction though it did not retire (one
+    // that faults every time, as a trapped IN does, then still runs linked). Its code
+    // lines are counted at its first retirement (execute_unretired), and none in the
+    // code range, which counts each retirement.
+    if (link_from_) [[unlikely]] {
+      const u32 linear = fetch_context_.context.base + instruction_eip_;
+      if (!(kStatistics && counters_.in_code_range(linear))) {
+        decode_cache_.link(*link_from_, instruction_eip_, current_entry_, fetch_link_key_);
+        if (kStatistics && current_entry_->lines_linear != linear) current_entry_->insn.execute = &execute_unretired;
+      }
+    }
+  }
+  current_entry_ = previous_entry_ = link_from_ = nullptr;
   if (fault.vector == static_cast<u8>(Vector::UD) && fault.cause == "undefined opcode") ++counters_.undefined_opcodes;
   instruction_debug_hits_ = 0;  // an instruction that faults reports no data breakpoint
   if (task_switch_committed_) {
@@ -489,14 +531,16 @@ u64 Cpu::run_linked(u64 max_steps) {
 // executor's call (the entry and the count): the others are loaded from members.
 template <bool kWatchReplay>
 u64 Cpu::run_linked_loop(u64 max_steps) {
-  const u32 base = fetch_context_.context.base;
+  link_from_ = nullptr;  // (its instructions come through links)
+  // Constant in the run: a retirement of entries ends it (DecodeCache::watch_retirements).
+  const u64 link_key = decode_cache_.link_key(fetch_context_.serial);
   u64 remaining = max_steps;
   DecodeCache::Entry* previous = previous_entry_;  // the last retired instruction's entry
   try {
     while (remaining) {
       if (counters_.subcycles >= subcycle_limit_) [[unlikely]] break;
       const u32 eip = state.eip;
-      DecodeCache::Entry* const next = decode_cache_.linked(*previous, eip, fetch_context_.serial);
+      DecodeCache::Entry* const next = DecodeCache::linked(*previous, eip, link_key);
       if (!next) [[unlikely]] break;
       instruction_eip_ = eip;
       if constexpr (kWatchReplay) watch_replay_start();
@@ -511,13 +555,14 @@ u64 Cpu::run_linked_loop(u64 max_steps) {
         // retire() or abort_instruction() sets previous_entry_.
         if (!deliver_signalled_fault(start_esp_)) {
           if (instruction_debug_hits_) note_debug_traps(false);
-          retire(next->insn, next, base + eip);
+          link_from_ = nullptr;  // linked already
+          retire(next->insn, next, fetch_context_.context.base + eip);
         }
         const u64 done = max_steps - remaining;
         steps_ += done;
         return done;
       }
-      count_retirement<false>(next->insn, next, base + eip);
+      count_retirement<false, true>(next->insn, next, 0);
       previous = next;
     }
     previous_entry_ = previous;

@@ -355,6 +355,8 @@ class Cpu {
   // code-page mark per byte), filling `bytes` when it is not null.
   void decode_at(u32 eip, Instruction& insn, u8* bytes);
   static void execute_loading_cs(Cpu& cpu, const Instruction& insn);
+  static void execute_unretired(Cpu& cpu, const Instruction& insn);
+  static Executor own_executor(const Instruction& insn);
   // Instruction::cost of a decoded instruction under the installed cost model.
   u32 instruction_cost(const Instruction& insn) const;
   // The decoded instruction at CS:EIP from the decode cache (decoding and caching it
@@ -394,7 +396,7 @@ class Cpu {
   // Counts a retired instruction (cpu.cpp).
   template <bool kMayBeReplay = true>
   void retire(const Instruction& insn, DecodeCache::Entry* entry, u32 linear);
-  template <bool kMayBeReplay>
+  template <bool kMayBeReplay, bool kViaLink>
   void count_retirement(const Instruction& insn, DecodeCache::Entry* entry, u32 linear);
   // True when run_linked may start: no tracer, monitor, pending attention, code
   // breakpoint, TF or RF; the last instruction came from the decode cache in a 32-bit
@@ -490,6 +492,10 @@ class Cpu {
   // that was fetched from the entry (abort_instruction).
   DecodeCache::Entry* current_entry_ = nullptr;
   DecodeCache::Entry* previous_entry_ = nullptr;  // the last retired instruction's entry, or null
+  u64 fetch_link_key_ = 0;  // the decode cache's link key when the executing instruction was fetched
+  // The entry to link the executing instruction from at its retirement (its fetch was
+  // a full look-up after it), or null (linked already, or no predecessor).
+  DecodeCache::Entry* link_from_ = nullptr;
   // The translation of the page the last cached instruction came from (cached_instruction),
   // valid in the fetch context it was made in: the page holds the CS offsets
   // offset_base .. offset_base + FFFh (modulo 2^32).

@@ -44,16 +44,13 @@ class DecodeCache final : public CodeWriteListener {
     u32 executions = 0;
     // The instructions that ran after this one the last two times they differed (a
     // conditional branch's fall-through and target): each the entry decoded for EIP
-    // `eip` in the CPU's fetch context `context`, valid while the cache's link_stamp()
-    // is still `stamp` (Cpu's successor shortcut). links[0] is the more recent.
+    // `eip`, valid while the cache's link_key() for the CPU's fetch context is still
+    // `key` (Cpu's successor shortcut). links[0] is the more recent.
     struct Link {
       u32 eip = 0;
-      u32 stamp = 0;
-      u32 context = 0;
+      u64 key = 0;
       Entry* next = nullptr;
-      bool valid(u32 for_eip, u32 now, u32 in_context) const {
-        return eip == for_eip && stamp == now && context == in_context;
-      }
+      bool valid(u32 for_eip, u64 now) const { return eip == for_eip && key == now; }
     };
     std::array<Link, 2> links{};
     Instruction insn;
@@ -95,11 +92,21 @@ class DecodeCache final : public CodeWriteListener {
   void code_page_written(u32 page) override {
     ++generations_[page & (kGenerationSlots - 1)];
     next_link_stamp();
+    *watch_word_ |= watch_bits_;
   }
   // Retires every entry.
   void clear() {
     for (u32 slot = 0; slot < kGenerationSlots; ++slot) ++generations_[slot];
     next_link_stamp();
+    *watch_word_ |= watch_bits_;
+  }
+  // Has every later retirement of entries (code_page_written, clear) OR `bits` into
+  // `*word`: the CPU's attention word, so that its linked run, which uses one
+  // link_key() throughout, ends after an instruction that wrote into a code page.
+  // `word` must outlive the cache.
+  void watch_retirements(u32* word, u32 bits) {
+    watch_word_ = word;
+    watch_bits_ = bits;
   }
 
   // ---- statistics of cached instructions ----
@@ -121,24 +128,25 @@ class DecodeCache final : public CodeWriteListener {
   void settle();
 
   // ---- successor links ----
-  // Links stay valid while this is unchanged. It changes when an entry is replaced or
-  // retired, so that a link always names the entry a full look-up would find in the
-  // fetch context it was made in. `context` is the CPU's number for that context (CS,
-  // CPL, the TLB's state): the CPU never gives two contexts the same number.
-  u32 link_stamp() const { return link_stamp_; }
+  // The key of links made now in fetch context `context`, the CPU's number for that
+  // context (CS, CPL, the TLB's state; the CPU never gives two contexts the same
+  // number). A link stays valid while the key stays the same: its link stamp part
+  // changes when an entry is replaced or retired, so that a link always names the
+  // entry a full look-up would find in the context it was made in.
+  u64 link_key(u32 context) const { return (u64{link_stamp_} << 32) | context; }
   // Makes every link stale.
   void unlink_all() { next_link_stamp(); }
-  // Records that `next` (found by a full look-up for `next_eip`) ran after `from`. A
-  // valid link to another EIP moves to the second place.
-  void link(Entry& from, u32 next_eip, Entry* next, u32 context) {
+  // Records that `next` (found by a full look-up for `next_eip`) ran after `from`, in
+  // the context of link key `key`. A valid link to another EIP moves to the second place.
+  void link(Entry& from, u32 next_eip, Entry* next, u64 key) {
     Entry::Link& first = from.links[0];
-    if (first.eip != next_eip && first.valid(first.eip, link_stamp_, context)) from.links[1] = first;
-    first = {next_eip, link_stamp_, context, next};
+    if (first.eip != next_eip && first.valid(first.eip, key)) from.links[1] = first;
+    first = {next_eip, key, next};
   }
-  // The linked successor of `from` for EIP `eip` in fetch context `context`, or null.
-  Entry* linked(const Entry& from, u32 eip, u32 context) const {
-    if (from.links[0].valid(eip, link_stamp_, context)) [[likely]] return from.links[0].next;
-    if (from.links[1].valid(eip, link_stamp_, context)) return from.links[1].next;
+  // The linked successor of `from` for EIP `eip` under link key `key`, or null.
+  static Entry* linked(const Entry& from, u32 eip, u64 key) {
+    if (from.links[0].valid(eip, key)) [[likely]] return from.links[0].next;
+    if (from.links[1].valid(eip, key)) return from.links[1].next;
     return nullptr;
   }
 
@@ -172,6 +180,9 @@ class DecodeCache final : public CodeWriteListener {
   std::unique_ptr<Entry[]> entries_;
   std::unique_ptr<u32[]> generations_;
   u32 link_stamp_ = 1;  // links start out stale (next_stamp 0)
+  u32 unwatched_ = 0;
+  u32* watch_word_ = &unwatched_;  // watch_retirements()
+  u32 watch_bits_ = 0;
 };
 
 }  // namespace x86lab

@@ -110,6 +110,61 @@ TEST(LinkedRun, StiEndsTheRunSoThatTheInterruptCheckFollowsTheNextInstruction) {
   EXPECT_EQ(f.cpu.state.eip, 0x3001u);
 }
 
+// MOV SS inside the run (SDM "MOV": the instruction after a load of SS cannot be
+// interrupted). The shadow covers only that instruction: after the run stops at the
+// cycle limit behind INC EBX (instruction 1001 = 3 x 333 + 2), a waiting request is
+// taken before the next instruction. MOV SS asks for the slow step, which starts the
+// next instruction by clearing the shadow; a run that went on after MOV SS would
+// leave the shadow set and take the request one instruction late.
+TEST(LinkedRun, MovSsEndsTheRunSoThatItsShadowCoversOnlyTheNextInstruction) {
+  RealMode32 f;
+  f.poke32(0x50 * 4, 0x0000'3000);  // IVT: offset 3000h, segment 0
+  f.code(0x3000, {0xF4});           // handler: hlt
+  f.code(0x1000, {0x8E, 0xD0,       // loop: mov ss, ax
+                  0x43,             // inc ebx
+                  0xEB, 0xFB});     // jmp loop
+  f.start(0x1000);
+  f.cpu.state.gpr[EAX] = f.cpu.state.gpr[EBX] = 0;
+  f.cpu.state.eflags |= flag::IF;
+  f.cpu.set_cycle_limit(1001);
+  ASSERT_EQ(f.cpu.run(1'000'000), StopReason::CycleLimit);
+  ASSERT_EQ(f.cpu.state.eip, 0x1003u);  // after INC EBX
+  ASSERT_EQ(f.cpu.state.gpr[EBX], 334u);
+  RequestAtTheTwentiethLook pic;
+  pic.looks = 19;
+  f.cpu.set_interrupt_controller(&pic);
+  f.cpu.set_cycle_limit(~u64{0});
+  f.cpu.step();
+  EXPECT_TRUE(pic.taken);
+  EXPECT_EQ(f.cpu.state.eip, 0x3000u) << "the request waited behind a stale interrupt shadow";
+}
+
+// A store into the run's own code (SDM "Self-Modifying Code"). The loop's store goes
+// to the address in a table at 3000h indexed by ECX: to data at 2000h, except in the
+// round with ECX = 50, where it writes 5 into the immediate of the ADD that follows.
+// Every instruction is linked from the second round on, so the store runs inside a
+// linked run. Its write retires the page's decoded instructions, which must end the
+// run (its links all share one link key): EDX = 50 x 1 + 50 x 5. A run that went on
+// would keep adding 1 through the old entry.
+TEST(LinkedRun, AStoreIntoItsOwnCodeEndsTheRun) {
+  RealMode32 f;
+  f.code(0x1000, {0x8B, 0x3C, 0x8E,                    // loop: mov edi, [esi+ecx*4]
+                  0x89, 0x07,                          // mov [edi], eax
+                  0x81, 0xC2, 0x01, 0x00, 0x00, 0x00,  // add edx, 1 (immediate at 1007h)
+                  0x49,                                // dec ecx
+                  0x75, 0xF2,                          // jnz loop
+                  0xF4});                              // hlt
+  for (u32 round = 1; round <= 100; ++round) f.poke32(0x3000 + round * 4, round == 50 ? 0x1007 : 0x2000);
+  f.start(0x1000);
+  f.cpu.state.gpr[EAX] = 5;
+  f.cpu.state.gpr[EDX] = 0;
+  f.cpu.state.gpr[ESI] = 0x3000;
+  f.cpu.state.gpr[ECX] = 100;
+  EXPECT_EQ(f.cpu.run(10'000), StopReason::Halted);
+  EXPECT_EQ(f.cpu.state.gpr[EDX], 300u);
+  EXPECT_EQ(f.counters.instructions, 501u);
+}
+
 // A controller that requests vector 50h whenever the CPU is halted, telling the CPU
 // that its output changed (as the 8259A model does when a device raises a line).
 struct WakeTheHaltedCpu : InterruptController {
@@ -209,6 +264,78 @@ TEST(LinkedRun, ASignalledFaultIsDeliveredAfterItsInstruction) {
   EXPECT_EQ(f.cpu.state.gpr[EBX], 10u);
   EXPECT_EQ(f.counters.exceptions_by_vector[13], 11u);
   EXPECT_EQ(f.cpu.state.eip, 0x150Fu);
+}
+
+// An instruction linked when it faulted before it ever retired (a trapped instruction
+// that runs linked from then on) and that retires later through that link: its first
+// retirement must count its code lines, which a linked run does not look at. CLI at
+// 123Fh is alone in its 32- and 64-byte lines. The #GP handler steps past it; the
+// fifth time it also sets IOPL 3 in the EFLAGS image, so that the CLI of the next
+// round, reached through JMP's link (made at the fault of the second round), retires.
+// run(300) must leave the counters of 300 steps.
+TEST(LinkedRun, AnInstructionLinkedAtItsFaultCountsItsCodeLinesWhenItFirstRetires) {
+  testing::Ring3Fixture run, steps;
+  for (testing::Ring3Fixture* f : {&run, &steps}) {
+    f->code(0x1100, {0x43,                             // loop: inc ebx
+                     0xE9, 0x39, 0x01, 0x00, 0x00});  // jmp 123Fh
+    f->code(0x123F, {0xFA,                             // cli (#GP while IOPL < 3)
+                     0xE9, 0xBB, 0xFE, 0xFF, 0xFF});  // jmp loop
+    // (No branch in the handler: every instruction is decoded in the first round, so
+    // no new entry makes the links stale later.)
+    f->code(0x1500, {0x46,                                // handler: inc esi
+                     0x31, 0xC0,                          // xor eax, eax
+                     0x83, 0xFE, 0x05,                    // cmp esi, 5
+                     0x0F, 0x94, 0xC0,                    // sete al
+                     0x69, 0xC0, 0x00, 0x30, 0x00, 0x00,  // imul eax, eax, 3000h (IOPL 3 the fifth time)
+                     0x09, 0x44, 0x24, 0x0C,              // or [esp+12], eax (the EFLAGS image)
+                     0x83, 0x44, 0x24, 0x04, 0x01,        // add dword [esp+4], 1 (past the CLI)
+                     0x83, 0xC4, 0x04,                    // add esp, 4 (the error code)
+                     0xCF});                              // iretd
+    f->enter_ring3();
+    f->cpu.state.gpr[EBX] = f->cpu.state.gpr[ESI] = 0;
+  }
+  run.cpu.run(300);
+  for (int i = 0; i < 300; ++i) steps.cpu.step();
+  const Counters& a = run.counters;
+  const Counters& b = steps.counters;
+  EXPECT_EQ(a.exceptions_by_vector[13], 5u);
+  EXPECT_EQ(run.cpu.state.gpr[ESI], 5u);
+  EXPECT_EQ(run.cpu.state.gpr[EBX], steps.cpu.state.gpr[EBX]);
+  EXPECT_EQ(run.cpu.state.eip, steps.cpu.state.eip);
+  EXPECT_EQ(a.instructions, b.instructions);
+  EXPECT_EQ(a.opcodes, b.opcodes);
+  EXPECT_EQ(a.code_bytes, b.code_bytes);
+  EXPECT_EQ(a.accesses_by_kind, b.accesses_by_kind);
+  EXPECT_EQ(a.code_lines_32, b.code_lines_32);
+  EXPECT_EQ(a.code_lines_64, b.code_lines_64);
+}
+
+// Replays met inside a linked run (Counters::replayed_instructions, cpu/delivery.cpp):
+// MOV DS, AX with an LDT selector (EAX = 7, set again each round) and no LDT raises
+// #GP; the ring-0 handler, at the faulting CPL, puts 10h in EAX and returns to the
+// INC before the MOV. From the second round on, the MOV starts again at its CS:EIP
+// through INC's link, inside a linked run at the faulting CPL, which must watch for
+// that start: one replay per round.
+TEST(LinkedRun, AReplayAtTheFaultingCplIsSeenInsideTheRun) {
+  testing::ProtectedModeFixture f;
+  f.put_idt(13, testing::gate(testing::kCode, 0x1400, 0x8E));
+  f.code(0x1000, {0x43,         // loop: inc ebx
+                  0x8E, 0xD8,   // mov ds, ax (#GP while EAX = 7)
+                  0x89, 0xF8,   // mov eax, edi (7)
+                  0x49,         // dec ecx
+                  0x75, 0xF8,   // jnz loop
+                  0xF4});       // hlt
+  f.code(0x1400, {0xB8, 0x10, 0x00, 0x00, 0x00,  // mov eax, 10h
+                  0x83, 0x6C, 0x24, 0x04, 0x01,  // sub dword [esp+4], 1 (the INC before the MOV)
+                  0x83, 0xC4, 0x04,              // add esp, 4 (the error code)
+                  0xCF});                        // iretd
+  f.cpu.state.gpr[EAX] = f.cpu.state.gpr[EDI] = 0x7;
+  f.cpu.state.gpr[EBX] = 0;
+  f.cpu.state.gpr[ECX] = 5;
+  EXPECT_EQ(f.cpu.run(1000), StopReason::Halted);
+  EXPECT_EQ(f.counters.exceptions_by_vector[13], 5u);
+  EXPECT_EQ(f.cpu.state.gpr[EBX], 10u);
+  EXPECT_EQ(f.counters.replayed_instructions, 5u);
 }
 
 // Two CPUs given the same paged program, one run by run() and one by single steps.
