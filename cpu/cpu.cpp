@@ -160,27 +160,21 @@ void Cpu::insert_code_lines(u32 linear, unsigned length) {
   }
 }
 
-// The executor of an instruction that may load CS (kLoadsCs): its own, then a request
-// for the slow step, which ends a linked run after it (run_linked): the fetch context
-// the run assumes may be gone.
-void Cpu::execute_loading_cs(Cpu& cpu, const Instruction& insn) {
+// The executor of an instruction after which a linked run must end (run_linked): the
+// form's own, then a request for the slow step. It is the executor of an instruction
+// that may load CS (kLoadsCs), since the fetch context the run assumes may be gone;
+// and of a cached instruction linked when it faulted (abort_instruction) before it
+// ever retired at its linear address, until that first retirement, which then goes
+// through retire() and counts its code lines (a linked run does not).
+void Cpu::execute_ending_run(Cpu& cpu, const Instruction& insn) {
   (insn.operand_size_32 ? insn.form->execute32 : insn.form->execute16)(cpu, insn);
   cpu.request_slow_step();
 }
 
 // The executor decode_at gives `insn`.
 Executor Cpu::own_executor(const Instruction& insn) {
-  if (insn.form->attributes & kLoadsCs) return &execute_loading_cs;
+  if (insn.form->attributes & kLoadsCs) return &execute_ending_run;
   return insn.operand_size_32 ? insn.form->execute32 : insn.form->execute16;
-}
-
-// The executor of a cached instruction linked when it faulted (abort_instruction)
-// before it ever retired at its linear address: its own, then a request for the slow
-// step, so that its first retirement goes through retire(), which counts its code
-// lines (a linked run does not) and gives it its own executor back.
-void Cpu::execute_unretired(Cpu& cpu, const Instruction& insn) {
-  own_executor(insn)(cpu, insn);
-  cpu.request_slow_step();
 }
 
 void Cpu::decode_at(u32 eip, Instruction& insn, u8* bytes) {
@@ -316,7 +310,7 @@ template <bool kMayBeReplay>
 [[gnu::always_inline]] inline void Cpu::retire(const Instruction& insn, DecodeCache::Entry* entry, u32 linear) {
   if (link_from_ && entry && !(kStatistics && counters_.in_code_range(linear))) [[unlikely]]
     decode_cache_.link(*link_from_, instruction_eip_, entry, fetch_link_key_);
-  if (kStatistics && entry && entry->insn.execute == &execute_unretired) [[unlikely]]
+  if (kStatistics && entry && entry->insn.execute == &execute_ending_run) [[unlikely]]
     entry->insn.execute = own_executor(entry->insn);
   previous_entry_ = entry;
   count_retirement<kMayBeReplay, false>(insn, entry, linear);
@@ -404,13 +398,13 @@ void Cpu::abort_instruction(const Fault& fault, u32 start_esp) {
       counters_.accesses_by_kind[static_cast<std::size_t>(AccessKind::CodeFetch)] += current_entry_->insn.length;
     // A fetch by a full look-up links the instruction though it did not retire (one
     // that faults every time, as a trapped IN does, then still runs linked). Its code
-    // lines are counted at its first retirement (execute_unretired), and none in the
+    // lines are counted at its first retirement (execute_ending_run), and none in the
     // code range, which counts each retirement.
     if (link_from_) [[unlikely]] {
       const u32 linear = fetch_context_.context.base + instruction_eip_;
       if (!(kStatistics && counters_.in_code_range(linear))) {
         decode_cache_.link(*link_from_, instruction_eip_, current_entry_, fetch_link_key_);
-        if (kStatistics && current_entry_->lines_linear != linear) current_entry_->insn.execute = &execute_unretired;
+        if (kStatistics && current_entry_->lines_linear != linear) current_entry_->insn.execute = &execute_ending_run;
       }
     }
   }
@@ -510,7 +504,7 @@ StopReason Cpu::run(u64 max_instructions) {
 // valid link; and after any instruction that leaves something for the slow step,
 // faults included. That is one test of attention_: an interrupt check, a trap, a stop
 // request, a changed translation (the Mmu's watch), and request_slow_step(): an
-// instruction that may load CS (execute_loading_cs; so the fetch context, CS and CPL
+// instruction that may load CS (execute_ending_run; so the fetch context, CS and CPL
 // stay those of the run), HLT, a code breakpoint armed, a signalled fault, a data
 // breakpoint hit, a replay candidate's start (the only retirement that counts a
 // replay), MOV SS, POP SS and STI (their interrupt shadow); write_eflags and the task

@@ -153,7 +153,7 @@ class Cpu {
   // The common case (direct_data) is inline and makes no call; every other goes to
   // read_checked/write_checked, which raise the faults.
   template <class T>
-  T read(u8 segment, u32 offset, AccessKind kind = AccessKind::Data) {
+  [[gnu::always_inline]] T read(u8 segment, u32 offset, AccessKind kind = AccessKind::Data) {
     if (const u8* host = direct_data<AccessIntent::Read>(segment, offset, sizeof(T), kind)) [[likely]] {
       T value;
       std::memcpy(&value, host, sizeof(T));
@@ -162,7 +162,7 @@ class Cpu {
     return read_checked<T>(segment, offset, kind);
   }
   template <class T>
-  void write(u8 segment, u32 offset, T value, AccessKind kind = AccessKind::Data) {
+  [[gnu::always_inline]] void write(u8 segment, u32 offset, T value, AccessKind kind = AccessKind::Data) {
     if (u8* host = direct_data<AccessIntent::Write>(segment, offset, sizeof(T), kind)) [[likely]] {
       std::memcpy(host, &value, sizeof(T));
       return;
@@ -354,8 +354,7 @@ class Cpu {
   // Decodes the instruction at CS:EIP byte by byte (segment limit, paging and the
   // code-page mark per byte), filling `bytes` when it is not null.
   void decode_at(u32 eip, Instruction& insn, u8* bytes);
-  static void execute_loading_cs(Cpu& cpu, const Instruction& insn);
-  static void execute_unretired(Cpu& cpu, const Instruction& insn);
+  static void execute_ending_run(Cpu& cpu, const Instruction& insn);
   static Executor own_executor(const Instruction& insn);
   // Instruction::cost of a decoded instruction under the installed cost model.
   u32 instruction_cost(const Instruction& insn) const;

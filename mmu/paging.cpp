@@ -62,7 +62,11 @@ void Mmu::flush_all() {
 void Mmu::note_data_model(TlbEntry& entry, u32 linear) {
   const TlbModel::DataAccess result = model_.access_data(linear, entry.rights);
   if (result.displaced_page != TlbModel::kNoPage) tlb_.clear_model_mark(result.displaced_page);
-  if (result.mru) entry.rights |= tlb_right::ModelMru;
+  if (result.evicted_page != TlbModel::kNoPage) tlb_.clear_model_residence(result.evicted_page);
+  if (result.mru) {
+    entry.rights |= tlb_right::ModelMru | tlb_right::ModelResident;
+    entry.model_way = result.way;
+  }
 }
 
 u32 Mmu::translate_miss(u32 linear, AccessIntent intent, bool user) {

@@ -77,10 +77,10 @@ class Mmu {
   // The host address for an access of `size` bytes at `linear` that needs nothing but
   // the copy: inside one page, no tracer, and with paging on a TLB hit with the rights
   // `kIntent` (Read or Write) needs and a host pointer for it, on a page the TLB
-  // statistics model counts as a plain hit (tlb_right::ModelMru); with paging off a
-  // page the bus reads or writes directly (RAM, and ROM for reads; not a code page for
-  // writes). Counts that hit and the access of `kind` as read()/write() would; null,
-  // with nothing counted, in any other case.
+  // statistics model holds (tlb_right::ModelResident: a hit, without a call); with
+  // paging off a page the bus reads or writes directly (RAM, and ROM for reads; not a
+  // code page for writes). Counts that hit and the access of `kind` as read()/write()
+  // would; null, with nothing counted, in any other case.
   template <AccessIntent kIntent>
   [[gnu::always_inline]] u8* direct_pointer(u32 linear, unsigned size, bool user, AccessKind kind) {
     if (crosses_page(linear, size) || counters_.tracer) return nullptr;
@@ -91,12 +91,12 @@ class Mmu {
       counters_.count_access(kind);
       return page + (linear & 0xFFF);
     }
-    const TlbEntry& entry = tlb_.slot(linear);
+    TlbEntry& entry = tlb_.slot(linear);
     u8 need = kIntent == AccessIntent::Write ? write_rights_[user] : (user ? tlb_right::User : 0);
-    if constexpr (kStatistics) need |= tlb_right::ModelMru;
+    if constexpr (kStatistics) need |= tlb_right::ModelResident;
     u8* const host = kIntent == AccessIntent::Write ? entry.host_write : const_cast<u8*>(entry.host_read);
     if (!tlb_.holds(entry, linear) || (entry.rights & need) != need || !host) return nullptr;
-    if constexpr (kStatistics) ++counters_.tlb_data_hits;
+    if constexpr (kStatistics) note_resident_hit(entry, linear);
     counters_.count_access(kind);
     return host + (linear & 0xFFF);
   }
@@ -230,14 +230,31 @@ class Mmu {
     if constexpr (!kStatistics) return;
     if (intent == AccessIntent::Execute)
       model_.access_code(linear, entry.rights);
-    else if (entry.rights & tlb_right::ModelMru) [[likely]]
-      ++counters_.tlb_data_hits;
+    else if (entry.rights & tlb_right::ModelResident) [[likely]]
+      note_resident_hit(entry, linear);
     else
       note_data_model(entry, linear);
   }
+  // A data access through `entry`, marked tlb_right::ModelResident: a hit in the
+  // model. On the set's most recently used way (ModelMru) it changes nothing else;
+  // on another way, that way becomes the most recently used one (TlbModel::touch_data)
+  // and the marks follow, without a call.
+  [[gnu::always_inline]] void note_resident_hit(TlbEntry& entry, u32 linear) {
+    if (entry.rights & tlb_right::ModelMru) [[likely]] {
+      ++counters_.tlb_data_hits;
+      return;
+    }
+    touch_model(entry, linear);
+  }
+  [[gnu::noinline]] void touch_model(TlbEntry& entry, u32 linear) {
+    const u32 before = model_.touch_data(entry.model_way, linear >> 12);
+    if (before != TlbModel::kNoPage) tlb_.clear_model_mark(before);
+    entry.rights |= tlb_right::ModelMru;
+  }
   // The model's look-up for a data access through `entry`, then its marks: the page
-  // that stopped being its set's most recently used way loses its mark, and the
-  // accessed page gets one when it is now (only 4 KiB pages are marked).
+  // that stopped being its set's most recently used way loses ModelMru, a page the
+  // model dropped loses both marks, and the accessed page gets both (with its way)
+  // when it is a 4 KiB page the 4 KiB array now holds.
   void note_data_model(TlbEntry& entry, u32 linear);  // paging.cpp
   u32 translate_miss(u32 linear, AccessIntent intent, bool user);
   Translation walk(u32 linear, AccessIntent intent, bool user);

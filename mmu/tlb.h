@@ -24,12 +24,17 @@ inline constexpr u8 Large = 1 << 4;     // part of a 4 MiB page
 // set, so another data access to it is a hit that changes no LRU order. Set and
 // cleared by the Mmu (Mmu::note_data_model); a fill starts without it.
 inline constexpr u8 ModelMru = 1 << 5;
+// Statistics only: the model's data array holds this 4 KiB page, in way
+// TlbEntry::model_way, so an access to it is a hit (TlbModel::touch_data). Set by
+// Mmu::note_data_model, cleared when the model drops the page.
+inline constexpr u8 ModelResident = 1 << 6;
 }  // namespace tlb_right
 
 struct TlbEntry {
   u32 tag = 0;    // linear page address | epoch (bits 11-0); never matches while 0
   u32 frame = 0;  // physical address of the 4 KiB frame
   u8 rights = 0;  // tlb_right bits
+  u16 model_way = 0;  // with tlb_right::ModelResident: the statistics model's way
   // Where the frame's bytes are in host memory (A20 applied when filled), for the
   // Mmu's direct accesses, or null: reads of RAM and ROM frames; writes of RAM frames
   // that hold no fetched code (PhysicalBus::host_write_page). The bus revokes them
@@ -55,7 +60,7 @@ class Tlb {
     const u32 index = (linear >> 12) & (kEntries - 1);
     // Filling a free or stale slot changes no translation; replacing one does.
     if (entries_[index].tag != 0 && (entries_[index].tag & kEpochMask) == epoch_) note_change();
-    entries_[index] = {(linear & ~0xFFFu) | epoch_, frame, rights, host_read, host_write};
+    entries_[index] = {(linear & ~0xFFFu) | epoch_, frame, rights, 0, host_read, host_write};
     if ((rights & tlb_right::Global) && !in_global_list_[index]) {
       in_global_list_[index] = true;
       global_slots_.push_back(index);
@@ -88,8 +93,11 @@ class Tlb {
   // whichever page it holds now (a cleared mark only costs a model look-up), or in
   // every slot.
   void clear_model_mark(u32 page) { entries_[page & (kEntries - 1)].rights &= ~tlb_right::ModelMru; }
+  // Clears both statistics marks (ModelMru, ModelResident) in the slot of `page`
+  // (the model dropped it), or in every slot.
+  void clear_model_residence(u32 page) { entries_[page & (kEntries - 1)].rights &= ~kModelMarks; }
   void clear_model_marks() {
-    for (TlbEntry& e : entries_) e.rights &= ~tlb_right::ModelMru;
+    for (TlbEntry& e : entries_) e.rights &= ~kModelMarks;
   }
   // Forgets the host write pointer `host_page` (a frame that now holds code), or with
   // null every host pointer (the physical map or the A20 gate changed). Translations stay.
@@ -97,6 +105,7 @@ class Tlb {
 
  private:
   static constexpr u32 kEpochMask = 0xFFF;
+  static constexpr u8 kModelMarks = tlb_right::ModelMru | tlb_right::ModelResident;
 
   // A new epoch makes every entry stale at once; global entries are re-tagged.
   void next_epoch(bool keep_global);

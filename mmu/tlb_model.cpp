@@ -44,22 +44,22 @@ TlbModel::DataAccess TlbModel::access_data_other(u32 linear, u8 rights) {
   const u32 page = (linear >> 12) | (static_cast<u32>(rights & tlb_right::Large) << 27);
   if (page == last_data_page_) {
     ++counters_->tlb_data_hits;
-    return {kNoPage, small};
+    return {};
   }
   TlbModelArray& array = small || !data_large_.exists() ? data_small_ : data_large_;
   // The memo holds only a page the model now holds (an array of 0 entries holds none).
   last_data_page_ = array.exists() ? page : kNoPage;
-  u32 displaced = TlbModelArray::kNoKey;
-  if (array.access(small ? linear >> 12 : large_key(linear), rights & tlb_right::Global, displaced))
+  u32 displaced = TlbModelArray::kNoKey, way = 0, evicted = TlbModelArray::kNoKey;
+  if (array.access(small ? linear >> 12 : large_key(linear), rights & tlb_right::Global, displaced, way, evicted))
     ++counters_->tlb_data_hits;
   else
     miss(linear, false);
-  // Keys of 4 MiB pages (large_key) have bit 30 set; 4 KiB pages' keys are below 2^20.
-  return {displaced < (1u << 20) ? displaced : kNoPage, small && array.exists()};
+  // Only 4 KiB pages of the 4 KiB array are marked (access_data); here there is no such
+  // array, or the page is a 4 MiB one (which may share it).
+  return {small_page(displaced), small_page(evicted), false, 0};
 }
 
-void TlbModel::access_code(u32 linear, u8 rights) {
-  if ((linear >> 12) == last_code_page_) return;
+void TlbModel::access_code_page(u32 linear, u8 rights) {
   last_code_page_ = linear >> 12;
   u32 displaced = TlbModelArray::kNoKey;
   if (access(code_small_, code_large_, linear, rights, displaced))

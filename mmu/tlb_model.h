@@ -41,6 +41,20 @@ class TlbModelArray {
     if (mru_[set_of(key)] == key + 1) return true;
     return search_set(key, global, displaced);
   }
+  // access() that also tells where `key` is now (`way`, an index below entries) and
+  // which key a miss replaced (`evicted`, kNoKey for an empty way).
+  bool access(u32 key, bool global, u32& displaced, u32& way, u32& evicted) {
+    return search_set(key, global, displaced, way, evicted);
+  }
+  // A hit on `key`, held in `way`, that is not its set's most recently used way:
+  // makes it that. Returns the key that was (kNoKey when none was known).
+  u32 touch(u32 way, u32 key) {
+    const u32 set = set_of(key);
+    const u32 before = mru_[set];
+    stamps_[way] = ++clock_;
+    mru_[set] = key + 1;
+    return before - 1;  // (0 - 1 = kNoKey)
+  }
   void invalidate(u32 key);
   void flush(bool keep_global);
 
@@ -48,6 +62,10 @@ class TlbModelArray {
   // The set search behind access() when `key` is not the most recently used way
   // (inline: every caller is itself out of line, on the model's slow paths).
   bool search_set(u32 key, bool global, u32& displaced) {
+    u32 way, evicted;
+    return search_set(key, global, displaced, way, evicted);
+  }
+  bool search_set(u32 key, bool global, u32& displaced, u32& way, u32& evicted) {
     if (!exists()) return false;
     const u32 set = set_of(key);
     displaced = mru_[set] ? mru_[set] - 1 : kNoKey;
@@ -58,14 +76,18 @@ class TlbModelArray {
       if (keys_[i] == key + 1) {
         stamps_[i] = clock_;
         mru_[set] = key + 1;
+        way = static_cast<u32>(i);
+        evicted = kNoKey;
         return true;
       }
       if (stamps_[i] < stamps_[victim]) victim = i;
     }
+    evicted = keys_[victim] - 1;  // (0 - 1 = kNoKey)
     keys_[victim] = key + 1;
     stamps_[victim] = clock_;
     global_[victim] = global;
     mru_[set] = key + 1;
+    way = static_cast<u32>(victim);
     return false;
   }
   u32 set_of(u32 key) const { return power_of_two_sets_ ? key & set_mask_ : key % sets_; }
@@ -98,23 +120,34 @@ class TlbModel {
   // case on any page, paging.h).
   struct DataAccess {
     u32 displaced_page = kNoPage;  // a 4 KiB page (linear >> 12) no longer its set's most recently used way
+    u32 evicted_page = kNoPage;    // a 4 KiB page the model no longer holds
     bool mru = false;              // the accessed page is a 4 KiB page now most recently used in its set
+    u16 way = 0;                   // with mru: its way in the 4 KiB data array
   };
   DataAccess access_data(u32 linear, u8 rights) {
     if ((rights & tlb_right::Large) || !data_small_.exists()) [[unlikely]] return access_data_other(linear, rights);
-    // A 4 KiB page: the memo's case is the look-up's most-recently-used case here.
     const u32 page = linear >> 12;
     last_data_page_ = page;
-    u32 displaced = TlbModelArray::kNoKey;
-    if (data_small_.access(page, rights & tlb_right::Global, displaced))
+    u32 displaced = TlbModelArray::kNoKey, way = 0, evicted = TlbModelArray::kNoKey;
+    if (data_small_.access(page, rights & tlb_right::Global, displaced, way, evicted))
       ++counters_->tlb_data_hits;
     else
       miss(linear, false);
-    return {displaced < (1u << 20) ? displaced : kNoPage, true};
+    return {small_page(displaced), small_page(evicted), true, static_cast<u16>(way)};
+  }
+  // A data access to 4 KiB page `page`, which the data array holds in `way` but not as
+  // its set's most recently used way (tlb_right::ModelResident without ModelMru): a
+  // hit that makes it that. Returns the 4 KiB page that stopped being so, or kNoPage.
+  u32 touch_data(u16 way, u32 page) {
+    ++counters_->tlb_data_hits;
+    last_data_page_ = page;
+    return small_page(data_small_.touch(way, page));
   }
   // Instruction fetch: looked up once per run of fetches from one page (a fetch unit
   // keeps the current page's translation), so per page change, not per byte.
-  void access_code(u32 linear, u8 rights);
+  void access_code(u32 linear, u8 rights) {
+    if ((linear >> 12) != last_code_page_) [[unlikely]] access_code_page(linear, rights);
+  }
   void invalidate_page(u32 linear);
   void flush(bool keep_global);
 
@@ -123,7 +156,10 @@ class TlbModel {
   // Counts a miss and emits a TlbMiss trace event (detail 1 for code, 0 for data).
   void miss(u32 linear, bool code);
   DataAccess access_data_other(u32 linear, u8 rights);  // 4 MiB pages, or no 4 KiB data array
+  void access_code_page(u32 linear, u8 rights);          // access_code for another page
   static u32 large_key(u32 linear) { return (1u << 30) | (linear >> 22); }
+  // `key` as a 4 KiB page, or kNoPage (kNoKey, or a 4 MiB page's key, which has bit 30 set).
+  static u32 small_page(u32 key) { return key < (1u << 20) ? key : kNoPage; }
   static bool access(TlbModelArray& small, TlbModelArray& large_array, u32 linear, u8 rights, u32& displaced) {
     const bool global = rights & tlb_right::Global;
     if (!(rights & tlb_right::Large)) return small.access(linear >> 12, global, displaced);

@@ -434,6 +434,31 @@ TEST(TlbModel, AMarkIsDroppedWhenAnotherPageOfItsSetBecomesMostRecentlyUsed) {
   EXPECT_EQ(f.counters.tlb_data_hits, 2u) << "10h's second access must make it newer than 20h";
 }
 
+// The CPU's direct accesses (Mmu::direct_pointer) count a hit on any page the model
+// holds (tlb_right::ModelResident) without a call into the model's look-up; a hit on
+// a way that is not its set's most recently used one must still make it that, and a
+// page the model replaced must lose its mark. Pages 10h-50h share set 0 (LRU order,
+// oldest first, in the comments).
+TEST(TlbModel, DirectAccessesKeepTheLruOrderAndLoseTheMarkOfAReplacedPage) {
+  PagingFixture f;
+  for (u32 page = 0x10; page <= 0x50; page += 0x10) f.set_pte(page, page << 12 | P | W);
+  const auto direct = [&](u32 page) {
+    return f.mmu.direct_pointer<AccessIntent::Read>(page << 12, 4, false, AccessKind::Data) != nullptr;
+  };
+  const auto access = [&](u32 page) {  // as the CPU does: direct, else the checked path
+    if (!direct(page)) f.mmu.read<u32>(page << 12, AccessKind::Data, false);
+  };
+  for (u32 page : {0x10, 0x20, 0x30, 0x40}) access(page);  // 10h 20h 30h 40h
+  EXPECT_TRUE(direct(0x10)) << "a held page that is not the most recently used";  // 20h 30h 40h 10h
+  access(0x50);  // replaces 20h: 30h 40h 10h 50h
+  access(0x20);  // replaces 30h: 40h 10h 50h 20h
+  EXPECT_TRUE(direct(0x10));  // 40h 50h 20h 10h
+  EXPECT_FALSE(direct(0x30)) << "30h was replaced";
+  access(0x30);  // replaces 40h
+  EXPECT_EQ(f.counters.tlb_data_misses, 7u);
+  EXPECT_EQ(f.counters.tlb_data_hits, 2u);
+}
+
 // MOV CR3 keeps global translations (functional and modeled) but the model's
 // most-recently-used knowledge is gone, so the global page's mark must go too.
 TEST(TlbModel, AGlobalPageKeepsNoMarkAcrossAFlush) {
