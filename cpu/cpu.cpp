@@ -308,12 +308,26 @@ const Instruction* Cpu::decode_and_cache(u32 eip, u32 offset, u32 physical, Inst
 // `kMayBeReplay` false: the caller knows the instruction is no replay candidate.
 template <bool kMayBeReplay>
 [[gnu::always_inline]] inline void Cpu::retire(const Instruction& insn, DecodeCache::Entry* entry, u32 linear) {
-  if (link_from_ && entry && !(kStatistics && counters_.in_code_range(linear))) [[unlikely]]
-    decode_cache_.link(*link_from_, instruction_eip_, entry, fetch_link_key_);
-  if (kStatistics && entry && entry->insn.execute == &execute_ending_run) [[unlikely]]
+  if (link_from_ && entry) [[unlikely]]
+    link_fetched(*entry, linear);
+  if (kStatistics && entry && entry->unretired == 1 && entry->unretired_linear == linear) [[unlikely]] {
+    entry->unretired = 0;  // its lines are counted below: it may run linked from here on
     entry->insn.execute = own_executor(entry->insn);
+  }
   previous_entry_ = entry;
   count_retirement<kMayBeReplay, false>(insn, entry, linear);
+}
+
+// The link to `entry`, the instruction fetched by a full look-up after link_from_,
+// at linear address `linear`, made at its retirement or fault with the link key of
+// its fetch: unless that key is no longer the current one (the instruction wrote into
+// a code page; so a stamp that wrapped never revives it), or the instruction is in
+// the code range. True when it was made.
+bool Cpu::link_fetched(DecodeCache::Entry& entry, u32 linear) {
+  if (fetch_link_key_ != decode_cache_.link_key(fetch_context_.serial)) return false;
+  if (kStatistics && counters_.in_code_range(linear)) return false;
+  decode_cache_.link(*link_from_, instruction_eip_, &entry, fetch_link_key_);
+  return true;
 }
 
 // retire() without the link and the predecessor (run_linked keeps it itself).
@@ -343,8 +357,10 @@ template <bool kMayBeReplay, bool kViaLink>
   const u32 start_esp = state.gpr[ESP];
   Tracer* tracer = counters_.tracer;
   std::array<u32, 10> before;  // EAX..EDI, EIP, EFLAGS for register-write events (while tracing)
+  u16 selector = 0;            // CS at the start (while tracing)
   if (tracer) [[unlikely]] {
     const SegmentRegister& cs = state.segments[CS];
+    selector = cs.selector;
     tracer->begin_instruction(counters_.instructions, counters_.cycles(), cs.selector, state.eip, state.cpl);
     std::copy(state.gpr.begin(), state.gpr.end(), before.begin());
     before[8] = state.eip;
@@ -369,6 +385,9 @@ template <bool kMayBeReplay, bool kViaLink>
       decoded = &scratch_;
     }
     const Instruction& insn = *decoded;
+    // The instruction's linear address, from CS's base at its fetch (a far transfer
+    // changes the base).
+    const u32 linear = state.segments[CS].cache.base + eip;
     state.eip = eip + insn.length;
     if (!state.segments[CS].cache.db) state.eip &= 0xFFFF;
     insn.execute(*this, insn);
@@ -376,8 +395,8 @@ template <bool kMayBeReplay, bool kViaLink>
     // handles faults of the delivery itself, so nothing is thrown from it).
     if (deliver_signalled_fault(start_esp)) [[unlikely]] return;
     if (single_step || instruction_debug_hits_) [[unlikely]] note_debug_traps(single_step);
-    retire(insn, current_entry_, state.segments[CS].cache.base + instruction_eip_);
-    if (tracer) [[unlikely]] trace_retired(insn, bytes, before);
+    retire(insn, current_entry_, linear);
+    if (tracer) [[unlikely]] trace_retired(insn, selector, linear, bytes, before);
   } catch (const Fault& fault) {
     abort_instruction(fault, start_esp);
   }
@@ -401,10 +420,12 @@ void Cpu::abort_instruction(const Fault& fault, u32 start_esp) {
     // lines are counted at its first retirement (execute_ending_run), and none in the
     // code range, which counts each retirement.
     if (link_from_) [[unlikely]] {
+      DecodeCache::Entry& entry = *current_entry_;
       const u32 linear = fetch_context_.context.base + instruction_eip_;
-      if (!(kStatistics && counters_.in_code_range(linear))) {
-        decode_cache_.link(*link_from_, instruction_eip_, current_entry_, fetch_link_key_);
-        if (kStatistics && current_entry_->lines_linear != linear) current_entry_->insn.execute = &execute_ending_run;
+      if (link_fetched(entry, linear) && kStatistics && entry.lines_linear != linear) {
+        entry.unretired = entry.unretired == 0 || (entry.unretired == 1 && entry.unretired_linear == linear) ? 1 : 2;
+        entry.unretired_linear = linear;
+        entry.insn.execute = &execute_ending_run;
       }
     }
   }
@@ -421,14 +442,16 @@ void Cpu::abort_instruction(const Fault& fault, u32 start_esp) {
   deliver_fault(fault);
 }
 
-void Cpu::trace_retired(const Instruction& insn, const std::array<u8, kMaxInstructionBytes>& bytes,
-                        const std::array<u32, 10>& before) {
+// The Instruction event of a retired instruction fetched at `selector`:EIP (CS at its
+// start; a far transfer changes it), linear address `linear`.
+void Cpu::trace_retired(const Instruction& insn, u16 selector, u32 linear,
+                        const std::array<u8, kMaxInstructionBytes>& bytes, const std::array<u32, 10>& before) {
   Tracer& tracer = *counters_.tracer;
   Event event;
   event.kind = EventKind::Instruction;
-  event.a = state.segments[CS].selector;
+  event.a = selector;
   event.b = instruction_eip_;
-  event.c = state.segments[CS].cache.base + instruction_eip_;
+  event.c = linear;
   event.size = insn.length;
   event.detail = state.cpl;
   std::copy(bytes.begin(), bytes.begin() + insn.length, event.bytes.begin());

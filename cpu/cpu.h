@@ -426,7 +426,9 @@ class Cpu {
   void emit_control(u8 which, u32 old_value, u32 new_value);
   // A SegmentLoad event for a real-mode or virtual-8086 load (no descriptor).
   void trace_descriptorless_load(u8 segment);
-  void trace_retired(const Instruction& insn, const std::array<u8, 15>& bytes, const std::array<u32, 10>& before);
+  void trace_retired(const Instruction& insn, u16 selector, u32 linear, const std::array<u8, 15>& bytes,
+                     const std::array<u32, 10>& before);
+  bool link_fetched(DecodeCache::Entry& entry, u32 linear);
   bool try_deliver_interrupt();
   void deliver_real_mode(u8 vector, u32 return_eip);
   void deliver_protected_mode(u8 vector, std::optional<u32> error_code, EventSource source, u32 return_eip);

@@ -42,6 +42,12 @@ class DecodeCache final : public CodeWriteListener {
     // Retirements of this instruction not yet added to Counters (per-opcode counts,
     // code bytes, code-fetch bytes; settle()).
     u32 executions = 0;
+    // Links made when this instruction faulted before its code lines were counted at
+    // the link's linear address (Cpu::abort_instruction) wait for a retirement there:
+    // 0 none, 1 one at `unretired_linear`, 2 several (the CPU's executor stays
+    // Cpu::execute_ending_run while any waits; with several, for good).
+    u8 unretired = 0;
+    u32 unretired_linear = 0;
     // The instructions that ran after this one the last two times they differed (a
     // conditional branch's fall-through and target): each the entry decoded for EIP
     // `eip`, valid while the cache's link_key() for the CPU's fetch context is still
@@ -79,6 +85,7 @@ class DecodeCache final : public CodeWriteListener {
     e.default32 = default32;
     e.generation = generations_[page_slot(physical)];
     e.lines_linear = kNoLines;
+    e.unretired = 0;
     e.links = {};
     e.insn = insn;
     return &e;

@@ -338,6 +338,81 @@ TEST(LinkedRun, AReplayAtTheFaultingCplIsSeenInsideTheRun) {
   EXPECT_EQ(f.counters.replayed_instructions, 5u);
 }
 
+// One decode-cache entry at two linear addresses (paging maps linear 100000h to frame
+// 5000h too): DIV ECX at 503Eh, alone in its 32- and 64-byte lines, is reached by JMP
+// EBP at 503Eh or at 10003Eh, and #DE (ECX = 0) is stepped over by the handler. It
+// faults twice at 503Eh (the second fault links it from the JMP, with every
+// instruction decoded by then), retires at 10003Eh, then retires at 503Eh through the
+// link made at the fault: that first retirement at 503Eh must count its lines, though
+// the one at the other address came first. run(80) must leave the counters of 80 steps.
+TEST(LinkedRun, AnInstructionLinkedAtItsFaultCountsItsLinesAtThatAddressAfterRetiringAtAnother) {
+  testing::Ring3Fixture run, steps;
+  const u32 table[][2] = {{0, 0x503E}, {0, 0x503E}, {1, 0x10003E}, {1, 0x503E}, {1, 0x503E},
+                          {1, 0x10003E}, {1, 0x503E}, {1, 0x503E}, {1, 0x503E}, {1, 0x503E},
+                          {1, 0x503E}, {1, 0x503E}};
+  for (testing::Ring3Fixture* f : {&run, &steps}) {
+    for (u32 page = 0; page < 256; ++page) f->poke32(0x21000 + page * 4, page << 12 | P | W | U);
+    f->poke32(0x21000 + 0x100 * 4, 0x5000 | P | W | U);  // linear 100000h: frame 5000h
+    f->poke32(0x20000, 0x21000 | P | W | U);
+    f->cpu.state.cr3 = 0x20000;
+    f->cpu.state.cr0 |= cr0::PG;
+    f->cpu.sync_paging();
+    f->code(0x1100, {0x16, 0x1F,         // push ss; pop ds (ring 3's data selector)
+                     0x8B, 0x0E,         // loop: mov ecx, [esi]
+                     0x8B, 0x6E, 0x04,   // mov ebp, [esi+4]
+                     0x83, 0xC6, 0x08,   // add esi, 8
+                     0x31, 0xD2,         // xor edx, edx
+                     0xFF, 0xE5});       // jmp ebp
+    f->code(0x503E, {0xF7, 0xF1,         // div ecx (#DE while ECX = 0)
+                     0xFF, 0xE7});       // jmp edi (the loop)
+    f->put_idt(0, testing::gate(testing::kCode, 0x1600, 0x8E));
+    f->code(0x1600, {0x83, 0x04, 0x24, 0x02,  // #DE handler: add dword [esp], 2 (past the DIV)
+                     0xCF});                  // iretd
+    for (u32 i = 0; i < std::size(table); ++i) {
+      f->poke32(0x6000 + i * 8, table[i][0]);
+      f->poke32(0x6004 + i * 8, table[i][1]);
+    }
+    f->enter_ring3();
+    f->cpu.state.gpr[ESI] = 0x6000;
+    f->cpu.state.gpr[EDI] = 0x1102;
+    f->cpu.state.gpr[EAX] = 5;
+  }
+  run.cpu.run(80);
+  for (int i = 0; i < 80; ++i) steps.cpu.step();
+  const Counters& a = run.counters;
+  const Counters& b = steps.counters;
+  EXPECT_EQ(a.exceptions_by_vector[0], 2u);
+  EXPECT_EQ(run.cpu.state.gpr[ESI], steps.cpu.state.gpr[ESI]);
+  EXPECT_EQ(run.cpu.state.eip, steps.cpu.state.eip);
+  EXPECT_EQ(a.instructions, b.instructions);
+  EXPECT_EQ(a.opcodes, b.opcodes);
+  EXPECT_EQ(a.code_lines_32, b.code_lines_32);
+  EXPECT_EQ(a.code_lines_64, b.code_lines_64);
+}
+
+// The code lines of a far JMP are those of its own linear address, from CS's base at
+// its fetch, in single steps as in a run (SDM "JMP": in real-address mode the far
+// JMP loads CS with base = selector * 16). The loop's far JMP at 0000:101Eh reaches
+// into line 1020h, where nothing else runs; the one back at 1000:2001h (linear
+// 12001h) is in line 12000h with INC EDX. Lines of 32 bytes: 1000h, 1020h, 12000h.
+TEST(LinkedRun, AFarJumpsCodeLinesAreThoseOfItsOwnAddress) {
+  RealMode32 run, steps;
+  for (RealMode32* f : {&run, &steps}) {
+    for (u32 a = 0x1000; a < 0x101E; ++a) f->bus.poke(a, 0x90);     // 30 NOPs
+    f->code(0x101E, {0xEA, 0x00, 0x20, 0x00, 0x00, 0x00, 0x10});  // jmp far 1000:00002000
+    f->code(0x12000, {0x42,                                       // inc edx
+                      0xEA, 0x00, 0x10, 0x00, 0x00, 0x00, 0x00});  // jmp far 0000:00001000
+    f->start(0x1000);
+  }
+  run.cpu.run(330);
+  for (int i = 0; i < 330; ++i) steps.cpu.step();
+  for (RealMode32* f : {&run, &steps}) {
+    EXPECT_EQ(f->counters.instructions, 330u);
+    EXPECT_EQ(f->counters.code_lines_32, 3u);
+    EXPECT_EQ(f->counters.code_lines_64, 2u);
+  }
+}
+
 // Two CPUs given the same paged program, one run by run() and one by single steps.
 // Paging maps the first 1 MiB one-to-one (page table 11000h); `extra_table`, if not
 // 0, is the page table for linear 400000h-7FFFFFh. CS is 32-bit and DS flat.
