@@ -167,14 +167,13 @@ void Cpu::insert_code_lines(u32 linear, unsigned length) {
 // ever retired at its linear address, until that first retirement, which then goes
 // through retire() and counts its code lines (a linked run does not).
 void Cpu::execute_ending_run(Cpu& cpu, const Instruction& insn) {
-  (insn.operand_size_32 ? insn.form->execute32 : insn.form->execute16)(cpu, insn);
+  insn.form_executor()(cpu, insn);
   cpu.request_slow_step();
 }
 
 // The executor decode_at gives `insn`.
 Executor Cpu::own_executor(const Instruction& insn) {
-  if (insn.form->attributes & kLoadsCs) return &execute_ending_run;
-  return insn.operand_size_32 ? insn.form->execute32 : insn.form->execute16;
+  return insn.form->attributes & kLoadsCs ? &execute_ending_run : insn.form_executor();
 }
 
 void Cpu::decode_at(u32 eip, Instruction& insn, u8* bytes) {
@@ -310,10 +309,10 @@ template <bool kMayBeReplay>
 [[gnu::always_inline]] inline void Cpu::retire(const Instruction& insn, DecodeCache::Entry* entry, u32 linear) {
   if (link_from_ && entry) [[unlikely]]
     link_fetched(*entry, linear);
-  if (kStatistics && entry && entry->unretired == 1 && entry->unretired_linear == linear) [[unlikely]] {
-    entry->unretired = 0;  // its lines are counted below: it may run linked from here on
+  // Its lines are counted below: after the retirement a link made at a fault waited
+  // for, it may run linked.
+  if (kStatistics && entry && entry->unretired && entry->retires_unretired_at(linear)) [[unlikely]]
     entry->insn.execute = own_executor(entry->insn);
-  }
   previous_entry_ = entry;
   count_retirement<kMayBeReplay, false>(insn, entry, linear);
 }
@@ -423,8 +422,7 @@ void Cpu::abort_instruction(const Fault& fault, u32 start_esp) {
       DecodeCache::Entry& entry = *current_entry_;
       const u32 linear = fetch_context_.context.base + instruction_eip_;
       if (link_fetched(entry, linear) && kStatistics && entry.lines_linear != linear) {
-        entry.unretired = entry.unretired == 0 || (entry.unretired == 1 && entry.unretired_linear == linear) ? 1 : 2;
-        entry.unretired_linear = linear;
+        entry.wait_for_retirement_at(linear);
         entry.insn.execute = &execute_ending_run;
       }
     }
@@ -572,8 +570,7 @@ u64 Cpu::run_linked_loop(u64 max_steps) {
         // retire() or abort_instruction() sets previous_entry_.
         if (!deliver_signalled_fault(start_esp_)) {
           if (instruction_debug_hits_) note_debug_traps(false);
-          link_from_ = nullptr;  // linked already
-          retire(next->insn, next, fetch_context_.context.base + eip);
+          retire(next->insn, next, fetch_context_.context.base + eip);  // (link_from_ is null)
         }
         const u64 done = max_steps - remaining;
         steps_ += done;

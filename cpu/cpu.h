@@ -297,6 +297,15 @@ class Cpu {
   // looks at (HLT and the x87 wait for FERR#, armed code breakpoints, a signalled
   // fault, a data breakpoint hit, a replayed instruction's start).
   void request_slow_step() { attention_ |= kSlowStep; }
+  // The instruction after this one cannot be interrupted (STI, SDM "STI"), and after a
+  // load of SS (`mov_ss`: MOV SS, POP SS, SDM "MOV") takes no debug trap either. The
+  // linked run clears no shadow, so this asks for the slow step, which starts the next
+  // instruction by clearing it.
+  void start_interrupt_shadow(bool mov_ss) {
+    state.interrupt_shadow = true;
+    if (mov_ss) state.mov_ss_shadow = true;
+    request_slow_step();
+  }
 
   // The EIP of the instruction being executed and its length.
   u32 instruction_eip() const { return instruction_eip_; }

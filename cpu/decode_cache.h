@@ -48,6 +48,16 @@ class DecodeCache final : public CodeWriteListener {
     // Cpu::execute_ending_run while any waits; with several, for good).
     u8 unretired = 0;
     u32 unretired_linear = 0;
+    void wait_for_retirement_at(u32 linear) {
+      unretired = unretired == 0 || (unretired == 1 && unretired_linear == linear) ? 1 : 2;
+      unretired_linear = linear;
+    }
+    // A retirement at `linear`: true when it was the one the waiting link needed.
+    bool retires_unretired_at(u32 linear) {
+      if (unretired != 1 || unretired_linear != linear) return false;
+      unretired = 0;
+      return true;
+    }
     // The instructions that ran after this one the last two times they differed (a
     // conditional branch's fall-through and target): each the entry decoded for EIP
     // `eip`, valid while the cache's link_key() for the CPU's fetch context is still

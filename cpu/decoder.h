@@ -165,7 +165,7 @@ void decode(Fetch&& fetch, bool default32, Instruction& out) {
     if (method == OperandMethod::S && (out.reg > 5 || (i == 0 && out.reg == 1))) throw ud("no such segment register");
     if (method == OperandMethod::C && (out.reg == 1 || out.reg > 4)) throw ud("no such control register");
   }
-  out.execute = out.operand_size_32 ? form.execute32 : form.execute16;
+  out.execute = out.form_executor();
 }
 
 }  // namespace x86lab

@@ -15,10 +15,7 @@ namespace {
 void mov_to_segment(Cpu& c, const Instruction& i) {
   if (i.reg == CS || i.reg > GS) throw ud("MOV to CS or a reserved segment register");
   c.load_segment(i.reg, read_operand<u16>(c, i, 1));
-  if (i.reg == SS) {
-    c.state.interrupt_shadow = c.state.mov_ss_shadow = true;
-    c.request_slow_step();  // the next instruction starts with the shadow (run_linked)
-  }
+  if (i.reg == SS) c.start_interrupt_shadow(true);
 }
 
 // MOV Ev,Sreg: a register destination with a 32-bit operand size is zero-extended

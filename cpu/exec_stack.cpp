@@ -49,10 +49,7 @@ void pop_segment(Cpu& c, const Instruction& i) {
   const u8 segment = i.operands[0].fixed;
   c.load_segment(segment, selector);
   c.state.gpr[ESP] = c.stack_pointer_plus(sizeof(T));
-  if (segment == SS) {
-    c.state.interrupt_shadow = c.state.mov_ss_shadow = true;
-    c.request_slow_step();  // the next instruction starts with the shadow (run_linked)
-  }
+  if (segment == SS) c.start_interrupt_shadow(true);
 }
 
 // PUSHA: all eight pushes are checked before any is written.

@@ -147,10 +147,7 @@ void cli(Cpu& c, const Instruction&) {
 }
 void sti(Cpu& c, const Instruction&) {
   if (!c.real_mode() && c.state.cpl > c.iopl()) [[unlikely]] return c.signal_fault(gp(0, "STI with CPL > IOPL"));
-  if (!c.flag_set(flag::IF)) {
-    c.state.interrupt_shadow = true;
-    c.request_slow_step();  // the next instruction starts with the shadow (run_linked)
-  }
+  if (!c.flag_set(flag::IF)) c.start_interrupt_shadow(false);
   c.state.eflags |= flag::IF;
   c.notify_interrupt();
 }

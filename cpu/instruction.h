@@ -67,9 +67,9 @@ enum Attribute : u16 {
   kControlTransfer = 1 << 7,  // ends a decoded block (jumps, calls, returns, INT, IRET)
   kNoModrm = 1 << 8,         // internal: set by the table builder
   // Loads CS or changes CPL without a fault: far JMP/CALL/RET, IRET, INT n, INT3, INTO,
-  // INT1, SYSENTER, SYSEXIT (and the task switches they may make). Cpu::run_linked
-  // checks the whole fetch context after these only; any other instruction that
-  // changes CS or CPL does so by faulting.
+  // INT1, SYSENTER, SYSEXIT (and the task switches they may make). The CPU runs them
+  // through Cpu::execute_ending_run, which ends a linked run after them; any other
+  // instruction that changes CS or CPL does so by faulting.
   kLoadsCs = 1 << 9,
 };
 
@@ -116,9 +116,9 @@ struct Instruction {
   u32 cost = 0;
   // Set by the CPU after decoding: for each operand the general register
   // read_operand/write_operand use (numbered as Cpu::reg<T> takes it), kImmediateOperand
-  // for the first immediate (its value in immediate_operand), or kNoRegister for a
-  // memory or segment operand, a second immediate and the constant 1 (the generic path
-  // decides those).
+  // for the first immediate or the constant 1 (its value in immediate_operand), or
+  // kNoRegister for a memory or segment operand and a second immediate (the generic
+  // path decides those).
   std::array<u8, 3> register_operand{kNoRegister, kNoRegister, kNoRegister};
   // Set with register_operand: the first immediate as read_operand<T> returns it when
   // cast to T (an Ib operand sign-extended to 32 bits), or 1 for the constant 1.
@@ -128,6 +128,8 @@ struct Instruction {
   bool operands_resolved = false;
 
   bool is_memory() const { return has_modrm && mod != 3; }
+  // The form's executor for this operand size (16-bit also for byte forms).
+  Executor form_executor() const { return operand_size_32 ? form->execute32 : form->execute16; }
 };
 
 // All rows of one family of instructions: its lines of cpu/opcode_map.tsv, generated

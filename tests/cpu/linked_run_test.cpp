@@ -23,6 +23,29 @@ struct RealMode32 : testing::CpuFixture {
   }
 };
 
+// Every counter the fetch path and the retirement touch, of a CPU run by run() (`a`)
+// and of one given the same program in single steps (`b`).
+void expect_same_counters(const Counters& a, const Counters& b) {
+  EXPECT_EQ(a.instructions, b.instructions);
+  EXPECT_EQ(a.cycles(), b.cycles());
+  EXPECT_EQ(a.page_walks, b.page_walks);
+  EXPECT_EQ(a.tlb_code_hits, b.tlb_code_hits);
+  EXPECT_EQ(a.tlb_code_misses, b.tlb_code_misses);
+  EXPECT_EQ(a.tlb_data_hits, b.tlb_data_hits);
+  EXPECT_EQ(a.tlb_data_misses, b.tlb_data_misses);
+  EXPECT_EQ(a.accesses_by_kind, b.accesses_by_kind);
+  EXPECT_EQ(a.opcodes, b.opcodes);
+  EXPECT_EQ(a.code_bytes, b.code_bytes);
+  EXPECT_EQ(a.code_lines_32, b.code_lines_32);
+  EXPECT_EQ(a.code_lines_64, b.code_lines_64);
+}
+
+// `n` steps of `run` through run() and of `steps` one by one.
+void run_and_step(Cpu& run, Cpu& steps, unsigned n) {
+  run.run(n);
+  for (unsigned i = 0; i < n; ++i) steps.step();
+}
+
 // A loop that alternates between two code segments with the same offsets, 0000:1100
 // and 0200:1100 (real-address mode: bases 0 and 2000h), where INC EAX and INC EDX
 // differ: each round pushes the other segment and 1100h, jumps far to 0000:1000 and
@@ -294,20 +317,12 @@ TEST(LinkedRun, AnInstructionLinkedAtItsFaultCountsItsCodeLinesWhenItFirstRetire
     f->enter_ring3();
     f->cpu.state.gpr[EBX] = f->cpu.state.gpr[ESI] = 0;
   }
-  run.cpu.run(300);
-  for (int i = 0; i < 300; ++i) steps.cpu.step();
-  const Counters& a = run.counters;
-  const Counters& b = steps.counters;
-  EXPECT_EQ(a.exceptions_by_vector[13], 5u);
+  run_and_step(run.cpu, steps.cpu, 300);
+  EXPECT_EQ(run.counters.exceptions_by_vector[13], 5u);
   EXPECT_EQ(run.cpu.state.gpr[ESI], 5u);
   EXPECT_EQ(run.cpu.state.gpr[EBX], steps.cpu.state.gpr[EBX]);
   EXPECT_EQ(run.cpu.state.eip, steps.cpu.state.eip);
-  EXPECT_EQ(a.instructions, b.instructions);
-  EXPECT_EQ(a.opcodes, b.opcodes);
-  EXPECT_EQ(a.code_bytes, b.code_bytes);
-  EXPECT_EQ(a.accesses_by_kind, b.accesses_by_kind);
-  EXPECT_EQ(a.code_lines_32, b.code_lines_32);
-  EXPECT_EQ(a.code_lines_64, b.code_lines_64);
+  expect_same_counters(run.counters, steps.counters);
 }
 
 // Replays met inside a linked run (Counters::replayed_instructions, cpu/delivery.cpp):
@@ -377,17 +392,11 @@ TEST(LinkedRun, AnInstructionLinkedAtItsFaultCountsItsLinesAtThatAddressAfterRet
     f->cpu.state.gpr[EDI] = 0x1102;
     f->cpu.state.gpr[EAX] = 5;
   }
-  run.cpu.run(80);
-  for (int i = 0; i < 80; ++i) steps.cpu.step();
-  const Counters& a = run.counters;
-  const Counters& b = steps.counters;
-  EXPECT_EQ(a.exceptions_by_vector[0], 2u);
+  run_and_step(run.cpu, steps.cpu, 80);
+  EXPECT_EQ(run.counters.exceptions_by_vector[0], 2u);
   EXPECT_EQ(run.cpu.state.gpr[ESI], steps.cpu.state.gpr[ESI]);
   EXPECT_EQ(run.cpu.state.eip, steps.cpu.state.eip);
-  EXPECT_EQ(a.instructions, b.instructions);
-  EXPECT_EQ(a.opcodes, b.opcodes);
-  EXPECT_EQ(a.code_lines_32, b.code_lines_32);
-  EXPECT_EQ(a.code_lines_64, b.code_lines_64);
+  expect_same_counters(run.counters, steps.counters);
 }
 
 // The code lines of a far JMP are those of its own linear address, from CS's base at
@@ -404,8 +413,7 @@ TEST(LinkedRun, AFarJumpsCodeLinesAreThoseOfItsOwnAddress) {
                       0xEA, 0x00, 0x10, 0x00, 0x00, 0x00, 0x00});  // jmp far 0000:00001000
     f->start(0x1000);
   }
-  run.cpu.run(330);
-  for (int i = 0; i < 330; ++i) steps.cpu.step();
+  run_and_step(run.cpu, steps.cpu, 330);
   for (RealMode32* f : {&run, &steps}) {
     EXPECT_EQ(f->counters.instructions, 330u);
     EXPECT_EQ(f->counters.code_lines_32, 3u);
@@ -440,19 +448,7 @@ struct RunAgainstSteps {
     for (u64 i = 0; i < limit && !steps.cpu.state.halted; ++i) steps.cpu.step();
     ASSERT_TRUE(run.cpu.state.halted);
     ASSERT_TRUE(steps.cpu.state.halted);
-    const Counters& a = run.counters;
-    const Counters& b = steps.counters;
-    EXPECT_EQ(a.instructions, b.instructions);
-    EXPECT_EQ(a.cycles(), b.cycles());
-    EXPECT_EQ(a.page_walks, b.page_walks);
-    EXPECT_EQ(a.tlb_code_hits, b.tlb_code_hits);
-    EXPECT_EQ(a.tlb_code_misses, b.tlb_code_misses);
-    EXPECT_EQ(a.tlb_data_hits, b.tlb_data_hits);
-    EXPECT_EQ(a.tlb_data_misses, b.tlb_data_misses);
-    EXPECT_EQ(a.accesses_by_kind, b.accesses_by_kind);
-    EXPECT_EQ(a.opcodes, b.opcodes);
-    EXPECT_EQ(a.code_bytes, b.code_bytes);
-    EXPECT_EQ(a.code_lines_32, b.code_lines_32);
+    expect_same_counters(run.counters, steps.counters);
   }
 };
 
