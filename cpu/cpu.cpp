@@ -192,7 +192,8 @@ void Cpu::decode_at(u32 eip, Instruction& insn, u8* bytes) {
   insn.operands_resolved = true;
   for (unsigned n = 0; n < insn.register_operand.size(); ++n) {
     insn.register_operand[n] = operand_detail::register_operand(insn, n);
-    if (insn.register_operand[n] == kNoRegister) insn.operands_resolved = false;
+    if (insn.register_operand[n] == kNoRegister || insn.register_operand[n] == kModrmMemoryOperand)
+      insn.operands_resolved = false;
     if (insn.register_operand[n] == kImmediateOperand) insn.immediate_operand = operand_detail::immediate_value(insn, n);
   }
 }
@@ -549,6 +550,12 @@ u64 Cpu::run_linked_loop(u64 max_steps) {
   link_from_ = nullptr;  // (its instructions come through links)
   // Constant in the run: a retirement of entries ends it (DecodeCache::watch_retirements).
   const u64 link_key = decode_cache_.link_key(fetch_context_.serial);
+  // The one EIP at which watch_replay_start can act in this run (CS and the CPL, the
+  // faulting one, stay the same, and only the watch changes replay_ before the run
+  // ends): after a handler at the faulting CPL, the faulting instruction's; after one
+  // at another CPL, the first instruction's, which decides (note_replay_start). At
+  // any other EIP it would return without effect.
+  const u32 watch_eip = replay_.handler_cpl == replay_.cpl ? replay_.linear_eip - state.segments[CS].cache.base : state.eip;
   u64 remaining = max_steps;
   DecodeCache::Entry* previous = previous_entry_;  // the last retired instruction's entry
   try {
@@ -558,7 +565,8 @@ u64 Cpu::run_linked_loop(u64 max_steps) {
       DecodeCache::Entry* const next = DecodeCache::linked(*previous, eip, link_key);
       if (!next) [[unlikely]] break;
       instruction_eip_ = eip;
-      if constexpr (kWatchReplay) watch_replay_start();
+      if constexpr (kWatchReplay)
+        if (eip == watch_eip) [[unlikely]] watch_replay_start();
       start_esp_ = state.gpr[ESP];
       // Another code page: translated as cached_instruction does (a TLB hit).
       if (eip - code_page_.offset_base >= 0x1000) [[unlikely]] translate_code_page(eip);

@@ -88,6 +88,10 @@ inline constexpr u8 kNoRegister = 0xFF;
 // Instruction::register_operand's mark for the immediate operand (or the constant 1)
 // whose value decode resolved into Instruction::immediate_operand.
 inline constexpr u8 kImmediateOperand = 0xFE;
+// Instruction::register_operand's mark for a memory operand at the ModRM effective
+// address (methods E with ModRM.mod != 3, and M) in Instruction::segment. Every value
+// below it is a register.
+inline constexpr u8 kModrmMemoryOperand = 0xFD;
 
 struct Instruction {
   const InstructionForm* form = nullptr;
@@ -116,15 +120,17 @@ struct Instruction {
   u32 cost = 0;
   // Set by the CPU after decoding: for each operand the general register
   // read_operand/write_operand use (numbered as Cpu::reg<T> takes it), kImmediateOperand
-  // for the first immediate or the constant 1 (its value in immediate_operand), or
-  // kNoRegister for a memory or segment operand and a second immediate (the generic
-  // path decides those).
+  // for the first immediate or the constant 1 (its value in immediate_operand),
+  // kModrmMemoryOperand for a memory operand at the ModRM effective address, or
+  // kNoRegister for another memory operand (moffs, string operands), a segment
+  // register and a second immediate (the generic path decides those).
   std::array<u8, 3> register_operand{kNoRegister, kNoRegister, kNoRegister};
   // Set with register_operand: the first immediate as read_operand<T> returns it when
   // cast to T (an Ib operand sign-extended to 32 bits), or 1 for the constant 1.
   u32 immediate_operand = 0;
-  // Set with register_operand: no operand is kNoRegister (all registers and the
-  // immediate), so executors may take their register-only form (dispatch_resolved).
+  // Set with register_operand: every operand is a register or the immediate (none is
+  // kNoRegister or kModrmMemoryOperand), so executors may take their register-only
+  // form (dispatch_resolved).
   bool operands_resolved = false;
 
   bool is_memory() const { return has_modrm && mod != 3; }

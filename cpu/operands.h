@@ -42,8 +42,9 @@ inline unsigned register_number(const Instruction& insn, const OperandSpec& spec
   }
 }
 // Instruction::register_operand[n] as decoded: the register the generic path below
-// would read or write for operand `n`, kImmediateOperand for the first immediate, or
-// kNoRegister.
+// would read or write for operand `n`, kImmediateOperand for the first immediate,
+// kModrmMemoryOperand for memory at the ModRM effective address (memory_location's
+// default case), or kNoRegister.
 inline u8 register_operand(const Instruction& insn, unsigned n) {
   const OperandSpec& spec = insn.operands[n];
   switch (spec.method) {
@@ -53,6 +54,8 @@ inline u8 register_operand(const Instruction& insn, unsigned n) {
       return kImmediateOperand;
     case OperandMethod::Segment: case OperandMethod::S:
       return kNoRegister;
+    case OperandMethod::E: case OperandMethod::M:
+      return is_memory(insn, spec) ? kModrmMemoryOperand : static_cast<u8>(register_number(insn, spec));
     default: return is_memory(insn, spec) ? kNoRegister : static_cast<u8>(register_number(insn, spec));
   }
 }
@@ -86,6 +89,17 @@ template <class T>
   return cpu.reg<T>(register_number(insn, spec));
 }
 
+// Memory at the ModRM effective address (kModrmMemoryOperand): what read_operand_other
+// and write_operand_other do for it, without looking at the operand's method.
+template <class T>
+[[gnu::noinline, gnu::noclone]] T read_modrm_memory(Cpu& cpu, const Instruction& insn) {
+  return cpu.read<T>(insn.segment, cpu.effective_address(insn));
+}
+template <class T>
+[[gnu::noinline, gnu::noclone]] void write_modrm_memory(Cpu& cpu, const Instruction& insn, T value) {
+  cpu.write<T>(insn.segment, cpu.effective_address(insn), value);
+}
+
 template <class T>
 [[gnu::noinline]] void write_operand_other(Cpu& cpu, const Instruction& insn, unsigned n, T value) {
   const OperandSpec& spec = insn.operands[n];
@@ -110,15 +124,20 @@ template <class T>
 // then they compile to register and immediate accesses alone.
 template <class T, bool kResolved>
 [[gnu::always_inline]] inline T read_operand(Cpu& cpu, const Instruction& insn, unsigned n) {
-  if (kResolved) return resolved_operand<T>(cpu, insn, insn.register_operand[n]);
-  if (const u8 r = insn.register_operand[n]; r != kNoRegister) [[likely]] return resolved_operand<T>(cpu, insn, r);
+  const u8 r = insn.register_operand[n];
+  if (kResolved) return resolved_operand<T>(cpu, insn, r);
+  if (r < kModrmMemoryOperand) [[likely]] return cpu.reg<T>(r);
+  if (r == kImmediateOperand) return static_cast<T>(insn.immediate_operand);
+  if (r == kModrmMemoryOperand) return read_modrm_memory<T>(cpu, insn);
   return read_operand_other<T>(cpu, insn, n);
 }
 
 template <class T, bool kResolved>
 [[gnu::always_inline]] inline void write_operand(Cpu& cpu, const Instruction& insn, unsigned n, T value) {
-  if (kResolved) return cpu.set_reg<T>(insn.register_operand[n], value);
-  if (const u8 r = insn.register_operand[n]; r < kImmediateOperand) [[likely]] return cpu.set_reg<T>(r, value);
+  const u8 r = insn.register_operand[n];
+  if (kResolved) return cpu.set_reg<T>(r, value);
+  if (r < kModrmMemoryOperand) [[likely]] return cpu.set_reg<T>(r, value);
+  if (r == kModrmMemoryOperand) return write_modrm_memory<T>(cpu, insn, value);
   write_operand_other<T>(cpu, insn, n, value);
 }
 
@@ -137,18 +156,20 @@ template <Executor kResolvedForm, Executor kGeneralForm>
 
 template <class T, bool kResolved, class Modify>
 void modify_operand(Cpu& cpu, const Instruction& insn, unsigned n, Modify modify) {
-  if (const u8 r = insn.register_operand[n]; kResolved || r < kImmediateOperand) {
+  const u8 r = insn.register_operand[n];
+  if (kResolved || r < kModrmMemoryOperand) {
     cpu.set_reg<T>(r, static_cast<T>(modify(cpu.reg<T>(r))));
     return;
   }
   const OperandSpec& spec = insn.operands[n];
   using namespace operand_detail;
-  if (!is_memory(insn, spec)) {
-    const unsigned r = register_number(insn, spec);
-    cpu.set_reg<T>(r, static_cast<T>(modify(cpu.reg<T>(r))));
+  if (r != kModrmMemoryOperand && !is_memory(insn, spec)) {
+    const unsigned number = register_number(insn, spec);
+    cpu.set_reg<T>(number, static_cast<T>(modify(cpu.reg<T>(number))));
     return;
   }
-  const auto [segment, offset] = memory_location(cpu, insn, spec);
+  const auto [segment, offset] = r == kModrmMemoryOperand ? std::pair<u8, u32>{insn.segment, cpu.effective_address(insn)}
+                                                          : memory_location(cpu, insn, spec);
   if (insn.lock) {
     cpu.locked_rmw<T>(segment, offset, AccessKind::LockPrefix, modify);  // explicit LOCK prefix
     return;

@@ -353,6 +353,34 @@ TEST(LinkedRun, AReplayAtTheFaultingCplIsSeenInsideTheRun) {
   EXPECT_EQ(f.counters.replayed_instructions, 5u);
 }
 
+// The same in a code segment whose base is not 0 (0200h in real-address mode, base
+// 2000h, with 32-bit code): the run watches for the faulting instruction's CS offset,
+// which is its linear address less that base. DIV ECX raises #DE while ECX = 0; the
+// handler (vector 0, at the faulting CPL) sets ECX = 1 and returns to the XOR before
+// the DIV, so the DIV starts again through XOR's link inside a linked run.
+TEST(LinkedRun, AReplayIsSeenInsideTheRunInACodeSegmentWithABase) {
+  RealMode32 f;
+  f.code(0x3000, {0x31, 0xC9,   // loop: xor ecx, ecx (CS offset 1000h)
+                  0x31, 0xD2,   // xor edx, edx
+                  0xF7, 0xF1,   // div ecx (#DE while ECX = 0)
+                  0x4B,         // dec ebx
+                  0x75, 0xF7,   // jnz loop
+                  0xF4});       // hlt
+  f.code(0x1400, {0xB9, 0x01, 0x00, 0x00, 0x00,  // mov ecx, 1
+                  0x66, 0x83, 0x2C, 0x24, 0x02,  // sub word [esp], 2 (the XOR before the DIV)
+                  0x66, 0xCF});                  // iret (16-bit frame)
+  f.poke32(0, 0x00001400);  // IVT vector 0: 0000:1400
+  f.start(0x1000);
+  f.cpu.state.segments[CS].selector = 0x0200;
+  f.cpu.state.segments[CS].cache.base = 0x2000;
+  f.cpu.state.gpr[EAX] = 5;
+  f.cpu.state.gpr[EBX] = 5;
+  EXPECT_EQ(f.cpu.run(1000), StopReason::Halted);
+  EXPECT_EQ(f.counters.exceptions_by_vector[0], 5u);
+  EXPECT_EQ(f.cpu.state.gpr[EAX], 5u);
+  EXPECT_EQ(f.counters.replayed_instructions, 5u);
+}
+
 // One decode-cache entry at two linear addresses (paging maps linear 100000h to frame
 // 5000h too): DIV ECX at 503Eh, alone in its 32- and 64-byte lines, is reached by JMP
 // EBP at 503Eh or at 10003Eh, and #DE (ECX = 0) is stepped over by the handler. It
