@@ -90,13 +90,20 @@ template <class T>
 }
 
 // Memory at the ModRM effective address (kModrmMemoryOperand): what read_operand_other
-// and write_operand_other do for it, without looking at the operand's method.
+// and write_operand_other do for it, without looking at the operand's method. Out of
+// line and, with GCC, not cloned: its interprocedural clone (.isra) took the address
+// fields as arguments, so every call site loaded them and passed some on the stack.
+#if defined(__clang__)
+#define X86LAB_OUT_OF_LINE [[gnu::noinline]]
+#else
+#define X86LAB_OUT_OF_LINE [[gnu::noinline, gnu::noclone]]
+#endif
 template <class T>
-[[gnu::noinline, gnu::noclone]] T read_modrm_memory(Cpu& cpu, const Instruction& insn) {
+X86LAB_OUT_OF_LINE T read_modrm_memory(Cpu& cpu, const Instruction& insn) {
   return cpu.read<T>(insn.segment, cpu.effective_address(insn));
 }
 template <class T>
-[[gnu::noinline, gnu::noclone]] void write_modrm_memory(Cpu& cpu, const Instruction& insn, T value) {
+X86LAB_OUT_OF_LINE void write_modrm_memory(Cpu& cpu, const Instruction& insn, T value) {
   cpu.write<T>(insn.segment, cpu.effective_address(insn), value);
 }
 
