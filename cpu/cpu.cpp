@@ -550,12 +550,9 @@ u64 Cpu::run_linked_loop(u64 max_steps) {
   link_from_ = nullptr;  // (its instructions come through links)
   // Constant in the run: a retirement of entries ends it (DecodeCache::watch_retirements).
   const u64 link_key = decode_cache_.link_key(fetch_context_.serial);
-  // The one EIP at which watch_replay_start can act in this run (CS and the CPL, the
-  // faulting one, stay the same, and only the watch changes replay_ before the run
-  // ends): after a handler at the faulting CPL, the faulting instruction's; after one
-  // at another CPL, the first instruction's, which decides (note_replay_start). At
-  // any other EIP it would return without effect.
-  const u32 watch_eip = replay_.handler_cpl == replay_.cpl ? replay_.linear_eip - state.segments[CS].cache.base : state.eip;
+  // The only EIP the replay watch needs to see in this run (CS and the CPL stay the
+  // same; a fault or a replay start ends the run).
+  const u32 watch_eip = kWatchReplay ? replay_watch_eip(state.eip) : 0;
   u64 remaining = max_steps;
   DecodeCache::Entry* previous = previous_entry_;  // the last retired instruction's entry
   try {

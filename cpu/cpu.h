@@ -539,6 +539,14 @@ class Cpu {
     if (replay_.handler_cpl == replay_.cpl && state.segments[CS].cache.base + state.eip != replay_.linear_eip) return;
     note_replay_start();
   }
+  // The one EIP at which watch_replay_start can act while CS and the CPL stay the same
+  // and nothing but the watch changes replay_ (a linked run at the faulting CPL): after
+  // a handler at the faulting CPL, the faulting instruction's CS offset; after one at
+  // another CPL, `first_eip`, that of the first instruction, which decides. At any
+  // other EIP it would return without effect.
+  u32 replay_watch_eip(u32 first_eip) const {
+    return replay_.handler_cpl == replay_.cpl ? replay_.linear_eip - state.segments[CS].cache.base : first_eip;
+  }
   u8 fault_chain_size_ = 0;
 };
 

@@ -5,6 +5,11 @@
 namespace x86lab {
 
 namespace operand_detail {
+// The segment and offset of a memory operand at the ModRM effective address (methods
+// E and M; kModrmMemoryOperand).
+[[gnu::always_inline]] inline std::pair<u8, u32> modrm_location(const Cpu& cpu, const Instruction& insn) {
+  return {insn.segment, cpu.effective_address(insn)};
+}
 // The segment and offset of a memory operand of method E/M/O/X/Y.
 [[gnu::always_inline]] inline std::pair<u8, u32> memory_location(const Cpu& cpu, const Instruction& insn, const OperandSpec& spec) {
   const u32 mask = insn.address_size_32 ? 0xFFFFFFFFu : 0xFFFFu;
@@ -12,7 +17,7 @@ namespace operand_detail {
     case OperandMethod::O: return {insn.segment, insn.immediate & mask};
     case OperandMethod::X: return {insn.segment, cpu.state.gpr[ESI] & mask};
     case OperandMethod::Y: return {ES, cpu.state.gpr[EDI] & mask};
-    default: return {insn.segment, cpu.effective_address(insn)};
+    default: return modrm_location(cpu, insn);
   }
 }
 
@@ -100,11 +105,13 @@ template <class T>
 #endif
 template <class T>
 X86LAB_OUT_OF_LINE T read_modrm_memory(Cpu& cpu, const Instruction& insn) {
-  return cpu.read<T>(insn.segment, cpu.effective_address(insn));
+  const auto [segment, offset] = operand_detail::modrm_location(cpu, insn);
+  return cpu.read<T>(segment, offset);
 }
 template <class T>
 X86LAB_OUT_OF_LINE void write_modrm_memory(Cpu& cpu, const Instruction& insn, T value) {
-  cpu.write<T>(insn.segment, cpu.effective_address(insn), value);
+  const auto [segment, offset] = operand_detail::modrm_location(cpu, insn);
+  cpu.write<T>(segment, offset, value);
 }
 
 template <class T>
@@ -175,8 +182,7 @@ void modify_operand(Cpu& cpu, const Instruction& insn, unsigned n, Modify modify
     cpu.set_reg<T>(number, static_cast<T>(modify(cpu.reg<T>(number))));
     return;
   }
-  const auto [segment, offset] = r == kModrmMemoryOperand ? std::pair<u8, u32>{insn.segment, cpu.effective_address(insn)}
-                                                          : memory_location(cpu, insn, spec);
+  const auto [segment, offset] = r == kModrmMemoryOperand ? modrm_location(cpu, insn) : memory_location(cpu, insn, spec);
   if (insn.lock) {
     cpu.locked_rmw<T>(segment, offset, AccessKind::LockPrefix, modify);  // explicit LOCK prefix
     return;

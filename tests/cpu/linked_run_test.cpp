@@ -325,6 +325,13 @@ TEST(LinkedRun, AnInstructionLinkedAtItsFaultCountsItsCodeLinesWhenItFirstRetire
   expect_same_counters(run.counters, steps.counters);
 }
 
+// Runs `cpu` to its HLT and expects `rounds` faults of `vector`, each one replayed.
+void run_expecting_replays(Cpu& cpu, const Counters& counters, u8 vector, u64 rounds) {
+  EXPECT_EQ(cpu.run(1000), StopReason::Halted);
+  EXPECT_EQ(counters.exceptions_by_vector[vector], rounds);
+  EXPECT_EQ(counters.replayed_instructions, rounds);
+}
+
 // Replays met inside a linked run (Counters::replayed_instructions, cpu/delivery.cpp):
 // MOV DS, AX with an LDT selector (EAX = 7, set again each round) and no LDT raises
 // #GP; the ring-0 handler, at the faulting CPL, puts 10h in EAX and returns to the
@@ -347,10 +354,8 @@ TEST(LinkedRun, AReplayAtTheFaultingCplIsSeenInsideTheRun) {
   f.cpu.state.gpr[EAX] = f.cpu.state.gpr[EDI] = 0x7;
   f.cpu.state.gpr[EBX] = 0;
   f.cpu.state.gpr[ECX] = 5;
-  EXPECT_EQ(f.cpu.run(1000), StopReason::Halted);
-  EXPECT_EQ(f.counters.exceptions_by_vector[13], 5u);
+  run_expecting_replays(f.cpu, f.counters, 13, 5);
   EXPECT_EQ(f.cpu.state.gpr[EBX], 10u);
-  EXPECT_EQ(f.counters.replayed_instructions, 5u);
 }
 
 // The same in a code segment whose base is not 0 (0200h in real-address mode, base
@@ -375,10 +380,8 @@ TEST(LinkedRun, AReplayIsSeenInsideTheRunInACodeSegmentWithABase) {
   f.cpu.state.segments[CS].cache.base = 0x2000;
   f.cpu.state.gpr[EAX] = 5;
   f.cpu.state.gpr[EBX] = 5;
-  EXPECT_EQ(f.cpu.run(1000), StopReason::Halted);
-  EXPECT_EQ(f.counters.exceptions_by_vector[0], 5u);
+  run_expecting_replays(f.cpu, f.counters, 0, 5);
   EXPECT_EQ(f.cpu.state.gpr[EAX], 5u);
-  EXPECT_EQ(f.counters.replayed_instructions, 5u);
 }
 
 // One decode-cache entry at two linear addresses (paging maps linear 100000h to frame
