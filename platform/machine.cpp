@@ -52,10 +52,14 @@ void Machine::finish_tracing() {
   tracer_.reset();
 }
 
-void Machine::pace(std::chrono::steady_clock::time_point start) const {
-  const auto virtual_time = std::chrono::nanoseconds(clock.ns_at(clock.now()));
-  const auto wall_time = std::chrono::steady_clock::now() - start;
-  if (virtual_time > wall_time) std::this_thread::sleep_for(virtual_time - wall_time);
+bool Machine::pace(std::chrono::steady_clock::time_point start) const {
+  const auto wake = start + std::chrono::nanoseconds(clock.ns_at(clock.now()));
+  for (;;) {
+    if (pace_interrupt_ && pace_interrupt_->load(std::memory_order_relaxed)) return false;
+    const auto now = std::chrono::steady_clock::now();
+    if (now >= wake) return true;
+    std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(wake - now, kPaceSleepLimit));
+  }
 }
 
 // The run loop: device events due now, then the CPU until the next event (its cycle
@@ -71,7 +75,7 @@ RunResult Machine::run_steps(u64 first_step, u64 max_steps) {
   const auto wall_start = std::chrono::steady_clock::now() - std::chrono::nanoseconds(clock.ns_at(clock.now()));
   for (;;) {
     clock.run_due();
-    if (config_.realtime) pace(wall_start);
+    if (config_.realtime && !pace(wall_start)) return {RunResult::Reason::Paused, 0};
     const u64 taken = cpu.steps() - first_step;
     if (taken >= config_.max_instructions) return {RunResult::Reason::InstructionLimit, 1};
     const u64 in_slice = cpu.steps() - slice_start;

@@ -1,6 +1,7 @@
 // A PC: owns the counters, the physical and I/O buses, the MMU, the CPU and the
 // devices, and runs them (DESIGN.md section 2, platform/).
 #pragma once
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <memory>
@@ -79,6 +80,14 @@ class Machine {
     stop_requested_ = true;
     cpu.stop();
   }
+  // With MachineConfig::realtime, the wait for wall time to catch up with the virtual
+  // clock (a halted guest can be seconds ahead) is made of sleeps of at most
+  // kPaceSleepLimit, and ends as soon as `*flag` is true: run()/run_for() then return
+  // Reason::Paused before the next instruction. The debugger sets its pause request
+  // here, so gdb's Ctrl-C stops a paced, halted guest within about that time; null
+  // (the default) for none. `flag` is only read, from the thread that runs the machine.
+  void set_pace_interrupt(const std::atomic<bool>* flag) { pace_interrupt_ = flag; }
+  static constexpr std::chrono::milliseconds kPaceSleepLimit{5};
 
   // Attaches a tracer for the rest of the run (events go to its sinks); the machine
   // owns it and finish_tracing() flushes and closes its sinks.
@@ -105,9 +114,11 @@ class Machine {
   bool has_nmi_source_ = false;  // no device of this machine raises NMI yet
   bool stop_requested_ = false;
   bool pause_requested_ = false;
+  const std::atomic<bool>* pace_interrupt_ = nullptr;  // set_pace_interrupt
   RunResult run_steps(u64 first_step, u64 max_steps);
-  // Sleeps until wall time since `start` catches up with the virtual clock (--realtime).
-  void pace(std::chrono::steady_clock::time_point start) const;
+  // Sleeps until wall time since `start` catches up with the virtual clock (--realtime);
+  // false, at once, when the pace interrupt is set (then or during the wait).
+  bool pace(std::chrono::steady_clock::time_point start) const;
 };
 
 }  // namespace x86lab

@@ -204,9 +204,14 @@ std::string StopInfo::describe() const {
 }
 
 Debugger::Debugger(Machine& machine, std::size_t history_capacity)
-    : machine_(machine), hooks_(std::make_unique<Hooks>(*this)), history_(history_capacity) {}
+    : machine_(machine), hooks_(std::make_unique<Hooks>(*this)), history_(history_capacity) {
+  machine_.set_pace_interrupt(&pause_requested_);  // a pause cuts a --realtime wait short
+}
 
-Debugger::~Debugger() { disarm(); }
+Debugger::~Debugger() {
+  disarm();
+  machine_.set_pace_interrupt(nullptr);
+}
 
 void Debugger::enable_history(bool on) {
   history_on_ = on && history_.capacity() > 0;

@@ -115,7 +115,8 @@ class Debugger {
   // Resets the CPU (Cpu::reset) and clears the stop state; RAM and devices keep their
   // state; breakpoints stay.
   void reset();
-  // Asks a running run()/step to stop at the next slice boundary (any thread). A pause
+  // Asks a running run()/step to stop at the next slice boundary (any thread), or at
+  // once from a --realtime wait for wall time (Machine::set_pace_interrupt). A pause
   // asked for while nothing runs stops the next run before its first step, unless
   // clear_pause() drops it.
   void pause() { pause_requested_.store(true, std::memory_order_relaxed); }

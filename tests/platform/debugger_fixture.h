@@ -46,9 +46,11 @@ struct Fixture {
   std::unique_ptr<Machine> machine;
   std::unique_ptr<Debugger> debugger;
 
-  explicit Fixture(std::span<const u8> program = kProgram) {
+  // `realtime`: MachineConfig::realtime (pacing to wall time).
+  explicit Fixture(std::span<const u8> program = kProgram, bool realtime = false) {
     config.debug_console = nullptr;
     config.memory_mib = 1;
+    config.realtime = realtime;
     machine = std::make_unique<Machine>(config);
     machine->bus.load(0x1000, program);
     const u8 vector40[] = {0x3C, 0x10, 0x00, 0x00};

@@ -123,6 +123,43 @@ TEST(DebuggerRun, PauseFromAnotherThreadStopsARunningMachine) {
   EXPECT_EQ(f.state().eip, 0x1000u);
 }
 
+// With --realtime a halted guest waits for wall time to catch up with the virtual
+// clock at each HLT; a pause from another thread (gdb's Ctrl-C) must cut that wait
+// short instead of waiting for the end of the slice. Here the PIT ticks every 10 ms
+// (11932 counts of 1.193182 MHz), so the 4096 steps of one slice (about six steps a
+// tick: HLT, the delivery, the handler's three instructions, JMP) would take about
+// 6.8 s of wall time; the pause comes after 50 ms.
+TEST(DebuggerRun, PauseCutsARealtimeWaitOfAHaltedGuestShort) {
+  const u8 idle[] = {
+      0xB0, 0x34, 0xE6, 0x43,  // 1000 mov al, 34h; out 43h, al  (channel 0, lobyte/hibyte, mode 2)
+      0xB0, 0x9C, 0xE6, 0x40,  // 1004 mov al, 9Ch; out 40h, al
+      0xB0, 0x2E, 0xE6, 0x40,  // 1008 mov al, 2Eh; out 40h, al  (11932)
+      0xB0, 0x11, 0xE6, 0x20,  // 100C ICW1: edge, cascade, ICW4
+      0xB0, 0x08, 0xE6, 0x21,  // 1010 ICW2: vectors 08h-0Fh
+      0xB0, 0x04, 0xE6, 0x21,  // 1014 ICW3
+      0xB0, 0x01, 0xE6, 0x21,  // 1018 ICW4: 8086 mode
+      0xB0, 0xFE, 0xE6, 0x21,  // 101C OCW1: IRQ0 only
+      0xFB,                    // 1020 sti
+      0xF4,                    // 1021 idle: hlt
+      0xEB, 0xFD,              // 1022 jmp idle
+      0xB0, 0x20, 0xE6, 0x20,  // 1024 handler: mov al, 20h; out 20h, al (EOI)
+      0xCF,                    // 1028 iret
+  };
+  Fixture f(idle, /*realtime=*/true);
+  const u8 vector8[] = {0x24, 0x10, 0x00, 0x00};
+  f.machine->bus.load(0x08 * 4, vector8);
+  std::thread pauser([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    f.debugger->pause();
+  });
+  const StopInfo stop = f.debugger->run();
+  pauser.join();
+  EXPECT_EQ(stop.kind, StopKind::Paused);
+  EXPECT_LT(f.machine->cpu.steps(), Debugger::kSliceSteps);  // 4096 or more without the cut
+  EXPECT_GT(f.machine->cpu.steps(), 17u);                    // past the set-up: it idled
+  EXPECT_GE(f.state().eip, 0x1021u);
+}
+
 TEST(DebuggerBreakpoint, LinearBreakpointStopsBeforeTheInstruction) {
   Fixture f;
   const u32 id = f.breakpoints().add(Breakpoint::at_linear(0x1014));
