@@ -52,7 +52,7 @@ inline const char* describe_run_end(RunResult::Reason reason) {
     case RunResult::Reason::HaltedForever: return "halted with no interrupt that could wake the CPU";
     case RunResult::Reason::InstructionLimit: return "instruction limit reached";
     case RunResult::Reason::Shutdown: return "shutdown (triple fault)";
-    case RunResult::Reason::Stopped: return "stopped from the serial console";
+    case RunResult::Reason::Stopped: return "stopped on request (Ctrl-A x on the serial console, or gdb's kill)";
     case RunResult::Reason::Paused: return "paused";
   }
   return "?";

@@ -19,4 +19,7 @@ timeout 60 "$client" "$port" || { echo "FAIL: the client failed (status $?)"; ca
 wait_stub
 if [ "$status" != 1 ]; then echo "FAIL: x86lab exit status $status, expected 1"; cat "$work/stderr"; exit 1; fi
 grep -q "killed by gdb" "$work/stderr" || { echo "FAIL: no 'killed by gdb' line"; cat "$work/stderr"; exit 1; }
+# The run's end names the request, not only the serial console's Ctrl-A x.
+grep -q "stopped on request (Ctrl-A x on the serial console, or gdb's kill)" "$work/stderr" ||
+  { echo "FAIL: the run's end does not say it was stopped on request"; cat "$work/stderr"; exit 1; }
 echo "PASS"
