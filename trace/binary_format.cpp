@@ -111,6 +111,10 @@ bool BinaryTraceReader::open(const std::string& path, std::string& error) {
             std::to_string(kTraceVersion);
     return false;
   }
+  if (data_[12] | data_[13] | data_[14] | data_[15]) {
+    error = "'" + path + "' is not an x86lab binary trace (reserved header bytes 12-15 are not zero)";
+    return false;
+  }
   position_ = 16;
   return true;
 }
@@ -126,11 +130,28 @@ bool BinaryTraceReader::get_varint(u64& value) {
   for (unsigned shift = 0; shift < 64; shift += 7) {
     u8 byte;
     if (!get_byte(byte)) return false;
+    // The tenth byte holds bit 63 only: anything above it does not fit in 64 bits.
+    if (shift == 63 && byte > 1) return false;
     value |= u64{byte & 0x7Fu} << shift;
     if (!(byte & 0x80)) return true;
   }
   return false;
 }
+
+namespace {
+// Whether `e`'s detail byte is one the writer can produce for its kind (trace/event.h):
+// readers index name tables by it.
+bool detail_in_range(const Event& e) {
+  switch (e.kind) {
+    case EventKind::RegisterWrite: return e.detail < kRegisterNames.size();
+    case EventKind::MemoryAccess: return e.detail < kAccessKindCount;
+    case EventKind::SegmentLoad: return e.detail < 8;
+    case EventKind::TaskSwitch: return e.detail < 4;
+    case EventKind::ControlRegister: return e.detail <= 4 || (e.detail >= 8 && e.detail <= 11);
+    default: return true;
+  }
+}
+}  // namespace
 
 bool BinaryTraceReader::next(Event& e) {
   if (position_ >= data_.size()) return false;
@@ -147,6 +168,7 @@ bool BinaryTraceReader::next(Event& e) {
   if (!get_varint(di) || !get_varint(dc) || !get_byte(e.detail) || !get_byte(e.flags) || !get_byte(e.size))
     return malformed();
   if (!get_varint(a) || !get_varint(b) || !get_varint(c) || !get_varint(value)) return malformed();
+  if ((a | b | c) > 0xFFFFFFFFu || !detail_in_range(e)) return malformed();  // 32-bit fields; a known detail
   last_instruction_ += di;
   last_cycle_ += dc;
   e.instruction = last_instruction_;

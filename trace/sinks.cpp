@@ -49,7 +49,7 @@ std::string format_event(const Event& e) {
       break;
     case EventKind::MemoryAccess:
       add(line, "mem ", (e.flags & kEventLocked) ? "rmw " : (e.flags & kEventWrite) ? "w " : "r ",
-          std::string(name_of(static_cast<AccessKind>(e.detail))), (e.flags & kEventLocked) ? " LOCK" : "",
+          std::string(e.detail < kAccessKindCount ? name_of(static_cast<AccessKind>(e.detail)) : "?"), (e.flags & kEventLocked) ? " LOCK" : "",
           " lin=", hex(e.a, 8), " phys=", hex(e.b, 8), " size=", std::to_string(e.size), " value=");
       if (e.flags & kEventLocked) add(line, hex(e.c, e.size * 2), "->");
       add(line, hex(e.value, e.size * 2));

@@ -116,6 +116,61 @@ TEST(TraceBinary, ReaderRejectsAFileWithoutTheMagic) {
   EXPECT_NE(error.find("not an x86lab binary trace"), std::string::npos);
 }
 
+// A trace file of the header (reserved word `reserved`) and `records`, as raw bytes.
+std::string write_raw_trace(const std::string& name, const std::string& records, u8 reserved = 0) {
+  const std::string path = ::testing::TempDir() + name;
+  std::string bytes("x86ltrc\0", 8);
+  bytes += std::string("\1\0\0\0", 4);
+  bytes += std::string(1, static_cast<char>(reserved)) + std::string(3, '\0');
+  std::ofstream(path, std::ios::binary) << bytes << records;
+  return path;
+}
+
+// One record: kind, instruction and cycle deltas, detail, flags, size, a, b, c, value
+// (one-byte varints except where `abc` replaces a, b and c), no text (id 0).
+std::string raw_record(u8 kind, u8 detail, const std::string& abc = std::string(3, '\0')) {
+  return std::string{static_cast<char>(kind), 0, 0, static_cast<char>(detail), 0, 4} + abc + std::string(2, '\0');
+}
+
+// Readers index name tables by the detail byte, so a detail the writer never produces
+// is a malformed record (it read past the access-kind names before). The last
+// access kind (14, debugger) is one the writer produces.
+TEST(TraceBinary, ReaderRejectsRecordsTheWriterCannotProduce) {
+  const u8 mem = static_cast<u8>(EventKind::MemoryAccess);
+  struct Case {
+    const char* name;
+    std::string records;
+    u8 reserved;
+  };
+  const Case cases[] = {
+      {"access_kind_15.bin", raw_record(mem, 15), 0},
+      {"access_kind_16.bin", raw_record(mem, 16), 0},
+      {"register_10.bin", raw_record(static_cast<u8>(EventKind::RegisterWrite), 10), 0},
+      {"control_5.bin", raw_record(static_cast<u8>(EventKind::ControlRegister), 5), 0},
+      {"a_over_32_bits.bin", raw_record(mem, 0, std::string("\x80\x80\x80\x80\x10\0\0", 7)), 0},
+      {"varint_over_64_bits.bin",  // value (a 64-bit field) with bit 64 set: 1 << 64
+       std::string{static_cast<char>(mem), 0, 0, 0, 0, 4, 0, 0, 0} + std::string(9, '\x80') + std::string("\x02\0", 2), 0},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    const std::string path = write_raw_trace(c.name, c.records, c.reserved);
+    std::ostringstream out, err;
+    EXPECT_EQ(trace_dump(path, out, err), 2);
+    EXPECT_EQ(err.str(), "x86lab: '" + path + "': malformed record at byte 16\n");
+  }
+  const std::string last_kind = write_raw_trace("access_kind_14.bin", raw_record(mem, 14));
+  std::ostringstream out, err;
+  EXPECT_EQ(trace_dump(last_kind, out, err), 0) << err.str();
+  EXPECT_NE(out.str().find("debugger"), std::string::npos) << out.str();
+}
+
+TEST(TraceBinary, ReaderRejectsAHeaderWithReservedBytesSet) {
+  const std::string path = write_raw_trace("reserved.bin", raw_record(0, 0), 1);
+  std::ostringstream out, err;
+  EXPECT_EQ(trace_dump(path, out, err), 2);
+  EXPECT_EQ(err.str(), "x86lab: '" + path + "' is not an x86lab binary trace (reserved header bytes 12-15 are not zero)\n");
+}
+
 TEST(TraceTools, DiffReportsTheFirstDivergenceAndKindCounts) {
   const std::string a = write_binary({segment_load_event(), locked_access_event()}, "a.bin");
   Event changed = locked_access_event();
