@@ -47,9 +47,9 @@ void Machine::attach_tracer(std::unique_ptr<Tracer> tracer) {
 
 void Machine::finish_tracing() {
   if (!tracer_) return;
-  tracer_->finish();
   counters.tracer = nullptr;
-  tracer_.reset();
+  const std::unique_ptr<Tracer> tracer = std::move(tracer_);
+  tracer->finish();  // may throw OutputError, with the machine already detached
 }
 
 bool Machine::pace(std::chrono::steady_clock::time_point start) const {

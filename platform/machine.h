@@ -90,8 +90,13 @@ class Machine {
   static constexpr std::chrono::milliseconds kPaceSleepLimit{5};
 
   // Attaches a tracer for the rest of the run (events go to its sinks); the machine
-  // owns it and finish_tracing() flushes and closes its sinks.
+  // owns it, start_tracing() empties the sinks' files (call it once the inputs are
+  // checked) and finish_tracing() flushes and closes them (throws OutputError for a
+  // file that could not be written; the tracer is gone either way).
   void attach_tracer(std::unique_ptr<Tracer> tracer);
+  void start_tracing() {
+    if (tracer_) tracer_->start();
+  }
   void finish_tracing();
 
   const MachineConfig& config() const { return config_; }

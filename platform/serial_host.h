@@ -22,6 +22,12 @@ class StreamSerialHost : public SerialHost {
 
   // Raw mode for a terminal input (no echo, no line editing, no signals).
   void make_terminal_raw();
+  // Flushes the output stream and stops using it (its owner is about to close it);
+  // later transmitted bytes are dropped.
+  void detach_output() {
+    if (output_) std::fflush(output_);
+    output_ = nullptr;
+  }
 
   void transmit(u8 byte) override;
   std::optional<u8> receive() override;

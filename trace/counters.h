@@ -36,7 +36,7 @@ enum class SegmentLoadCause : u8 { Instruction, FarTransfer, Delivery, TaskSwitc
 inline constexpr std::size_t kSegmentLoadCauseCount = 5;
 
 struct Counters {
-  u64 instructions = 0;                            // retired instructions
+  u64 instructions = 0;                            // retired instructions; a REP string instruction once per batch of at most 1024 iterations (a step)
   // The modeled clock in 1/256 cycles: cycles() is its whole part, the low 8 bits the
   // fraction the cost model's prices carry.
   u64 subcycles = 0;

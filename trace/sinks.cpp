@@ -6,6 +6,7 @@
 
 #include "trace/binary_format.h"
 #include "trace/fault.h"
+#include "trace/output_file.h"
 #include "trace/sink.h"
 
 namespace x86lab {
@@ -97,37 +98,40 @@ std::string format_event(const Event& e) {
 
 namespace {
 
-std::FILE* create(const std::string& path) {
-  std::FILE* file = std::fopen(path.c_str(), "wb");
-  if (!file) throw std::runtime_error("cannot create trace file '" + path + "': " + std::strerror(errno));
-  return file;
-}
+std::unique_ptr<OutputFile> create(const std::string& path) { return std::make_unique<OutputFile>(path, "trace file"); }
 
-class TextSink : public TraceSink {
+// The file part of every file sink.
+class FileSink : public TraceSink {
  public:
-  explicit TextSink(std::FILE* file) : file_(file) {}
+  explicit FileSink(std::unique_ptr<OutputFile> output) : output_(std::move(output)), file_(output_->stream()) {}
+  void start() override { output_->start(); }
+
+ protected:
+  std::unique_ptr<OutputFile> output_;
+  std::FILE* file_;
+};
+
+class TextSink : public FileSink {
+ public:
+  using FileSink::FileSink;
   void write(const Event& event) override {
     const std::string line = format_event(event);
     std::fwrite(line.data(), 1, line.size(), file_);
     std::fputc('\n', file_);
   }
-  void finish() override { std::fclose(file_); }
-
- private:
-  std::FILE* file_;
+  void finish() override { output_->finish(); }
 };
 
-class BinarySink : public TraceSink {
+class BinarySink : public FileSink {
  public:
-  explicit BinarySink(std::FILE* file) : file_(file), writer_(file) {}
+  explicit BinarySink(std::unique_ptr<OutputFile> output) : FileSink(std::move(output)), writer_(file_) {}
   void write(const Event& event) override { writer_.write(event); }
   void finish() override {
     writer_.finish();
-    std::fclose(file_);
+    output_->finish();
   }
 
  private:
-  std::FILE* file_;
   BinaryTraceWriter writer_;
 };
 
@@ -135,9 +139,10 @@ class BinarySink : public TraceSink {
 // interrupts and task switches as complete slices ("ph":"X") of their delivery, the
 // retired-instruction count as a counter track ("ph":"C"). ts is in microseconds
 // derived from modeled cycles and the CPU clock.
-class PerfettoSink : public TraceSink {
+class PerfettoSink : public FileSink {
  public:
-  PerfettoSink(std::FILE* file, double cpu_mhz) : file_(file), mhz_(cpu_mhz > 0 ? cpu_mhz : 1) {
+  PerfettoSink(std::unique_ptr<OutputFile> output, double cpu_mhz)
+      : FileSink(std::move(output)), mhz_(cpu_mhz > 0 ? cpu_mhz : 1) {
     std::fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n", file_);
   }
   void write(const Event& e) override {
@@ -167,7 +172,7 @@ class PerfettoSink : public TraceSink {
   }
   void finish() override {
     std::fputs("\n]}\n", file_);
-    std::fclose(file_);
+    output_->finish();
   }
 
  private:
@@ -181,7 +186,6 @@ class PerfettoSink : public TraceSink {
     first_ = false;
     std::fwrite(record.data(), 1, record.size(), file_);
   }
-  std::FILE* file_;
   double mhz_;
   bool first_ = true;
   u64 instructions_ = 0, locked_ = 0;

@@ -4,6 +4,7 @@
 // tracer is attached.
 #pragma once
 #include <bitset>
+#include <exception>
 #include <memory>
 #include <optional>
 #include <string>
@@ -79,9 +80,24 @@ class Tracer {
     ++emitted_;
     for (auto& sink : sinks_) sink->write(event);
   }
+  // Empties the sinks' files once every input of the run has been checked
+  // (OutputFile::start).
+  void start() {
+    for (auto& sink : sinks_) sink->start();
+  }
+  // Finishes every sink, then rethrows the first error (OutputError: a file that
+  // could not be written).
   void finish() {
-    for (auto& sink : sinks_) sink->finish();
+    std::exception_ptr first_error;
+    for (auto& sink : sinks_) {
+      try {
+        sink->finish();
+      } catch (...) {
+        if (!first_error) first_error = std::current_exception();
+      }
+    }
     sinks_.clear();
+    if (first_error) std::rethrow_exception(first_error);
   }
   u64 emitted() const { return emitted_; }
   // Whether register-write events are wanted (the CPU skips the snapshot otherwise).

@@ -4,12 +4,14 @@
 #include <boost/program_options.hpp>
 #include <cerrno>
 #include <cstring>
+#include <iomanip>
 #include <iostream>
 #include <memory>
 
 #include "platform/input_error.h"
 #include "platform/machine.h"
 #include "platform/rom_image.h"
+#include "trace/output_file.h"
 #include "ui/compare_command.h"
 #include "ui/gui/gui_command.h"
 #include "ui/gdb/gdb_options.h"
@@ -61,12 +63,10 @@ u64 parse_number(const std::string& option, const std::string& text) {
   return std::stoull(text);
 }
 
+// The debug console's stream: stdout, none, or a file (an OutputFile).
 struct ConsoleFile {
   std::FILE* file = nullptr;
-  bool owned = false;
-  ~ConsoleFile() {
-    if (owned && file) std::fclose(file);
-  }
+  std::unique_ptr<OutputFile> output;  // for file:PATH
 };
 
 void open_console(const std::string& spec, ConsoleFile& console) {
@@ -75,10 +75,8 @@ void open_console(const std::string& spec, ConsoleFile& console) {
   } else if (spec == "none") {
     console.file = nullptr;
   } else if (spec.rfind("file:", 0) == 0 && spec.size() > 5) {
-    const std::string path = spec.substr(5);
-    console.file = std::fopen(path.c_str(), "wb");
-    if (!console.file) throw InputError("cannot open debug console file '" + path + "': " + std::strerror(errno));
-    console.owned = true;
+    console.output = std::make_unique<OutputFile>(spec.substr(5), "debug console file");
+    console.file = console.output->stream();
   } else {
     throw InputError("--debugcon must be stdio, file:PATH or none, not '" + spec + "'");
   }
@@ -97,24 +95,41 @@ int run_command(const std::vector<std::string>& args) {
   configure_machine(vm, config);
   if (!vm.count("bios") && !vm.count("kernel"))
     throw InputError("run needs --bios FILE or --kernel FILE (x86lab run --help lists the options)");
-  if (vm.count("bios")) config.bios = read_rom_image(vm["bios"].as<std::string>());
-  PlatformSession platform;
-  platform.configure(vm, config);
+  // The outputs are opened first (an unwritable path fails before any work) but
+  // emptied only once every input has been read (trace/output_file.h).
+  const std::unique_ptr<OutputFile> stats_json = open_stats_json(vm);
   ConsoleFile console;
   open_console(vm["debugcon"].as<std::string>(), console);
   config.debug_console = console.file;
+  PlatformSession platform;
+  platform.configure(vm, config);
+  if (vm.count("bios")) config.bios = read_rom_image(vm["bios"].as<std::string>());
 
   auto machine = std::make_unique<Machine>(config);
   platform.connect(*machine);
   attach_trace_options(vm, *machine);
+  if (console.output) console.output->start();
+  platform.start();
+  machine->start_tracing();
   const RunResult result = run_machine(vm, *machine);
-  machine->finish_tracing();
-  if (console.file) std::fflush(console.file);
-  platform.finish(*machine);
+  bool output_failed = false;
+  finish_output([&] { machine->finish_tracing(); }, output_failed);
+  if (console.output) finish_output([&] { console.output->finish(); }, output_failed);
+  else if (console.file) std::fflush(console.file);
+  finish_output([&] { platform.finish(*machine); }, output_failed);
   if (result.reason != RunResult::Reason::ExitPort && result.reason != RunResult::Reason::Halted)
     std::cerr << "x86lab: " << describe_run_end(result.reason) << " at " << std::hex << machine->cpu.state.segments[CS].selector
               << ":" << machine->cpu.state.eip << std::dec << " after " << machine->counters.instructions
               << " instructions\n";
+  if (result.reason == RunResult::Reason::ExitPort) {
+    // The shell sees the status modulo 256: V = 0, 1, 80h and 81h give 1 and 3, which
+    // x86lab also uses (instruction limit, internal error): say where it came from.
+    const int shell_status = result.exit_status & 0xFF;
+    if (shell_status == 1 || shell_status == 3)
+      std::cerr << "x86lab: the guest wrote " << std::hex << std::uppercase << std::setw(2) << std::setfill('0')
+                << ((result.exit_status >> 1) & 0xFF) << "h to the exit port F4h: exit status " << std::dec
+                << shell_status << "\n";
+  }
   if (result.reason == RunResult::Reason::Shutdown) {
     // The faults that ended in the triple fault, first to last (Cpu::fault_chain).
     std::cerr << "x86lab: fault chain:";
@@ -127,8 +142,8 @@ int run_command(const std::vector<std::string>& args) {
     std::cerr << "\n";
   }
   if (vm.count("stats")) machine->counters.print(std::cerr);
-  write_stats_json(vm, *machine);
-  return result.exit_status;
+  finish_output([&] { write_stats_json(stats_json.get(), *machine); }, output_failed);
+  return output_failed ? 2 : result.exit_status;
 }
 
 }  // namespace
@@ -168,6 +183,9 @@ int run_cli(const std::vector<std::string>& args) {
     std::cerr << "x86lab: unknown command '" << command << "' (try x86lab help)\n";
     return 2;
   } catch (const InputError& error) {
+    std::cerr << "x86lab: " << error.what() << "\n";
+    return 2;
+  } catch (const OutputError& error) {
     std::cerr << "x86lab: " << error.what() << "\n";
     return 2;
   } catch (const po::error& error) {

@@ -46,8 +46,7 @@ void add_platform_options(po::options_description& options) {
 }
 
 PlatformSession::~PlatformSession() {
-  serial_.reset();  // restores the terminal
-  if (output_owned_ && output_) std::fclose(output_);
+  serial_.reset();  // restores the terminal (and flushes its output)
   if (input_owned_ && input_fd_ >= 0) close(input_fd_);
 }
 
@@ -74,10 +73,8 @@ void PlatformSession::configure(const po::variables_map& vm, MachineConfig& conf
     output_ = stdout;
     from_stdin = true;
   } else if (serial.rfind("file:", 0) == 0 && serial.size() > 5) {
-    const std::string path = serial.substr(5);
-    output_ = std::fopen(path.c_str(), "wb");
-    if (!output_) throw InputError("cannot open serial output file '" + path + "': " + std::strerror(errno));
-    output_owned_ = true;
+    output_file_ = std::make_unique<OutputFile>(serial.substr(5), "serial output file");
+    output_ = output_file_->stream();
   } else if (serial != "none") {
     throw InputError("--serial must be stdio, file:PATH or none, not '" + serial + "'");
   }
@@ -97,8 +94,18 @@ void PlatformSession::configure(const po::variables_map& vm, MachineConfig& conf
   config.com1_host = serial_.get();
 }
 
+void PlatformSession::start() {
+  if (output_file_) output_file_->start();
+}
+
 void PlatformSession::finish(const Machine& machine) {
-  if (output_) std::fflush(output_);
+  if (output_file_) {
+    serial_->detach_output();  // the file closes here
+    output_ = nullptr;
+    output_file_->finish();  // throws OutputError
+  } else if (output_) {
+    std::fflush(output_);
+  }
   if (vga_dump_) {
     std::cout << "---- VGA text screen ----\n" << machine.devices->vga.text() << "-------------------------\n";
     std::cout.flush();

@@ -7,6 +7,7 @@
 
 #include "platform/machine.h"
 #include "platform/serial_host.h"
+#include "trace/output_file.h"
 
 namespace x86lab {
 
@@ -21,13 +22,16 @@ class PlatformSession {
   void configure(const boost::program_options::variables_map& vm, MachineConfig& config);
   // Connects the console's Ctrl-A x to `machine` (call once the machine exists).
   void connect(Machine& machine) { machine_ = &machine; }
-  // After the run: flushes the console and prints --vga-dump on stdout.
+  // Empties the --serial file (trace/output_file.h) just before the run.
+  void start();
+  // After the run: closes the --serial file (throws OutputError when it could not be
+  // written), flushes a stdout console and prints --vga-dump on stdout.
   void finish(const Machine& machine);
 
  private:
   std::unique_ptr<StreamSerialHost> serial_;
-  std::FILE* output_ = nullptr;
-  bool output_owned_ = false;
+  std::FILE* output_ = nullptr;                // COM1 output: stdout, the file's stream or null
+  std::unique_ptr<OutputFile> output_file_;     // --serial file:PATH
   int input_fd_ = -1;
   bool input_owned_ = false;
   bool vga_dump_ = false;

@@ -129,9 +129,13 @@ void attach_trace_options(const po::variables_map& vm, Machine& machine) {
   }
 }
 
-void write_stats_json(const po::variables_map& vm, const Machine& machine) {
-  if (!vm.count("stats-json")) return;
-  const std::string path = vm["stats-json"].as<std::string>();
+std::unique_ptr<OutputFile> open_stats_json(const po::variables_map& vm) {
+  if (!vm.count("stats-json")) return nullptr;
+  return std::make_unique<OutputFile>(vm["stats-json"].as<std::string>(), "--stats-json file");
+}
+
+void write_stats_json(OutputFile* output, const Machine& machine) {
+  if (!output) return;
   const Counters& c = machine.counters;
   nlohmann::json json;
   json["profile"] = machine.config().cost_model.name;
@@ -161,9 +165,19 @@ void write_stats_json(const po::variables_map& vm, const Machine& machine) {
   json["io_writes"] = c.io_writes;
   for (std::size_t port = 0; port < c.io_by_port.size(); ++port)
     if (c.io_by_port[port]) json["io_by_port"][std::to_string(port)] = c.io_by_port[port];
-  std::ofstream out(path);
-  if (!out) throw InputError("cannot write --stats-json file '" + path + "'");
-  out << json.dump(2) << "\n";
+  output->start();
+  const std::string text = json.dump(2) + "\n";
+  std::fwrite(text.data(), 1, text.size(), output->stream());
+  output->finish();
+}
+
+void finish_output(const std::function<void()>& finish, bool& failed) {
+  try {
+    finish();
+  } catch (const OutputError& error) {
+    std::cerr << "x86lab: " << error.what() << "\n";
+    failed = true;
+  }
 }
 
 }  // namespace x86lab

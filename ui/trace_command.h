@@ -2,10 +2,13 @@
 // `x86lab run` (docs/tracing.md).
 #pragma once
 #include <boost/program_options.hpp>
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "platform/machine.h"
+#include "trace/output_file.h"
 
 namespace x86lab {
 
@@ -21,10 +24,19 @@ void add_trace_options(boost::program_options::options_description& options);
 void add_profile_option(boost::program_options::options_description& options);
 // Applies --profile to `config` (CPU profile and cost model). Throws InputError.
 void apply_profile_option(const boost::program_options::variables_map& vm, MachineConfig& config);
-// Builds and attaches the tracer of --trace/--trace-filter/--trace-start/--trace-stop.
-// Throws InputError for a bad value or an output that cannot be created.
+// Builds and attaches the tracer of --trace/--trace-filter/--trace-start/--trace-stop
+// (its files are emptied by Machine::start_tracing). Throws InputError for a bad value
+// or an output that cannot be opened.
 void attach_trace_options(const boost::program_options::variables_map& vm, Machine& machine);
-// Writes --stats-json (counters as JSON) if asked. Throws InputError if it cannot.
-void write_stats_json(const boost::program_options::variables_map& vm, const Machine& machine);
+// The file of --stats-json, opened (not yet emptied) so that an unwritable path fails
+// before the run; null without the option. Throws OutputError.
+std::unique_ptr<OutputFile> open_stats_json(const boost::program_options::variables_map& vm);
+// Writes the counters as JSON to `output` (from open_stats_json; nothing when null)
+// and closes it. Throws OutputError if it cannot be written.
+void write_stats_json(OutputFile* output, const Machine& machine);
+// Runs `finish` (closing an output); an OutputError is printed as one line
+// ("x86lab: cannot write ...") and makes `failed` true, so that every output is closed
+// and each failure named before the run ends with status 2.
+void finish_output(const std::function<void()>& finish, bool& failed);
 
 }  // namespace x86lab

@@ -51,7 +51,7 @@ const Rejection kRejections[] = {
     {"BadTraceSpec", "run --bios " + kDemo + " --trace xml:/tmp/x",
      "--trace kind must be text, bin or perfetto, not 'xml'"},
     {"UnwritableTracePath", "run --bios " + kDemo + " --trace text:/nonexistent/dir/t.txt",
-     "cannot create trace file '/nonexistent/dir/t.txt': No such file or directory"},
+     "cannot open trace file '/nonexistent/dir/t.txt': No such file or directory"},
     {"FilterWithoutTrace", "run --bios " + kDemo + " --trace-filter seg", "--trace-filter needs --trace"},
     {"DumpOfMissingTrace", "trace dump /nonexistent.bin",
      "cannot open trace '/nonexistent.bin': No such file or directory"},

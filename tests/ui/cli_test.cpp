@@ -89,5 +89,29 @@ TEST(Cli, InstructionLimitEndsWithStatus1) {
   EXPECT_NE(o.output.find("instruction limit reached"), std::string::npos) << o.output;
 }
 
+// A ROM of 64 KiB whose reset vector runs `mov al, V; out 0F4h, al; cli; hlt`.
+std::string exit_port_rom(unsigned char value) {
+  const std::string path = ::testing::TempDir() + "exit_port_" + std::to_string(value) + ".rom";
+  std::string rom(65536, '\0');
+  const char code[] = {'\xB0', static_cast<char>(value), '\xE6', '\xF4', '\xFA', '\xF4'};
+  rom.replace(0xFFF0, sizeof code, code, sizeof code);
+  std::ofstream(path, std::ios::binary) << rom;
+  return path;
+}
+
+// Statuses 1 and 3 from the exit port are the guest's, not x86lab's: one stderr line says
+// so; other values stay silent (README "Exit status").
+TEST(Cli, ExitPortStatusesThatCollideAreNamed) {
+  Outcome o = run("run --debugcon none --bios " + exit_port_rom(1));
+  EXPECT_EQ(o.status, 3);
+  EXPECT_EQ(o.output, "x86lab: the guest wrote 01h to the exit port F4h: exit status 3\n");
+  o = run("run --debugcon none --bios " + exit_port_rom(0x80));
+  EXPECT_EQ(o.status, 1);
+  EXPECT_EQ(o.output, "x86lab: the guest wrote 80h to the exit port F4h: exit status 1\n");
+  o = run("run --debugcon none --bios " + exit_port_rom(0x10));
+  EXPECT_EQ(o.status, 33);
+  EXPECT_EQ(o.output, "");
+}
+
 }  // namespace
 }  // namespace x86lab::testing

@@ -120,6 +120,8 @@ int gui_command(const std::vector<std::string>& args) {
   if (vm.count("symbols")) session_options.symbols = vm["symbols"].as<std::string>();
   choose_video_driver(app.script_given || app.max_frames || vm.count("wait-gdb"));
 
+  // Opened first, emptied when the machine starts (trace/output_file.h).
+  const std::unique_ptr<OutputFile> stats_json = open_stats_json(vm);
   PlatformSession platform;
   if (vm.count("scenario")) {
     // The variant's image replaces --kernel/--bios; keep its kernel request across configure().
@@ -133,6 +135,8 @@ int gui_command(const std::vector<std::string>& args) {
   session_options.prepare = [&](Machine& machine) {
     platform.connect(machine);
     attach_trace_options(vm, machine);
+    platform.start();
+    machine.start_tracing();
   };
   Session session(std::move(session_options));
   // gdb is served from the frame loop on the machine shown (docs/gdb.md "With the inspector").
@@ -150,10 +154,12 @@ int gui_command(const std::vector<std::string>& args) {
     std::cerr << "x86lab gui: " << stats.frames << " frames in " << stats.seconds << " s: "
               << static_cast<double>(stats.frames) / stats.seconds << " frames/s, guest "
               << static_cast<double>(stats.guest_steps) / stats.seconds / 1e6 << " million steps/s\n";
-  session.machine().finish_tracing();
-  platform.finish(session.machine());
+  bool output_failed = false;
+  finish_output([&] { session.machine().finish_tracing(); }, output_failed);
+  finish_output([&] { platform.finish(session.machine()); }, output_failed);
   if (vm.count("stats")) session.machine().counters.print(std::cerr);
-  write_stats_json(vm, session.machine());
+  finish_output([&] { write_stats_json(stats_json.get(), session.machine()); }, output_failed);
+  if (output_failed) return 2;
   if (server && server->killed()) {
     std::cerr << "x86lab: killed by gdb" << std::endl;
     return 1;

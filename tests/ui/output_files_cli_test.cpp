@@ -1,0 +1,80 @@
+// The run's output files through the CLI (trace/output_file.h): a write error is one
+// line naming the file and the reason with exit status 2; bad input found after the
+// outputs were opened leaves an existing file as it was and no new one behind; an
+// unwritable --stats-json path fails before the run.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+#include "run_x86lab.h"
+
+namespace x86lab::testing {
+namespace {
+
+const std::string kDemo = std::string("--bios ") + X86LAB_ROM_DIR + "/demo.bin";
+
+bool exists(const std::string& path) {
+  struct stat status;
+  return stat(path.c_str(), &status) == 0;
+}
+
+// Each output option writing to /dev/full (always "No space left on device").
+TEST(OutputFilesCli, AWriteErrorIsOneLineAndStatus2) {
+  const std::pair<std::string, std::string> cases[] = {
+      {"--trace bin:/dev/full", "cannot write trace file '/dev/full': No space left on device"},
+      {"--trace text:/dev/full", "cannot write trace file '/dev/full': No space left on device"},
+      {"--trace perfetto:/dev/full", "cannot write trace file '/dev/full': No space left on device"},
+      {"--stats-json /dev/full", "cannot write --stats-json file '/dev/full': No space left on device"},
+      {"--debugcon file:/dev/full", "cannot write debug console file '/dev/full': No space left on device"},
+  };
+  for (const auto& [option, message] : cases) {
+    SCOPED_TRACE(option);
+    const std::string console = option.starts_with("--debugcon") ? "" : " --debugcon none";
+    const Outcome o = run_x86lab("run " + kDemo + console + " " + option);
+    EXPECT_EQ(o.status, 2);
+    EXPECT_EQ(o.output, "x86lab: " + message + "\n");
+  }
+}
+
+TEST(OutputFilesCli, AFullStandardOutputIsAnError) {
+  const std::string command = std::string(X86LAB_BINARY) + " run " + kDemo + " >/dev/full 2>&1";
+  // stderr goes to /dev/full too, so only the status is seen: 2, not the ROM's 0.
+  const int raw = std::system(command.c_str());
+  EXPECT_EQ(WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, 2);
+}
+
+// Bad input after the outputs were opened (a kernel that is no kernel; a second trace
+// file in a missing directory): the existing files keep their contents, a new one is
+// not left behind.
+TEST(OutputFilesCli, BadInputLeavesTheOutputFilesAsTheyWere) {
+  const std::string dir = ::testing::TempDir();
+  const std::string kept = dir + "kept_serial.txt", trace = dir + "kept_trace.bin", fresh = dir + "fresh_debugcon.txt";
+  std::remove(fresh.c_str());
+  std::ofstream(kept) << "precious\n";
+  std::ofstream(trace) << "precious\n";
+  const std::string not_a_kernel = dir + "not_a_kernel.bin";
+  std::ofstream(not_a_kernel) << std::string(4096, 'x');
+  Outcome o = run_x86lab("run --kernel " + not_a_kernel + " --serial file:" + kept + " --debugcon file:" + fresh);
+  EXPECT_EQ(o.status, 2) << o.output;
+  EXPECT_EQ(read_file(kept), "precious\n");
+  EXPECT_FALSE(exists(fresh));
+  o = run_x86lab("run " + kDemo + " --trace bin:" + trace + " --trace text:" + dir + "no/such/dir/t.txt");
+  EXPECT_EQ(o.status, 2) << o.output;
+  EXPECT_EQ(read_file(trace), "precious\n");
+}
+
+TEST(OutputFilesCli, AnUnwritableStatsJsonPathFailsBeforeTheRun) {
+  const std::string trace = ::testing::TempDir() + "before_stats_json.bin";
+  std::remove(trace.c_str());
+  const std::string missing = ::testing::TempDir() + "no/such/dir/stats.json";
+  const Outcome o = run_x86lab("run " + kDemo + " --trace bin:" + trace + " --stats-json " + missing);
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output, "x86lab: cannot open --stats-json file '" + missing + "': No such file or directory\n");
+  EXPECT_FALSE(exists(trace)) << "the run went ahead and wrote its trace";
+}
+
+}  // namespace
+}  // namespace x86lab::testing
