@@ -116,4 +116,11 @@ void OutputFile::finish() {
                     (write_error_ ? std::strerror(write_error_) : "write error"));
 }
 
+void write_whole_file(const std::string& path, std::string_view bytes, const std::string& role) {
+  OutputFile output(path, role);
+  output.start();
+  std::fwrite(bytes.data(), 1, bytes.size(), output.stream());
+  output.finish();
+}
+
 }  // namespace x86lab

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace x86lab {
 
@@ -52,5 +53,9 @@ class OutputFile {
   bool created_ = false;   // this object created it
   bool started_ = false;
 };
+
+// Writes `bytes` as the whole file at `path` through an OutputFile: on any error the
+// file is removed and OutputError names it (`role`) and the reason.
+void write_whole_file(const std::string& path, std::string_view bytes, const std::string& role);
 
 }  // namespace x86lab

@@ -13,6 +13,7 @@
 
 #include "platform/input_error.h"
 #include "platform/scenario/scenario_runner.h"
+#include "trace/output_file.h"
 #include "ui/compare_plots.h"
 #include "ui/compare_report.h"
 #include "ui/trace_command.h"
@@ -117,11 +118,31 @@ void prepare_out_dir(const std::filesystem::path& dir) {
   if (access(dir.c_str(), W_OK) != 0) throw InputError("cannot write into --out folder '" + dir.string() + "'");
 }
 
-void write_report_file(const std::filesystem::path& path, const CompareReport& report,
-                       void (*writer)(std::ostream&, const CompareReport&)) {
-  std::ofstream out(path);
-  writer(out, report);
-  if (!out) throw InputError("cannot write '" + path.string() + "'");
+// Writes report.{txt,md,json,csv} into `dir`, all or none: each goes to a `.part` file
+// first (write_whole_file), and only when all four are written are they renamed to their
+// names; on an error the `.part` files are removed and the old reports stay as they were.
+void write_report_files(const std::filesystem::path& dir, const CompareReport& report) {
+  using Writer = void (*)(std::ostream&, const CompareReport&);
+  const std::pair<const char*, Writer> files[] = {
+      {"report.txt", write_text}, {"report.md", write_markdown}, {"report.json", write_json}, {"report.csv", write_csv}};
+  std::vector<std::filesystem::path> written;
+  try {
+    for (const auto& [name, writer] : files) {
+      std::ostringstream text;
+      writer(text, report);
+      const std::filesystem::path part = dir / (std::string(name) + ".part");
+      write_whole_file(part.string(), text.str(), "report file");
+      written.push_back(part);
+    }
+  } catch (const OutputError& error) {
+    for (const std::filesystem::path& part : written) std::filesystem::remove(part);
+    throw InputError(error.what());
+  }
+  for (const std::filesystem::path& part : written) {
+    std::error_code error;
+    std::filesystem::rename(part, std::filesystem::path(part).replace_extension(), error);
+    if (error) throw InputError("cannot rename '" + part.string() + "': " + error.message());
+  }
 }
 
 std::string regenerate_command(const std::vector<std::string>& names, const po::variables_map& vm) {
@@ -196,10 +217,7 @@ int compare_command(const std::vector<std::string>& args) {
   else write_csv(std::cout, report);
   std::cout.flush();
   if (files) {
-    write_report_file(out / "report.txt", report, write_text);
-    write_report_file(out / "report.md", report, write_markdown);
-    write_report_file(out / "report.json", report, write_json);
-    write_report_file(out / "report.csv", report, write_csv);
+    write_report_files(out, report);
     const PlotOutcome plots = write_plots(report, out);
     std::cerr << "x86lab: report written to " << out.string() << "/ (report.txt, report.md, report.json, report.csv, "
               << plots.rendered.size() << " plots)\n";

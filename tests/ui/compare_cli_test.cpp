@@ -59,6 +59,23 @@ TEST(CompareCli, UnwritableOutIsOneLineAndStatus2BeforeAnythingRuns) {
   expect_one_line_status_2(o, "cannot create --out folder '" + (dir / "file" / "sub").string() + "'");
 }
 
+// A report file that cannot be written (here report.md.part is a folder, as a full disk
+// would stop it) leaves the previous reports as they were and no .part file: all four
+// reports or none.
+TEST(CompareCli, AReportThatCannotBeWrittenLeavesThePreviousReports) {
+  const auto dir = fresh_dir("report_all_or_none");
+  std::ofstream(dir / "report.txt") << "previous\n";
+  std::filesystem::create_directory(dir / "report.md.part");
+  const Outcome o = run("compare selftest --variants base --out " + dir.string());
+  EXPECT_EQ(o.status, 2) << o.output;
+  EXPECT_NE(o.output.find("x86lab: cannot open report file '" + (dir / "report.md.part").string() + "': Is a directory"),
+            std::string::npos)
+      << o.output;
+  EXPECT_EQ(read_file(dir / "report.txt"), "previous\n");
+  EXPECT_FALSE(std::filesystem::exists(dir / "report.txt.part"));
+  EXPECT_FALSE(std::filesystem::exists(dir / "report.json"));
+}
+
 TEST(CompareCli, BadManifestIsOneLineAndStatus2) {
   const auto dir = fresh_dir("bad_manifest");
   std::filesystem::create_directories(dir / "broken");

@@ -76,5 +76,19 @@ TEST(OutputFilesCli, AnUnwritableStatsJsonPathFailsBeforeTheRun) {
   EXPECT_FALSE(exists(trace)) << "the run went ahead and wrote its trace";
 }
 
+// The inspector's script captures go through the same checks.
+TEST(OutputFilesCli, AScreenshotOrDumpThatCannotBeWrittenIsStatus2) {
+  setenv("SDL_VIDEODRIVER", "offscreen", 1);
+  for (const std::string verb : {"screenshot", "dump"}) {
+    SCOPED_TRACE(verb);
+    const std::string script = ::testing::TempDir() + "full_" + verb + ".txt";
+    std::ofstream(script) << verb << " /dev/full\nquit\n";
+    const Outcome o = run_x86lab("gui " + kDemo + " --no-layout --script " + script);
+    EXPECT_EQ(o.status, 2);
+    EXPECT_NE(o.output.find("cannot write " + verb + " '/dev/full': No space left on device"), std::string::npos)
+        << o.output;
+  }
+}
+
 }  // namespace
 }  // namespace x86lab::testing

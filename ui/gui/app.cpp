@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "platform/input_error.h"
+#include "trace/output_file.h"
 #include "ui/gui/renderer.h"
 #include "ui/gui/window.h"
 
@@ -133,8 +134,17 @@ class Display {
     if (SDL_RenderReadPixels(renderer_, nullptr, SDL_PIXELFORMAT_ABGR8888, pixels.data(), width * 4) != 0)
       throw std::runtime_error(std::string("cannot read the frame's pixels: ") + SDL_GetError());
     for (std::size_t i = 3; i < pixels.size(); i += 4) pixels[i] = 255;
-    if (!stbi_write_png(path.string().c_str(), width, height, 4, pixels.data(), width * 4))
-      throw InputError("cannot write screenshot '" + path.string() + "'");
+    std::string png;
+    const auto append = [](void* context, void* data, int size) {
+      static_cast<std::string*>(context)->append(static_cast<const char*>(data), static_cast<std::size_t>(size));
+    };
+    if (!stbi_write_png_to_func(append, &png, width, height, 4, pixels.data(), width * 4))
+      throw InputError("cannot encode screenshot '" + path.string() + "'");
+    try {
+      write_whole_file(path.string(), png, "screenshot");
+    } catch (const OutputError& error) {
+      throw InputError(error.what());
+    }
   }
 
  private:
@@ -406,8 +416,11 @@ AppStats run_app(Session& session, const AppOptions& options) {
     const bool dumping = capture && capture->verb == ScriptVerb::Dump;
     draw_windows(windows, view, commands, dumping ? &dump : nullptr);
     if (dumping) {
-      std::ofstream out(capture->text, std::ios::binary);
-      if (!(out << dump)) throw InputError("cannot write dump '" + capture->text + "'");
+      try {
+        write_whole_file(capture->text, dump, "dump");
+      } catch (const OutputError& error) {
+        throw InputError(error.what());
+      }
     }
     ImGui::Render();
     SDL_SetRenderDrawColor(display.renderer(), 30, 30, 34, 255);
