@@ -2,6 +2,7 @@
 // and the code-page marks that report writes into fetched instructions.
 #include "mmu/physical_bus.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "mmu/tlb.h"
@@ -9,7 +10,13 @@
 namespace x86lab {
 
 PhysicalBus::PhysicalBus(u32 ram_bytes, Counters& counters)
-    : counters_(counters), ram_(ram_bytes), read_pages_(kPageCount), write_pages_(kPageCount), page_flags_(kPageCount) {
+    : counters_(counters),
+      ram_(static_cast<u8*>(std::calloc(std::max<std::size_t>(ram_bytes, 1), 1))),
+      ram_bytes_(ram_bytes),
+      read_pages_(kPageCount),
+      write_pages_(kPageCount),
+      page_flags_(kPageCount) {
+  if (!ram_) throw std::bad_alloc();
   if (ram_bytes % kPageBytes != 0 || ram_bytes > 0xE0000000u)
     throw std::invalid_argument("RAM size must be a multiple of 4 KiB and at most 3.5 GiB");
   for (u32 page = 0; page < ram_bytes / kPageBytes; ++page) {

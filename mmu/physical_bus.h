@@ -3,6 +3,7 @@
 // read-modify-writes have their own primitive (Intel SDM Vol. 3, "Locked Atomic
 // Operations"). Addresses are 32-bit physical; sizes are in bytes.
 #pragma once
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <span>
@@ -43,10 +44,10 @@ class PhysicalBus {
   // Counters are incremented per access kind, open-bus access and locked access.
   PhysicalBus(u32 ram_bytes, Counters& counters);
 
-  u32 ram_bytes() const { return static_cast<u32>(ram_.size()); }
+  u32 ram_bytes() const { return ram_bytes_; }
   // The RAM itself, for harnesses that reset a machine between runs (tests/fuzz):
   // writes through it bypass counters, A20 and the self-modifying-code check.
-  std::span<u8> ram() { return ram_; }
+  std::span<u8> ram() { return {ram_.get(), ram_bytes_}; }
   Counters& counters() { return counters_; }
 
   // Maps a read-only copy of `image` (size a multiple of 4 KiB) at `base`.
@@ -181,7 +182,7 @@ class PhysicalBus {
   void write_byte(u32 address, u8 value);
   const MmioRegion* find_mmio(u32 address) const;
   u8* rom_byte(u32 address) const;
-  u8* ram_page(u32 page) { return ram_.data() + std::size_t{page} * kPageBytes; }
+  u8* ram_page(u32 page) { return ram_.get() + std::size_t{page} * kPageBytes; }
   void mark_code_page(u32 page);
   // A write is about to change RAM page `page`: if it holds code, tell the listener
   // and give the page its fast write path back. (Writes to ROM change nothing.)
@@ -193,7 +194,13 @@ class PhysicalBus {
   Counters& counters_;
   u32 a20_mask_ = 0xFFFFFFFFu;
   u8 a20_inputs_ = 1u << static_cast<unsigned>(A20Source::KeyboardController);
-  std::vector<u8> ram_;
+  // Zeroed by calloc, which takes large blocks straight from the kernel: pages the
+  // guest never touches take no host memory (--memory 3584 for a small ROM).
+  struct FreeRam {
+    void operator()(u8* ram) const { std::free(ram); }
+  };
+  std::unique_ptr<u8[], FreeRam> ram_;
+  u32 ram_bytes_ = 0;
   std::vector<RomRegion> roms_;
   std::vector<MmioRegion> mmio_;
   std::vector<u8*> read_pages_;   // host pointer per page for plain RAM/ROM reads, or null
