@@ -97,6 +97,7 @@ int run_command(const std::vector<std::string>& args) {
     throw InputError("run needs --bios FILE or --kernel FILE (x86lab run --help lists the options)");
   // The outputs are opened first (an unwritable path fails before any work) but
   // emptied only once every input has been read (trace/output_file.h).
+  check_distinct_outputs(vm);
   const std::unique_ptr<OutputFile> stats_json = open_stats_json(vm);
   ConsoleFile console;
   open_console(vm["debugcon"].as<std::string>(), console);

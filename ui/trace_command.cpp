@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -127,6 +128,30 @@ void attach_trace_options(const po::variables_map& vm, Machine& machine) {
   } catch (const std::runtime_error& error) {
     throw InputError(error.what());
   }
+}
+
+void check_distinct_outputs(const po::variables_map& vm) {
+  std::vector<std::pair<std::string, std::string>> outputs;  // option as given, path
+  if (vm.count("trace"))
+    for (const std::string& spec : vm["trace"].as<std::vector<std::string>>())
+      if (const auto colon = spec.find(':'); colon != std::string::npos) outputs.push_back({"--trace " + spec, spec.substr(colon + 1)});
+  if (vm.count("stats-json")) outputs.push_back({"--stats-json " + vm["stats-json"].as<std::string>(), vm["stats-json"].as<std::string>()});
+  for (const char* option : {"debugcon", "serial"})
+    if (vm.count(option)) {
+      const std::string value = vm[option].as<std::string>();
+      if (value.starts_with("file:")) outputs.push_back({std::string("--") + option + " " + value, value.substr(5)});
+    }
+  std::vector<std::filesystem::path> identities;
+  for (const auto& [option, path] : outputs) {
+    std::error_code error;
+    const auto status = std::filesystem::status(path, error);
+    const bool shared_device = std::filesystem::exists(status) && !std::filesystem::is_regular_file(status);
+    identities.push_back(shared_device ? std::filesystem::path() : std::filesystem::weakly_canonical(path, error));
+  }
+  for (std::size_t i = 0; i < outputs.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      if (!identities[i].empty() && identities[i] == identities[j])
+        throw InputError(outputs[j].first + " and " + outputs[i].first + " would write the same file '" + outputs[i].second + "'");
 }
 
 std::unique_ptr<OutputFile> open_stats_json(const po::variables_map& vm) {

@@ -28,6 +28,10 @@ void apply_profile_option(const boost::program_options::variables_map& vm, Machi
 // (its files are emptied by Machine::start_tracing). Throws InputError for a bad value
 // or an output that cannot be opened.
 void attach_trace_options(const boost::program_options::variables_map& vm, Machine& machine);
+// Rejects (InputError) two output options that name the same file (--trace, --stats-json,
+// --debugcon file:, --serial file:): their writes would interleave into one corrupt
+// file. Devices such as /dev/null may be shared.
+void check_distinct_outputs(const boost::program_options::variables_map& vm);
 // The file of --stats-json, opened (not yet emptied) so that an unwritable path fails
 // before the run; null without the option. Throws OutputError.
 std::unique_ptr<OutputFile> open_stats_json(const boost::program_options::variables_map& vm);

@@ -76,6 +76,16 @@ TEST(OutputFilesCli, AnUnwritableStatsJsonPathFailsBeforeTheRun) {
   EXPECT_FALSE(exists(trace)) << "the run went ahead and wrote its trace";
 }
 
+TEST(OutputFilesCli, TwoOutputsToOneFileAreRejected) {
+  const std::string path = ::testing::TempDir() + "one_file.out";
+  const Outcome o = run_x86lab("run " + kDemo + " --trace bin:" + path + " --stats-json " + path);
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output, "x86lab: --trace bin:" + path + " and --stats-json " + path + " would write the same file '" +
+                          path + "'\n");
+  // A device may be shared.
+  EXPECT_EQ(run_x86lab("run " + kDemo + " --debugcon none --trace bin:/dev/null --trace text:/dev/null").status, 0);
+}
+
 // The inspector's script captures go through the same checks.
 TEST(OutputFilesCli, AScreenshotOrDumpThatCannotBeWrittenIsStatus2) {
   setenv("SDL_VIDEODRIVER", "offscreen", 1);

@@ -121,6 +121,7 @@ int gui_command(const std::vector<std::string>& args) {
   choose_video_driver(app.script_given || app.max_frames || vm.count("wait-gdb"));
 
   // Opened first, emptied when the machine starts (trace/output_file.h).
+  check_distinct_outputs(vm);
   const std::unique_ptr<OutputFile> stats_json = open_stats_json(vm);
   PlatformSession platform;
   if (vm.count("scenario")) {
