@@ -2,6 +2,7 @@
 #include "ui/platform_options.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -83,9 +84,14 @@ void PlatformSession::configure(const po::variables_map& vm, MachineConfig& conf
   }
   if (vm.count("serial-input")) {
     const std::string path = vm["serial-input"].as<std::string>();
-    input_fd_ = open(path.c_str(), O_RDONLY);
+    // Any readable file but a directory: a FIFO or a device is a stream of input as on
+    // QEMU's -serial (opening a FIFO waits for its writer).
+    input_fd_ = open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (input_fd_ < 0) throw InputError("cannot open serial input file '" + path + "': " + std::strerror(errno));
     input_owned_ = true;
+    struct stat status;
+    if (fstat(input_fd_, &status) == 0 && S_ISDIR(status.st_mode))
+      throw InputError("serial input file '" + path + "' is a directory");
   } else if (from_stdin) {
     input_fd_ = STDIN_FILENO;
   }

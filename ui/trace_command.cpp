@@ -2,6 +2,7 @@
 #include "ui/trace_command.h"
 
 #include <cmath>
+#include <filesystem>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -75,14 +76,11 @@ void apply_profile_option(const po::variables_map& vm, MachineConfig& config) {
     return;
   }
   // Not a built-in name: a cost-model file whose `name` picks the CPU profile.
-  std::ifstream file(name);
-  if (!file) {
-    // A path (a '/' or a .cost name) is a file that cannot be read; anything else an unknown name.
-    if (name.find('/') != std::string::npos || name.ends_with(".cost"))
-      throw InputError("cannot open cost file '" + name + "': " + std::strerror(errno));
+  // A path (a '/' or a .cost name) or an existing file is a cost file; anything else an unknown name.
+  std::error_code error;
+  if (name.find('/') == std::string::npos && !name.ends_with(".cost") && !std::filesystem::exists(name, error))
     throw InputError("unknown --profile '" + name + "' (p3, k7, p4, modern, i386-locking, or a .cost file)");
-  }
-  const std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  const std::string text = read_input_text(name, "cost file", kTextInputLimit);
   try {
     config.cost_model = parse_cost_model(text, name);
   } catch (const std::invalid_argument& error) {

@@ -19,9 +19,11 @@ TEST_P(RejectedCommandLine, IsOneLineAndStatus2) { expect_rejected(GetParam().ar
 // as x86lab run's are.
 TEST(Cli, GuiRejectsRunWithWaitGdbAndABadGdbAddress) {
   const std::string demo = std::string(X86LAB_ROM_DIR) + "/demo.bin";
-  expect_rejected("gui --bios " + demo + " --script /dev/null --run --wait-gdb",
+  const std::string script = ::testing::TempDir() + "empty_gui.script";
+  std::ofstream{script};
+  expect_rejected("gui --bios " + demo + " --script " + script + " --run --wait-gdb",
                   "--run and --wait-gdb cannot be used together");
-  expect_rejected("gui --bios " + demo + " --script /dev/null --gdb 127.0.0.1:99999",
+  expect_rejected("gui --bios " + demo + " --script " + script + " --gdb 127.0.0.1:99999",
                   "--gdb needs [HOST:]PORT with a port from 0 to 65535, not '127.0.0.1:99999'");
 }
 
