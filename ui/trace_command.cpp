@@ -1,14 +1,16 @@
 // Trace tools and the run options that attach tracing, statistics and cost profiles.
 #include "ui/trace_command.h"
 
-#include <cmath>
-#include <filesystem>
 #include <cerrno>
+#include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <set>
 
+#include "cpu/instruction_table.h"
 #include "platform/input_error.h"
 #include "trace/trace_tools.h"
 
@@ -67,6 +69,19 @@ void apply_profile_clock(const std::string& name, MachineConfig& config) {
   config.cpu_hz = static_cast<u64>(std::llround(config.cost_model.cpu_mhz * 1e6));
 }
 
+namespace {
+// Whether the CPU's instruction table has a row with `mnemonic` (a cost for any other
+// name would charge nothing).
+bool is_table_mnemonic(const std::string& mnemonic) {
+  static const std::set<std::string> known = [] {
+    std::set<std::string> names;
+    for (const InstructionForm* row : InstructionTable::get().rows()) names.emplace(row->mnemonic);
+    return names;
+  }();
+  return known.contains(mnemonic);
+}
+}  // namespace
+
 void apply_profile_option(const po::variables_map& vm, MachineConfig& config) {
   const std::string name = vm["profile"].as<std::string>();
   if (const CpuProfile* profile = find_profile(name)) {
@@ -82,7 +97,7 @@ void apply_profile_option(const po::variables_map& vm, MachineConfig& config) {
     throw InputError("unknown --profile '" + name + "' (p3, k7, p4, modern, i386-locking, or a .cost file)");
   const std::string text = read_input_text(name, "cost file", kTextInputLimit);
   try {
-    config.cost_model = parse_cost_model(text, name);
+    config.cost_model = parse_cost_model(text, name, is_table_mnemonic);
   } catch (const std::invalid_argument& error) {
     throw InputError(error.what());
   }

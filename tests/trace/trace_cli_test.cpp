@@ -64,6 +64,15 @@ TEST(TraceCli, CostFileWithUnknownKeyNamesTheLine) {
   expect_rejected("run --bios " + kDemo + " --profile " + path, path + ":2: unknown key 'bogus'");
 }
 
+// The CLI checks instruction.MNEMONIC against the CPU's instruction table.
+TEST(TraceCli, CostFileWithAnUnknownMnemonicNamesTheLine) {
+  const std::string path = ::testing::TempDir() + "mnemonic.cost";
+  std::ofstream(path)
+      << "name = p3  source: test\ninstruction.LLDT = 1  source: test\ninstruction.FOO = 1  source: none\n";
+  expect_rejected("run --bios " + kDemo + " --profile " + path,
+                  path + ":3: no instruction 'FOO' in x86lab's instruction table");
+}
+
 TEST(TraceCli, AMissingCostFileIsNamedAsAFile) {
   expect_rejected("run --bios " + kDemo + " --profile /nonexistent/x.cost",
                   "cannot open cost file '/nonexistent/x.cost': No such file or directory");
