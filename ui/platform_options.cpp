@@ -18,9 +18,9 @@ namespace x86lab {
 
 namespace {
 u64 parse_whole(const std::string& option, const std::string& text, u64 low, u64 high) {
-  if (text.empty() || text.size() > 12 || text.find_first_not_of("0123456789") != std::string::npos)
+  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos)
     throw InputError("--" + option + " needs a whole number, not '" + text + "'");
-  const u64 value = std::stoull(text);
+  const u64 value = text.size() > 19 ? ~u64{0} : std::stoull(text);  // more digits: beyond any `high`
   if (value < low || value > high)
     throw InputError("--" + option + " must be between " + std::to_string(low) + " and " + std::to_string(high) + ", not " + text);
   return value;
