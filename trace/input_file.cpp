@@ -21,9 +21,12 @@ std::string open_checked(const std::string& path, const std::string& what, const
   if (fd < 0) return "cannot open " + named(what, path) + ": " + std::strerror(errno);
   struct stat status;
   std::string problem;
-  if (fstat(fd, &status) != 0) problem = "cannot read " + named(what, path) + ": " + std::strerror(errno);
-  else if (S_ISDIR(status.st_mode)) problem = named(what, path) + " is a directory";
-  else if (!S_ISREG(status.st_mode)) problem = named(what, path) + " is not a regular file (a FIFO, socket or device)";
+  if (fstat(fd, &status) != 0)
+    problem = "cannot read " + named(what, path) + ": " + std::strerror(errno);
+  else if (S_ISDIR(status.st_mode))
+    problem = named(what, path) + " is a directory";
+  else if (!S_ISREG(status.st_mode))
+    problem = named(what, path) + " is not a regular file (a FIFO, socket or device)";
   else if (static_cast<u64>(status.st_size) > limit.max_bytes)
     problem = named(what, path) + " is " + std::to_string(status.st_size) + " bytes; " + limit.note;
   if (!problem.empty()) {
@@ -47,7 +50,8 @@ std::string read_whole(const std::string& path, const std::string& what, const I
     const ssize_t n = read(fd, bytes.data() + done, bytes.size() - done);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {  // an error, or the file shrank while it was read
-      problem = "cannot read " + named(what, path) + ": " + (n < 0 ? std::strerror(errno) : "the file shrank while it was read");
+      problem = "cannot read " + named(what, path) + ": " +
+                (n < 0 ? std::strerror(errno) : "the file shrank while it was read");
       break;
     }
     done += static_cast<std::size_t>(n);

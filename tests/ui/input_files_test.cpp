@@ -77,7 +77,8 @@ TEST_F(InputFiles, AnInitrdLargerThanRamIsRefusedBeforeItIsRead) {
   std::filesystem::resize_file(big, 1ull << 30);
   expect_rejected("run --memory 64 --kernel " + kTimerKernel + " --initrd " + big,
                   "initrd '" + big + "' is 1073741824 bytes; --memory gives 64 MiB of RAM");
-  expect_rejected("run --memory 64 --kernel " + big, "kernel '" + big + "' is 1073741824 bytes; --memory gives 64 MiB of RAM");
+  expect_rejected("run --memory 64 --kernel " + big,
+                  "kernel '" + big + "' is 1073741824 bytes; --memory gives 64 MiB of RAM");
 }
 
 }  // namespace
