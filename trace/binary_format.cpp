@@ -6,6 +6,8 @@
 #include <fstream>
 #include <iterator>
 
+#include "trace/input_file.h"
+
 namespace x86lab {
 
 BinaryTraceWriter::BinaryTraceWriter(std::FILE* file) : file_(file) {
@@ -95,12 +97,8 @@ void BinaryTraceWriter::finish() {
 
 bool BinaryTraceReader::open(const std::string& path, std::string& error) {
   path_ = path;
-  std::ifstream file(path, std::ios::binary);
-  if (!file) {
-    error = "cannot open trace '" + path + "': " + std::strerror(errno);
-    return false;
-  }
-  data_.assign(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
+  error = read_input_file(path, "trace", kAnyInputSize, data_);
+  if (!error.empty()) return false;
   if (data_.size() < 16 || std::memcmp(data_.data(), kTraceMagic, 8) != 0) {
     error = "'" + path + "' is not an x86lab binary trace (bad magic)";
     return false;

@@ -18,12 +18,14 @@ std::string trim(const std::string& s) {
 
 }  // namespace
 
-CostModel parse_cost_model(const std::string& text, const std::string& file_name) {
+CostModel parse_cost_model(const std::string& text, const std::string& file_name, const MnemonicCheck& is_mnemonic) {
   CostModel model;
+  std::map<std::string, int> key_lines;  // each key given, and its line
   std::istringstream lines(text);
   std::string line;
   for (int number = 1; std::getline(lines, line); ++number) {
     const std::string where = file_name + ":" + std::to_string(number) + ": ";
+    if (line.find('\0') != std::string::npos) throw std::invalid_argument(where + "a NUL byte (not a text file)");
     const std::string content = trim(line);
     if (content.empty() || content[0] == '#') continue;
     const auto equals = content.find('=');
@@ -34,6 +36,9 @@ CostModel parse_cost_model(const std::string& text, const std::string& file_name
     if (source_at == std::string::npos || trim(rest.substr(source_at + 7)).empty())
       throw std::invalid_argument(where + "the number for '" + key + "' has no source");
     const std::string value_text = trim(rest.substr(0, source_at));
+    if (const auto [first, added] = key_lines.try_emplace(key, number); !added)
+      throw std::invalid_argument(where + "'" + key + "' is given twice (first on line " +
+                                  std::to_string(first->second) + ")");
     if (key == "name") {
       model.name = value_text;
       continue;
@@ -47,6 +52,9 @@ CostModel parse_cost_model(const std::string& text, const std::string& file_name
     }
     if (used == 0 || used != value_text.size() || value < 0 || !std::isfinite(value))
       throw std::invalid_argument(where + "'" + value_text + "' is not a non-negative number");
+    if (key != "cpu-mhz" && value > kMaxCostCycles)
+      throw std::invalid_argument(where + "'" + value_text + "' cycles is too large (at most " +
+                                  std::to_string(kMaxCostCycles) + ")");
     const u32 subcycles = static_cast<u32>(std::lround(value * kSubcyclesPerCycle));
     struct Field {
       const char* key;
@@ -71,6 +79,8 @@ CostModel parse_cost_model(const std::string& text, const std::string& file_name
       const std::string mnemonic = key.substr(12);
       if (mnemonic.empty() || mnemonic.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") != std::string::npos)
         throw std::invalid_argument(where + "'" + mnemonic + "' is not an upper-case mnemonic");
+      if (is_mnemonic && !is_mnemonic(mnemonic))
+        throw std::invalid_argument(where + "no instruction '" + mnemonic + "' in x86lab's instruction table");
       model.instruction[mnemonic] = subcycles;
       known = true;
     }
@@ -91,7 +101,7 @@ const std::vector<std::string>& builtin_cost_model_names() {
 
 CostModel builtin_cost_model(const std::string& name) {
   for (const auto& file : kBuiltinCostModels)
-    if (name == file.name) return parse_cost_model(file.text, std::string("trace/profiles/") + file.name + ".cost");
+    if (name == file.name) return parse_cost_model(file.text, std::string("trace/profiles/") + file.name + ".cost", {});
   throw std::invalid_argument("unknown profile '" + name + "'");
 }
 

@@ -3,6 +3,7 @@
 // may have fractions; the simulator accumulates them in 1/256-cycle units so that
 // totals stay deterministic integers.
 #pragma once
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -37,11 +38,19 @@ struct CostModel {
   }
 };
 
+// The largest cost a line may give, in cycles: costs are held in 1/256 cycles in a u32.
+inline constexpr u32 kMaxCostCycles = ~u32{0} / kSubcyclesPerCycle;
+
+// Whether a mnemonic names instructions x86lab executes (the CPU's instruction table,
+// which this layer cannot see); empty: any upper-case mnemonic is taken.
+using MnemonicCheck = std::function<bool(const std::string&)>;
+
 // Parses a profile file's text. Each non-blank, non-comment line is
 //   key = number  source: where the number comes from
-// Throws std::invalid_argument "FILE:LINE: problem" for an unknown key, a bad
-// number, or a missing source.
-CostModel parse_cost_model(const std::string& text, const std::string& file_name);
+// Throws std::invalid_argument "FILE:LINE: problem" for an unknown key, a key given
+// twice, a bad number, a cost above kMaxCostCycles, an instruction.MNEMONIC that
+// `is_mnemonic` does not know, a missing source, or a NUL byte.
+CostModel parse_cost_model(const std::string& text, const std::string& file_name, const MnemonicCheck& is_mnemonic);
 
 // The built-in profiles (trace/profiles/*.cost, embedded at build time).
 const std::vector<std::string>& builtin_cost_model_names();

@@ -31,8 +31,9 @@ struct TraceTriggers {
 };
 
 // Parses "--trace-filter" text: comma-separated kind names (kEventKindNames), "cpl=N",
-// "eip=LO-HI" (hex), "cs=SEL" (hex), "window=FROM-TO" (instructions, decimal).
-// Throws std::invalid_argument with one line naming the bad item.
+// "eip=LO-HI" (hex, LO <= HI), "cs=SEL" (hex), "window=FROM-TO" (instructions, decimal,
+// FROM < TO). Throws std::invalid_argument with one line naming the bad item: a number
+// too wide for its field (EIP 32 bits, CS 16), a reversed range, or no item at all.
 TraceFilter parse_trace_filter(const std::string& text);
 // Parses "--trace-start"/"--trace-stop" text: "eip=HEX" or (start only) "vector=N".
 void parse_trace_trigger(const std::string& text, bool start, TraceTriggers& triggers);

@@ -58,9 +58,13 @@ po::options_description run_options() {
 }
 
 u64 parse_number(const std::string& option, const std::string& text) {
-  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos || text.size() > 19)
+  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos)
     throw InputError("--" + option + " needs a non-negative whole number, not '" + text + "'");
-  return std::stoull(text);
+  try {
+    return std::stoull(text);
+  } catch (const std::out_of_range&) {
+    throw InputError("--" + option + " is too large (at most " + std::to_string(~u64{0}) + "), not '" + text + "'");
+  }
 }
 
 // The debug console's stream: stdout, none, or a file (an OutputFile).
@@ -84,9 +88,7 @@ void open_console(const std::string& spec, ConsoleFile& console) {
 
 int run_command(const std::vector<std::string>& args) {
   const po::options_description options = run_options();
-  po::variables_map vm;
-  po::store(po::command_line_parser(args).options(options).run(), vm);
-  po::notify(vm);
+  const po::variables_map vm = parse_command_options(args, options, "run");
   if (vm.count("help")) {
     std::cout << options;
     return 0;
@@ -149,10 +151,26 @@ int run_command(const std::vector<std::string>& args) {
 
 }  // namespace
 
+po::variables_map parse_command_options(const std::vector<std::string>& args, const po::options_description& options,
+                                        const std::string& command) {
+  const po::parsed_options parsed = po::command_line_parser(args).options(options).run();
+  for (const po::option& option : parsed.options)
+    if (option.position_key >= 0)  // not an option: store() would drop it silently
+      throw InputError(command + " takes only options, not '" + option.value.front() + "' (x86lab " + command +
+                       " --help lists them)");
+  po::variables_map vm;
+  po::store(parsed, vm);
+  po::notify(vm);
+  return vm;
+}
+
 po::options_description machine_options() { return run_options(); }
 
 void configure_machine(const po::variables_map& vm, MachineConfig& config) {
-  config.memory_mib = static_cast<u32>(std::min<u64>(parse_number("memory", vm["memory"].as<std::string>()), 0xFFFFFFFFu));
+  const std::string memory = vm["memory"].as<std::string>();
+  const u64 mib = parse_number("memory", memory);
+  if (mib > 0xFFFFFFFFu) throw InputError("--memory must be between 1 and 3584 MiB, not " + memory);  // as Machine says
+  config.memory_mib = static_cast<u32>(mib);
   if (vm.count("max-instructions"))
     config.max_instructions = parse_number("max-instructions", vm["max-instructions"].as<std::string>());
   config.post = vm.count("post") > 0;

@@ -14,6 +14,12 @@ inline constexpr const char* kVersion = "0.1.0";
 // Runs the command line `args` (without the program name); returns the exit status.
 int run_cli(const std::vector<std::string>& args);
 
+// Parses `args` of `x86lab <command>` against `options` (stored and notified). Throws
+// InputError for an argument that is not an option: `command` takes none.
+boost::program_options::variables_map parse_command_options(const std::vector<std::string>& args,
+                                                            const boost::program_options::options_description& options,
+                                                            const std::string& command);
+
 // The machine options of `x86lab run` (image, memory, profile, platform and trace
 // options), shared by `x86lab gui`.
 boost::program_options::options_description machine_options();

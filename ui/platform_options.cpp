@@ -2,6 +2,7 @@
 #include "ui/platform_options.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -17,9 +18,9 @@ namespace x86lab {
 
 namespace {
 u64 parse_whole(const std::string& option, const std::string& text, u64 low, u64 high) {
-  if (text.empty() || text.size() > 12 || text.find_first_not_of("0123456789") != std::string::npos)
+  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos)
     throw InputError("--" + option + " needs a whole number, not '" + text + "'");
-  const u64 value = std::stoull(text);
+  const u64 value = text.size() > 19 ? ~u64{0} : std::stoull(text);  // more digits: beyond any `high`
   if (value < low || value > high)
     throw InputError("--" + option + " must be between " + std::to_string(low) + " and " + std::to_string(high) + ", not " + text);
   return value;
@@ -80,9 +81,14 @@ void PlatformSession::configure(const po::variables_map& vm, MachineConfig& conf
   }
   if (vm.count("serial-input")) {
     const std::string path = vm["serial-input"].as<std::string>();
-    input_fd_ = open(path.c_str(), O_RDONLY);
+    // Any readable file but a directory: a FIFO or a device is a stream of input as on
+    // QEMU's -serial (opening a FIFO waits for its writer).
+    input_fd_ = open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (input_fd_ < 0) throw InputError("cannot open serial input file '" + path + "': " + std::strerror(errno));
     input_owned_ = true;
+    struct stat status;
+    if (fstat(input_fd_, &status) == 0 && S_ISDIR(status.st_mode))
+      throw InputError("serial input file '" + path + "' is a directory");
   } else if (from_stdin) {
     input_fd_ = STDIN_FILENO;
   }

@@ -1,14 +1,16 @@
 // Trace tools and the run options that attach tracing, statistics and cost profiles.
 #include "ui/trace_command.h"
 
-#include <cmath>
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <set>
 
+#include "cpu/instruction_table.h"
 #include "platform/input_error.h"
 #include "trace/trace_tools.h"
 
@@ -67,6 +69,19 @@ void apply_profile_clock(const std::string& name, MachineConfig& config) {
   config.cpu_hz = static_cast<u64>(std::llround(config.cost_model.cpu_mhz * 1e6));
 }
 
+namespace {
+// Whether the CPU's instruction table has a row with `mnemonic` (a cost for any other
+// name would charge nothing).
+bool is_table_mnemonic(const std::string& mnemonic) {
+  static const std::set<std::string> known = [] {
+    std::set<std::string> names;
+    for (const InstructionForm* row : InstructionTable::get().rows()) names.emplace(row->mnemonic);
+    return names;
+  }();
+  return known.contains(mnemonic);
+}
+}  // namespace
+
 void apply_profile_option(const po::variables_map& vm, MachineConfig& config) {
   const std::string name = vm["profile"].as<std::string>();
   if (const CpuProfile* profile = find_profile(name)) {
@@ -76,16 +91,13 @@ void apply_profile_option(const po::variables_map& vm, MachineConfig& config) {
     return;
   }
   // Not a built-in name: a cost-model file whose `name` picks the CPU profile.
-  std::ifstream file(name);
-  if (!file) {
-    // A path (a '/' or a .cost name) is a file that cannot be read; anything else an unknown name.
-    if (name.find('/') != std::string::npos || name.ends_with(".cost"))
-      throw InputError("cannot open cost file '" + name + "': " + std::strerror(errno));
+  // A path (a '/' or a .cost name) or an existing file is a cost file; anything else an unknown name.
+  std::error_code error;
+  if (name.find('/') == std::string::npos && !name.ends_with(".cost") && !std::filesystem::exists(name, error))
     throw InputError("unknown --profile '" + name + "' (p3, k7, p4, modern, i386-locking, or a .cost file)");
-  }
-  const std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  const std::string text = read_input_text(name, "cost file", kTextInputLimit);
   try {
-    config.cost_model = parse_cost_model(text, name);
+    config.cost_model = parse_cost_model(text, name, is_table_mnemonic);
   } catch (const std::invalid_argument& error) {
     throw InputError(error.what());
   }

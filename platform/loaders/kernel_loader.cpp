@@ -1,27 +1,14 @@
 // Kernel file reading and format detection for --kernel.
 #include "platform/loaders/kernel_loader.h"
 
-#include <cerrno>
-#include <cstring>
-#include <fstream>
-
 #include "platform/input_error.h"
 #include "platform/loaders/linux_boot.h"
 #include "platform/loaders/multiboot.h"
 
 namespace x86lab {
 
-std::vector<u8> read_input_file(const std::string& path, const std::string& what) {
-  std::ifstream file(path, std::ios::binary | std::ios::ate);
-  if (!file) throw InputError("cannot open " + what + " '" + path + "': " + std::strerror(errno));
-  const std::streamoff size = file.tellg();
-  if (size < 0) throw InputError("cannot read " + what + " '" + path + "': not a regular file");
-  if (size > std::streamoff{0xE0000000}) throw InputError(what + " '" + path + "' is larger than any RAM x86lab models");
-  std::vector<u8> bytes(static_cast<std::size_t>(size));
-  file.seekg(0);
-  if (!file.read(reinterpret_cast<char*>(bytes.data()), size))
-    throw InputError("cannot read " + what + " '" + path + "': " + std::strerror(errno));
-  return bytes;
+std::vector<u8> read_boot_file(const std::string& path, const std::string& what, u64 ram_bytes) {
+  return read_input_bytes(path, what, {ram_bytes, "--memory gives " + std::to_string(ram_bytes >> 20) + " MiB of RAM"});
 }
 
 KernelFormat detect_kernel_format(const std::vector<u8>& image, const std::string& name) {
@@ -31,9 +18,9 @@ KernelFormat detect_kernel_format(const std::vector<u8>& image, const std::strin
 }
 
 KernelFormat boot_kernel(Cpu& cpu, PhysicalBus& bus, const KernelBootRequest& request) {
-  std::vector<u8> kernel = read_input_file(request.kernel_path, "kernel");
+  std::vector<u8> kernel = read_boot_file(request.kernel_path, "kernel", bus.ram_bytes());
   std::vector<u8> initrd;
-  if (!request.initrd_path.empty()) initrd = read_input_file(request.initrd_path, "initrd");
+  if (!request.initrd_path.empty()) initrd = read_boot_file(request.initrd_path, "initrd", bus.ram_bytes());
   const KernelFormat format = detect_kernel_format(kernel, request.kernel_path);
   if (format == KernelFormat::LinuxBzImage) {
     load_linux(cpu, bus, {std::move(kernel), request.kernel_path, std::move(initrd), request.initrd_path, request.command_line});

@@ -18,8 +18,9 @@ struct KernelBootRequest {
 
 enum class KernelFormat { LinuxBzImage, Multiboot };
 
-// Reads a whole file; throws InputError "cannot open <what> '<path>': <reason>".
-std::vector<u8> read_input_file(const std::string& path, const std::string& what);
+// Reads a whole kernel or initrd file (platform/input_error.h's read_input_bytes), refusing
+// one larger than `ram_bytes` before reading it; throws InputError naming "<what> '<path>'".
+std::vector<u8> read_boot_file(const std::string& path, const std::string& what, u64 ram_bytes);
 
 // Detects the format of `image`; throws InputError naming `name` when it is neither.
 KernelFormat detect_kernel_format(const std::vector<u8>& image, const std::string& name);

@@ -2,7 +2,6 @@
 #include "platform/scenario/manifest.h"
 
 #include <algorithm>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -109,11 +108,10 @@ const VariantSpec* ScenarioManifest::find(std::string_view name) const {
 
 ScenarioManifest load_manifest(const std::filesystem::path& variants_json) {
   const ManifestReader reader(variants_json);
-  std::ifstream file(variants_json);
-  if (!file) throw InputError("cannot open manifest '" + variants_json.string() + "'");
+  const std::string text = read_input_text(variants_json.string(), "manifest", kTextInputLimit);
   json root;
   try {
-    root = json::parse(file);
+    root = json::parse(text);
   } catch (const json::parse_error& error) {
     reader.fail(std::string("not valid JSON (") + error.what() + ")");
   }

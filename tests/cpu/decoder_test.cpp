@@ -3,9 +3,12 @@
 #include "cpu/decoder.h"
 #include "decode_cases.h"
 #include "segmentation/descriptor.h"
+#include "trace/cost_model.h"
 
 #include <gtest/gtest.h>
 
+#include <set>
+#include <string_view>
 #include <vector>
 
 namespace x86lab {
@@ -126,6 +129,16 @@ TEST(InstructionTable, EveryRowHasExecutorsForBothSizes) {
     EXPECT_NE(form->execute16, nullptr) << form->mnemonic;
     EXPECT_NE(form->execute32, nullptr) << form->mnemonic;
   }
+}
+
+// A cost for a mnemonic the table lacks would charge nothing: the built-in profiles
+// (parsed without the table's check, trace/cost_model.h) name only table mnemonics.
+TEST(InstructionTable, EveryBuiltinProfileCostsATableMnemonic) {
+  std::set<std::string_view> mnemonics;
+  for (const InstructionForm* row : InstructionTable::get().rows()) mnemonics.insert(row->mnemonic);
+  for (const std::string& name : builtin_cost_model_names())
+    for (const auto& [mnemonic, cost] : builtin_cost_model(name).instruction)
+      EXPECT_TRUE(mnemonics.contains(mnemonic)) << name << ": instruction." << mnemonic;
 }
 
 }  // namespace

@@ -222,5 +222,22 @@ TEST(GdbProtocol, ResumePacketsAndMonitorCommands) {
   EXPECT_EQ(f.debugger->breakpoints().all().size(), 1u);  // data is no locked kind
 }
 
+// A selector, descriptor entry or port wider than 16 bits was truncated (0x10000
+// became selector 0).
+TEST(GdbProtocol, MonitorBreakOnRefusesNumbersWiderThanTheirField) {
+  ProtocolFixture f;
+  const auto monitor = [&](const std::string& command) {
+    const Reply reply = f.protocol->handle(std::string("qRcmd,") + to_hex(command));
+    std::vector<u8> text;
+    if (reply.packets.empty() || !from_hex(std::string_view(reply.packets[0]).substr(1), text)) return std::string();
+    return std::string(text.begin(), text.end());
+  };
+  EXPECT_EQ(monitor("break-on selector 0x10000"), "selectors are 0-0xffff\n");
+  EXPECT_EQ(monitor("break-on write gdt 0x10000"), "descriptor entries are 0-0xffff\n");
+  EXPECT_EQ(monitor("break-on io 0x60 0x10000"), "ports are 0-0xffff\n");
+  EXPECT_EQ(monitor("break-on io 0x64 0x60"), "LAST port is below PORT\n");
+  EXPECT_TRUE(f.debugger->breakpoints().all().empty());
+}
+
 }  // namespace
 }  // namespace x86lab::gdb

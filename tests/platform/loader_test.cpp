@@ -173,7 +173,7 @@ TEST_F(LoaderFixture, CommandLineLongerThanCmdlineSizeIsRejected) {
 }
 
 TEST_F(LoaderFixture, UnreadableFileIsOneLine) {
-  expect_input_error([&] { read_input_file("/nonexistent/vmlinuz", "kernel"); },
+  expect_input_error([&] { read_boot_file("/nonexistent/vmlinuz", "kernel", bus.ram_bytes()); },
                      "cannot open kernel '/nonexistent/vmlinuz': No such file or directory");
 }
 
@@ -243,7 +243,7 @@ TEST_F(LoaderFixture, MultibootHeaderWithBadChecksumIsNotFound) {
 
 TEST_F(LoaderFixture, MultibootElfKernelFromRomsLoadsAtItsSegments) {
   const std::string path = std::string(X86LAB_ROM_DIR) + "/multiboot/timer_kernel.elf";
-  const std::vector<u8> image = read_input_file(path, "kernel");
+  const std::vector<u8> image = read_boot_file(path, "kernel", bus.ram_bytes());
   ASSERT_EQ(detect_kernel_format(image, path), KernelFormat::Multiboot);
   const MultibootLayout layout = load_multiboot(cpu, bus, {image, path, {}, "", ""});
   EXPECT_EQ(layout.load_start, 0x100000u);

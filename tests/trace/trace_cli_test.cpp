@@ -55,6 +55,27 @@ const Rejection kRejections[] = {
     {"FilterWithoutTrace", "run --bios " + kDemo + " --trace-filter seg", "--trace-filter needs --trace"},
     {"DumpOfMissingTrace", "trace dump /nonexistent.bin",
      "cannot open trace '/nonexistent.bin': No such file or directory"},
+    // Numbers too wide for their field were truncated (cs=10008 acted as cs=8).
+    {"FilterCsWiderThan16Bits", "run --bios " + kDemo + " --trace text:/dev/null --trace-filter cs=10008,insn",
+     "--trace-filter cs: '10008' is too large (at most ffff)"},
+    {"FilterEipWiderThan32Bits",
+     "run --bios " + kDemo + " --trace text:/dev/null --trace-filter eip=1000f0000-1000fffff",
+     "--trace-filter eip: '1000f0000' is too large (at most ffffffff)"},
+    {"StartEipWiderThan32Bits", "run --bios " + kDemo + " --trace text:/dev/null --trace-start eip=1000f0044",
+     "--trace-start eip: '1000f0044' is too large (at most ffffffff)"},
+    {"StopEipWiderThan32Bits", "run --bios " + kDemo + " --trace text:/dev/null --trace-stop eip=100000000",
+     "--trace-stop eip: '100000000' is too large (at most ffffffff)"},
+    {"FilterEipRangeReversed", "run --bios " + kDemo + " --trace text:/dev/null --trace-filter eip=2-1",
+     "--trace-filter eip: '2-1' is not a range LO-HI with LO <= HI"},
+    {"FilterWindowReversed", "run --bios " + kDemo + " --trace text:/dev/null --trace-filter window=5-1",
+     "--trace-filter window: '5-1' is not a range LO-HI with LO < HI"},
+    {"FilterWindowBeyond64Bits",
+     "run --bios " + kDemo + " --trace text:/dev/null --trace-filter window=1-18446744073709551616",
+     "--trace-filter window: '18446744073709551616' is too large (at most 18446744073709551615)"},
+    {"FilterCsNegative", "run --bios " + kDemo + " --trace text:/dev/null --trace-filter cs=-1",
+     "--trace-filter cs: '-1' is not a number"},
+    {"FilterEmpty", "run --bios " + kDemo + " --trace text:/dev/null --trace-filter ''",
+     "--trace-filter needs at least one item (event kinds, cpl=, eip=, cs=, window=)"},
 };
 INSTANTIATE_TEST_SUITE_P(TraceCli, RejectedCommandLine, ::testing::ValuesIn(kRejections), rejection_name);
 
@@ -62,6 +83,15 @@ TEST(TraceCli, CostFileWithUnknownKeyNamesTheLine) {
   const std::string path = ::testing::TempDir() + "bad.cost";
   std::ofstream(path) << "name = p3  source: test\nbogus = 1  source: none\n";
   expect_rejected("run --bios " + kDemo + " --profile " + path, path + ":2: unknown key 'bogus'");
+}
+
+// The CLI checks instruction.MNEMONIC against the CPU's instruction table.
+TEST(TraceCli, CostFileWithAnUnknownMnemonicNamesTheLine) {
+  const std::string path = ::testing::TempDir() + "mnemonic.cost";
+  std::ofstream(path)
+      << "name = p3  source: test\ninstruction.LLDT = 1  source: test\ninstruction.FOO = 1  source: none\n";
+  expect_rejected("run --bios " + kDemo + " --profile " + path,
+                  path + ":3: no instruction 'FOO' in x86lab's instruction table");
 }
 
 TEST(TraceCli, AMissingCostFileIsNamedAsAFile) {

@@ -271,17 +271,49 @@ TEST(CostModel, EveryBuiltinProfileParses) {
 
 TEST(CostModel, UnknownKeyIsAnErrorNamingTheLine) {
   expect_invalid_argument(
-      [] { parse_cost_model("name = x  source: test\nwarp-speed = 9  source: fiction\n", "x.cost"); },
+      [] { parse_cost_model("name = x  source: test\nwarp-speed = 9  source: fiction\n", "x.cost", {}); },
       "x.cost:2: unknown key 'warp-speed'");
 }
 
 TEST(CostModel, NumberWithoutSourceIsAnErrorNamingTheLine) {
-  expect_invalid_argument([] { parse_cost_model("name = x  source: test\n\ninstruction.LLDT = 51\n", "x.cost"); },
+  expect_invalid_argument([] { parse_cost_model("name = x  source: test\n\ninstruction.LLDT = 51\n", "x.cost", {}); },
                           "x.cost:3: the number for 'instruction.LLDT' has no source");
 }
 
+// Costs are u32 in 1/256 cycles: 16777216 cycles would wrap to 0.
+TEST(CostModel, ACostTooLargeForItsFieldIsAnError) {
+  expect_invalid_argument(
+      [] { parse_cost_model("name = x  source: t\ninstruction.default = 16777216  source: t\n", "x.cost", {}); },
+      "x.cost:2: '16777216' cycles is too large (at most 16777215)");
+  EXPECT_EQ(parse_cost_model("name = x  source: t\niret = 16777215  source: t\n", "x.cost", {}).iret, 16777215u * 256);
+}
+
+TEST(CostModel, AKeyGivenTwiceIsAnError) {
+  expect_invalid_argument(
+      [] { parse_cost_model("name = x  source: t\niret = 1  source: t\niret = 2  source: t\n", "x.cost", {}); },
+      "x.cost:3: 'iret' is given twice (first on line 2)");
+  expect_invalid_argument([] { parse_cost_model("name = x  source: t\nname = y  source: t\n", "x.cost", {}); },
+                          "x.cost:2: 'name' is given twice (first on line 1)");
+}
+
+TEST(CostModel, ANulByteIsAnError) {
+  expect_invalid_argument(
+      [] { parse_cost_model(std::string("name = x  source: t\niret = 1") + '\0' + "  source: t\n", "x.cost", {}); },
+      "x.cost:2: a NUL byte (not a text file)");
+}
+
+TEST(CostModel, AMnemonicTheCheckDoesNotKnowIsAnError) {
+  const MnemonicCheck only_mov = [](const std::string& mnemonic) { return mnemonic == "MOV"; };
+  expect_invalid_argument(
+      [&] { parse_cost_model("name = x  source: t\ninstruction.MOVE = 1  source: t\n", "x.cost", only_mov); },
+      "x.cost:2: no instruction 'MOVE' in x86lab's instruction table");
+  EXPECT_EQ(parse_cost_model("name = x  source: t\ninstruction.MOV = 1  source: t\n", "x.cost", only_mov)
+                .instruction_cost("MOV"),
+            256u);
+}
+
 TEST(CostModel, FractionalCyclesAreKeptInSubcycles) {
-  const CostModel model = parse_cost_model("name = x  source: t\ninstruction.MOV = 0.625  source: t\n", "x.cost");
+  const CostModel model = parse_cost_model("name = x  source: t\ninstruction.MOV = 0.625  source: t\n", "x.cost", {});
   EXPECT_EQ(model.instruction_cost("MOV"), 160u);  // 0.625 * 256
 }
 

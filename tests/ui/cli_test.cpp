@@ -19,9 +19,11 @@ TEST_P(RejectedCommandLine, IsOneLineAndStatus2) { expect_rejected(GetParam().ar
 // as x86lab run's are.
 TEST(Cli, GuiRejectsRunWithWaitGdbAndABadGdbAddress) {
   const std::string demo = std::string(X86LAB_ROM_DIR) + "/demo.bin";
-  expect_rejected("gui --bios " + demo + " --script /dev/null --run --wait-gdb",
+  const std::string script = ::testing::TempDir() + "empty_gui.script";
+  std::ofstream{script};
+  expect_rejected("gui --bios " + demo + " --script " + script + " --run --wait-gdb",
                   "--run and --wait-gdb cannot be used together");
-  expect_rejected("gui --bios " + demo + " --script /dev/null --gdb 127.0.0.1:99999",
+  expect_rejected("gui --bios " + demo + " --script " + script + " --gdb 127.0.0.1:99999",
                   "--gdb needs [HOST:]PORT with a port from 0 to 65535, not '127.0.0.1:99999'");
 }
 
@@ -29,6 +31,14 @@ const Rejection kRejections[] = {
     {"MissingRom", "run --bios missing.bin", "cannot open ROM 'missing.bin': No such file or directory"},
     {"NonNumericMemory", "run --memory lots --bios x.bin", "--memory needs a non-negative whole number, not 'lots'"},
     {"UnknownCommand", "fly", "unknown command 'fly' (try x86lab help)"},
+    {"StrayArgumentToRun", "run --bios " + std::string(X86LAB_ROM_DIR) + "/demo.bin extra",
+     "run takes only options, not 'extra' (x86lab run --help lists them)"},
+    {"StrayArgumentToGui", "gui --bios " + std::string(X86LAB_ROM_DIR) + "/demo.bin extra",
+     "gui takes only options, not 'extra' (x86lab gui --help lists them)"},
+    {"InstructionLimitBeyond64Bits", "run --bios x.bin --max-instructions 18446744073709551616",
+     "--max-instructions is too large (at most 18446744073709551615), not '18446744073709551616'"},
+    {"MemoryBeyond32Bits", "run --bios x.bin --memory 5000000000",
+     "--memory must be between 1 and 3584 MiB, not 5000000000"},
 };
 INSTANTIATE_TEST_SUITE_P(Cli, RejectedCommandLine, ::testing::ValuesIn(kRejections), rejection_name);
 

@@ -109,13 +109,18 @@ std::string GdbProtocol::monitor_break_on(const std::vector<std::string>& w) {
     if (name == std::end(kNames)) return "unknown segment register '" + w[2] + "'\n";
     b = Breakpoint::on_segment_load(static_cast<u8>(name - std::begin(kNames)));
   } else if (what == "selector" && w.size() == 3) {
-    b = Breakpoint::on_selector(static_cast<u16>(number(w[2])), 0xFFFC);
+    const u32 selector = number(w[2]);
+    if (selector > 0xFFFF) return "selectors are 0-0xffff\n";
+    b = Breakpoint::on_selector(static_cast<u16>(selector), 0xFFFC);
   } else if (what == "write" && (w.size() == 3 || w.size() == 4) && table_named(w[2])) {
+    const u32 entry = w.size() == 4 ? number(w[3]) : 0;
+    if (entry > 0xFFFF) return "descriptor entries are 0-0xffff\n";
     b = Breakpoint::on_descriptor_write(*table_named(w[2]),
-                                        w.size() == 4 ? std::optional<u16>(static_cast<u16>(number(w[3]))) : std::nullopt);
+                                        w.size() == 4 ? std::optional<u16>(static_cast<u16>(entry)) : std::nullopt);
   } else if (what == "io" && (w.size() == 3 || w.size() == 4)) {
     const u32 first = number(w[2]), last = w.size() == 4 ? number(w[3]) : first;
     if (first > 0xFFFF || last > 0xFFFF) return "ports are 0-0xffff\n";
+    if (last < first) return "LAST port is below PORT\n";
     b = Breakpoint::on_port(static_cast<u16>(first), static_cast<u16>(last));
   } else if (what == "phys" && (w.size() == 4 || w.size() == 5)) {
     const std::string mode = w.size() == 5 ? w[4] : "w";

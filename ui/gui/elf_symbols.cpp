@@ -5,8 +5,6 @@
 
 #include <cstdio>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <vector>
 
 #include "platform/input_error.h"
@@ -15,7 +13,7 @@ namespace x86lab::gui {
 
 namespace {
 template <class T>
-bool read_at(const std::vector<char>& file, std::size_t offset, T& out) {
+bool read_at(const std::string& file, std::size_t offset, T& out) {
   if (offset > file.size() || file.size() - offset < sizeof(T)) return false;
   std::memcpy(&out, file.data() + offset, sizeof(T));
   return true;
@@ -23,9 +21,7 @@ bool read_at(const std::vector<char>& file, std::size_t offset, T& out) {
 }  // namespace
 
 ElfSymbols ElfSymbols::load(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError("cannot read symbol file '" + path.string() + "'");
-  const std::vector<char> file((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string file = read_input_text(path.string(), "symbol file", kAnyInputSize);
   Elf32_Ehdr header;
   if (!read_at(file, 0, header) || std::memcmp(header.e_ident, ELFMAG, SELFMAG) != 0 ||
       header.e_ident[EI_CLASS] != ELFCLASS32 || header.e_ident[EI_DATA] != ELFDATA2LSB)

@@ -76,9 +76,7 @@ void choose_video_driver(bool script) {
 int gui_command(const std::vector<std::string>& args) {
   po::options_description options = gui_options();
   options.add(machine_options());
-  po::variables_map vm;
-  po::store(po::command_line_parser(args).options(options).run(), vm);
-  po::notify(vm);
+  const po::variables_map vm = parse_command_options(args, options, "gui");
   if (vm.count("help")) {
     std::cout << "usage: x86lab gui [options]\n" << options;
     return 0;

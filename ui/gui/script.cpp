@@ -1,7 +1,6 @@
 // Parsing of inspector scripts (see script.h for the commands).
 #include "ui/gui/script.h"
 
-#include <fstream>
 #include <map>
 #include <sstream>
 
@@ -133,11 +132,7 @@ std::vector<ScriptCommand> parse_script(const std::string& text, const std::stri
 }
 
 std::vector<ScriptCommand> load_script(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError("cannot read script '" + path.string() + "'");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_script(text.str(), path.string());
+  return parse_script(read_input_text(path.string(), "script", kTextInputLimit), path.string());
 }
 
 }  // namespace x86lab::gui
