@@ -4,6 +4,7 @@
 // faults: a Fault thrown anywhere in an instruction restores the instruction-start
 // EIP and ESP and is delivered by the run loop.
 #pragma once
+#include <atomic>
 #include "cpu/code_lines.h"
 #include "cpu/cpu_profile.h"
 #include "cpu/cpu_state.h"
@@ -81,6 +82,10 @@ class Cpu {
   // has reached this cycle count: the platform sets it to its next device event.
   // (Kept in 1/256 cycles, as Counters::subcycles; a count beyond 2^56 means none.)
   void set_cycle_limit(u64 cycles) { subcycle_limit_ = cycles >> 56 ? ~u64{0} : cycles << 8; }
+  // Ends run() at the next instruction boundary (or REP batch) as a reached cycle limit
+  // does; async-signal-safe (one relaxed atomic store), for a signal handler: the
+  // caller records why and checks that before the next run().
+  void stop_from_signal() { std::atomic_ref<u64>(subcycle_limit_).store(0, std::memory_order_relaxed); }
   // Steps (instructions and deliveries) run() has taken since construction.
   u64 steps() const { return steps_; }
   // Executes one instruction, or delivers one pending interrupt, or does nothing when halted.

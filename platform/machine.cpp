@@ -55,7 +55,7 @@ void Machine::finish_tracing() {
 bool Machine::pace(std::chrono::steady_clock::time_point start) const {
   const auto wake = start + std::chrono::nanoseconds(clock.ns_at(clock.now()));
   for (;;) {
-    if (pace_interrupt_ && pace_interrupt_->load(std::memory_order_relaxed)) return false;
+    if ((pace_interrupt_ && pace_interrupt_->load(std::memory_order_relaxed)) || interrupted_by_) return false;
     const auto now = std::chrono::steady_clock::now();
     if (now >= wake) return true;
     std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(wake - now, kPaceSleepLimit));
@@ -73,15 +73,19 @@ RunResult Machine::run_steps(u64 first_step, u64 max_steps) {
   const u64 slice_start = cpu.steps();
   // Wall time at virtual time 0, so that pacing survives runs in slices.
   const auto wall_start = std::chrono::steady_clock::now() - std::chrono::nanoseconds(clock.ns_at(clock.now()));
+  const auto interrupted = [this] { return RunResult{RunResult::Reason::Interrupted, 128 + interrupted_by_}; };
   for (;;) {
+    if (interrupted_by_) return interrupted();
     clock.run_due();
-    if (config_.realtime && !pace(wall_start)) return {RunResult::Reason::Paused, 0};
+    if (config_.realtime && !pace(wall_start)) return interrupted_by_ ? interrupted() : RunResult{RunResult::Reason::Paused, 0};
     const u64 taken = cpu.steps() - first_step;
     if (taken >= config_.max_instructions) return {RunResult::Reason::InstructionLimit, 1};
     const u64 in_slice = cpu.steps() - slice_start;
     if (in_slice >= max_steps) return {RunResult::Reason::Paused, 0};
     cpu.set_cycle_limit(clock.next_deadline());
+    if (interrupted_by_) return interrupted();  // (a signal just before the limit was set)
     const StopReason reason = cpu.run(std::min(config_.max_instructions - taken, max_steps - in_slice));
+    if (interrupted_by_) return interrupted();
     if (auto status = debug_ports_.exit_status()) return {RunResult::Reason::ExitPort, *status};
     if (stop_requested_) return {RunResult::Reason::Stopped, 1};
     if (pause_requested_) {

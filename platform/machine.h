@@ -3,6 +3,7 @@
 #pragma once
 #include <atomic>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -40,7 +41,8 @@ struct MachineConfig {
 struct RunResult {
   // Paused: run_for() used its steps or request_pause() was called (exit status 0; the
   // machine can run on).
-  enum class Reason { ExitPort, Halted, HaltedForever, InstructionLimit, Shutdown, Stopped, Paused } reason;
+  // Interrupted: SIGINT or SIGTERM (Machine::interrupt_from_signal); status 128 + signal.
+  enum class Reason { ExitPort, Halted, HaltedForever, InstructionLimit, Shutdown, Stopped, Paused, Interrupted } reason;
   int exit_status;
 };
 
@@ -54,6 +56,7 @@ inline const char* describe_run_end(RunResult::Reason reason) {
     case RunResult::Reason::Shutdown: return "shutdown (triple fault)";
     case RunResult::Reason::Stopped: return "stopped on request (Ctrl-A x on the serial console, or gdb's kill)";
     case RunResult::Reason::Paused: return "paused";
+    case RunResult::Reason::Interrupted: return "interrupted by a signal (Ctrl-C or SIGTERM)";
   }
   return "?";
 }
@@ -79,6 +82,13 @@ class Machine {
   void request_stop() {
     stop_requested_ = true;
     cpu.stop();
+  }
+  // From a signal handler (async-signal-safe): ends run()/run_for() at the next
+  // instruction boundary with Reason::Interrupted and exit status 128 + `signal`, so
+  // the caller can close its outputs whole (trace/output_file.h).
+  void interrupt_from_signal(int signal) {
+    interrupted_by_ = signal;
+    cpu.stop_from_signal();
   }
   // With MachineConfig::realtime, the wait for wall time to catch up with the virtual
   // clock (a halted guest can be seconds ahead) is made of sleeps of at most
@@ -120,6 +130,7 @@ class Machine {
   bool stop_requested_ = false;
   bool pause_requested_ = false;
   const std::atomic<bool>* pace_interrupt_ = nullptr;  // set_pace_interrupt
+  volatile std::sig_atomic_t interrupted_by_ = 0;      // the signal of interrupt_from_signal, or 0
   RunResult run_steps(u64 first_step, u64 max_steps);
   // Sleeps until wall time since `start` catches up with the virtual clock (--realtime);
   // false, at once, when the pace interrupt is set (then or during the wait).

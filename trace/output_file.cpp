@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 
 namespace x86lab {
@@ -48,18 +49,50 @@ int cookie_close(void* cookie) {
   delete c;
   return result;
 }
+// The descriptor N that /dev/stdout (1), /dev/stderr (2), /dev/fd/N or /proc/self/fd/N
+// names, or -1.
+int inherited_descriptor(const std::string& path) {
+  if (path == "/dev/stdout") return 1;
+  if (path == "/dev/stderr") return 2;
+  for (const char* prefix : {"/dev/fd/", "/proc/self/fd/"}) {
+    const std::string_view p(prefix);
+    if (!path.starts_with(p) || path.size() == p.size() || path.size() > p.size() + 9) continue;
+    const std::string digits = path.substr(p.size());
+    if (digits.find_first_not_of("0123456789") != std::string::npos) continue;
+    return std::stoi(digits);
+  }
+  return -1;
+}
 }  // namespace
 
 OutputFile::OutputFile(std::string path, std::string role) : path_(std::move(path)), role_(std::move(role)) {
   auto fail = [&](int error) {
-    throw OutputError("cannot open " + role_ + " '" + path_ + "': " + std::strerror(error));
+    std::string reason = std::strerror(error);
+    if (error == ENXIO) reason += " (a FIFO with no reader)";
+    throw OutputError("cannot open " + role_ + " '" + path_ + "': " + reason);
   };
-  int fd = open(path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+  // /dev/stdout, /dev/stderr, /dev/fd/N, /proc/...: an existing stream, often a file the
+  // shell opened (maybe for appending): written as it is, never emptied or removed.
+  const bool stream = path_.starts_with("/dev/") || path_.starts_with("/proc/");
+  int fd = -1;
+  if (const int inherited = inherited_descriptor(path_); inherited >= 0) {
+    // This process's own descriptor: share it (its offset and O_APPEND) rather than
+    // open the file again at offset 0.
+    fd = fcntl(inherited, F_DUPFD_CLOEXEC, 0);
+    if (fd < 0) fail(errno);
+  } else if (!stream) {
+    fd = open(path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+  }
   if (fd >= 0) {
-    created_ = true;
-  } else if (errno == EEXIST) {
+    created_ = !stream;
+  } else if (stream || errno == EEXIST) {
     // O_NONBLOCK: a FIFO with no reader fails (ENXIO) instead of blocking the run.
     fd = open(path_.c_str(), O_WRONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0 && errno == ENOENT && !stream) {
+      // A symbolic link to a file that does not exist yet: create the file it names.
+      fd = open(path_.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC | O_NONBLOCK, 0666);
+      created_ = fd >= 0;
+    }
     if (fd < 0) fail(errno);
     const int flags = fcntl(fd, F_GETFL);
     if (flags >= 0) fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
@@ -67,7 +100,16 @@ OutputFile::OutputFile(std::string path, std::string role) : path_(std::move(pat
     fail(errno);
   }
   struct stat status;
-  regular_ = fstat(fd, &status) == 0 && S_ISREG(status.st_mode);
+  regular_ = !stream && fstat(fd, &status) == 0 && S_ISREG(status.st_mode);
+  if (regular_) {
+    // The file itself, not a symbolic link to it, is what a failed run removes.
+    if (char* resolved = realpath(path_.c_str(), nullptr)) {
+      removal_path_ = resolved;
+      std::free(resolved);
+    } else {
+      removal_path_ = path_;
+    }
+  }
   fd_ = fd;
   Cookie* cookie = new Cookie{fd, &write_error_};
   file_ = fopencookie(cookie, "wb", {nullptr, cookie_write, cookie_seek, cookie_close});
@@ -75,7 +117,7 @@ OutputFile::OutputFile(std::string path, std::string role) : path_(std::move(pat
     const int error = errno;
     delete cookie;
     close(fd);
-    if (created_) unlink(path_.c_str());
+    if (created_ && regular_) unlink(removal_path_.c_str());
     fail(error);
   }
 }
@@ -84,7 +126,7 @@ OutputFile::~OutputFile() {
   if (!file_) return;
   if (!started_) __fpurge(file_);  // nothing of a run that never started reaches the file
   std::fclose(file_);
-  if (!started_ && created_ && regular_) unlink(path_.c_str());
+  if (!started_ && created_ && regular_) unlink(removal_path_.c_str());
 }
 
 void OutputFile::start() {
@@ -111,7 +153,7 @@ void OutputFile::finish() {
   failed = std::fclose(file_) != 0 || failed;
   file_ = nullptr;
   if (!failed && !write_error_) return;
-  if (regular_) unlink(path_.c_str());
+  if (regular_) unlink(removal_path_.c_str());
   throw OutputError("cannot write " + role_ + " '" + path_ + "': " +
                     (write_error_ ? std::strerror(write_error_) : "write error"));
 }

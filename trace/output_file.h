@@ -4,8 +4,9 @@
 // input found after the outputs are open leaves an existing file as it was (and
 // removes one the run created); start() empties it just before the run writes, and
 // finish() flushes and closes it and reports a write error (a full disk, /dev/full),
-// removing the partial file. Character devices, FIFOs and the like are written as
-// they are: never truncated or removed.
+// removing the partial file (the file itself: a symbolic link to it stays). Character
+// devices, FIFOs and paths under /dev/ and /proc/ (/dev/stdout, /dev/fd/N: often a file
+// the shell opened) are written as they are: never truncated or removed.
 #pragma once
 #include <cstdio>
 #include <stdexcept>
@@ -50,6 +51,7 @@ class OutputFile {
   int fd_ = -1;
   int write_error_ = 0;
   bool regular_ = false;   // a regular file (truncated at start, removed on failure)
+  std::string removal_path_;  // the regular file's own path (symbolic links resolved)
   bool created_ = false;   // this object created it
   bool started_ = false;
 };

@@ -2,11 +2,14 @@
 #include "ui/cli.h"
 
 #include <boost/program_options.hpp>
+#include <atomic>
 #include <cerrno>
+#include <csignal>
 #include <cstring>
 #include <iomanip>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include "platform/input_error.h"
 #include "platform/machine.h"
@@ -46,7 +49,8 @@ po::options_description run_options() {
        "where port E9h output goes")
       ("post", "print each write to port 80h as 'POST xx' on stderr")
       ("max-instructions", po::value<std::string>()->value_name("N"),
-       "stop after N instructions (faults and interrupt deliveries count too); exit status 1")
+       "stop after N steps (instructions, fault and interrupt deliveries, REP batches of at most 1024 "
+       "iterations); exit status 1")
       ("exit-on-halt", "HLT with interrupts disabled ends the run with exit status 0")
       ("reset-on-triple-fault", "a triple fault resets the CPU (as a PC chipset does) instead of ending the run");
   add_profile_option(options);
@@ -86,6 +90,38 @@ void open_console(const std::string& spec, ConsoleFile& console) {
   }
 }
 
+// SIGINT and SIGTERM during `run`: the machine stops at the next instruction boundary
+// and the run ends as usual, closing its output files whole; a second signal acts as
+// if none were caught (SA_RESETHAND).
+std::atomic<Machine*> g_interruptible{nullptr};
+
+void on_interrupt(int signal) {
+  if (Machine* machine = g_interruptible.load()) machine->interrupt_from_signal(signal);
+}
+
+class InterruptHandlers {
+ public:
+  explicit InterruptHandlers(Machine& machine) {
+    g_interruptible = &machine;
+    struct sigaction action {};
+    action.sa_handler = on_interrupt;
+    action.sa_flags = SA_RESETHAND;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGINT, &action, &old_int_);
+    sigaction(SIGTERM, &action, &old_term_);
+  }
+  ~InterruptHandlers() {
+    sigaction(SIGINT, &old_int_, nullptr);
+    sigaction(SIGTERM, &old_term_, nullptr);
+    g_interruptible = nullptr;
+  }
+  InterruptHandlers(const InterruptHandlers&) = delete;
+  InterruptHandlers& operator=(const InterruptHandlers&) = delete;
+
+ private:
+  struct sigaction old_int_ {}, old_term_ {};
+};
+
 int run_command(const std::vector<std::string>& args) {
   const po::options_description options = run_options();
   const po::variables_map vm = parse_command_options(args, options, "run");
@@ -99,7 +135,7 @@ int run_command(const std::vector<std::string>& args) {
     throw InputError("run needs --bios FILE or --kernel FILE (x86lab run --help lists the options)");
   // The outputs are opened first (an unwritable path fails before any work) but
   // emptied only once every input has been read (trace/output_file.h).
-  check_distinct_outputs(vm);
+  check_distinct_files(vm);
   const std::unique_ptr<OutputFile> stats_json = open_stats_json(vm);
   ConsoleFile console;
   open_console(vm["debugcon"].as<std::string>(), console);
@@ -111,10 +147,13 @@ int run_command(const std::vector<std::string>& args) {
   auto machine = std::make_unique<Machine>(config);
   platform.connect(*machine);
   attach_trace_options(vm, *machine);
-  if (console.output) console.output->start();
-  platform.start();
-  machine->start_tracing();
-  const RunResult result = run_machine(vm, *machine);
+  std::optional<InterruptHandlers> interrupt_handlers;  // while the machine runs
+  const RunResult result = run_machine(vm, *machine, [&] {
+    interrupt_handlers.emplace(*machine);
+    if (console.output) console.output->start();
+    platform.start();
+    machine->start_tracing();
+  });
   bool output_failed = false;
   finish_output([&] { machine->finish_tracing(); }, output_failed);
   if (console.output) finish_output([&] { console.output->finish(); }, output_failed);

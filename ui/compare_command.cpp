@@ -138,6 +138,13 @@ void write_report_files(const std::filesystem::path& dir, const CompareReport& r
     for (const std::filesystem::path& part : written) std::filesystem::remove(part);
     throw InputError(error.what());
   }
+  // A report name taken by a folder would stop the renames half-way: check first.
+  for (const std::filesystem::path& part : written)
+    if (std::filesystem::is_directory(std::filesystem::path(part).replace_extension())) {
+      for (const std::filesystem::path& p : written) std::filesystem::remove(p);
+      throw InputError("cannot write report file '" + std::filesystem::path(part).replace_extension().string() +
+                       "': a folder has that name");
+    }
   for (const std::filesystem::path& part : written) {
     std::error_code error;
     std::filesystem::rename(part, std::filesystem::path(part).replace_extension(), error);
@@ -219,6 +226,7 @@ int compare_command(const std::vector<std::string>& args) {
   if (files) {
     write_report_files(out, report);
     const PlotOutcome plots = write_plots(report, out);
+    if (!plots.write_error.empty()) throw InputError(plots.write_error);
     std::cerr << "x86lab: report written to " << out.string() << "/ (report.txt, report.md, report.json, report.csv, "
               << plots.rendered.size() << " plots)\n";
     if (!plots.problem.empty()) std::cerr << "x86lab: " << plots.problem << "\n";

@@ -10,6 +10,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "trace/output_file.h"
+
 extern char** environ;
 
 namespace x86lab {
@@ -166,7 +168,12 @@ PlotOutcome write_plots(const CompareReport& report, const std::filesystem::path
     for (const auto& [file_stem, text] : files) {
       if (text.empty()) continue;
       const auto script = std::filesystem::path(file_stem.string() + ".gp");
-      std::ofstream(script) << text;
+      try {
+        write_whole_file(script.string(), text, "plot script");
+      } catch (const OutputError& error) {
+        outcome.write_error = error.what();
+        return outcome;
+      }
       scripts.push_back(script);
     }
   }
@@ -180,8 +187,17 @@ PlotOutcome write_plots(const CompareReport& report, const std::filesystem::path
       continue;
     }
     const std::string stem = script.stem().string();
-    outcome.rendered.push_back(stem + ".svg");
-    outcome.rendered.push_back(stem + ".png");
+    for (const char* extension : {".svg", ".png"}) {
+      // gnuplot exits 0 on a full disk: an empty or missing plot is a write error here.
+      std::error_code error;
+      const auto plot = script.parent_path() / (stem + extension);
+      if (std::filesystem::file_size(plot, error) == 0 || error) {
+        outcome.write_error = "cannot write plot '" + plot.string() + "': gnuplot left it " + (error ? "missing" : "empty");
+        std::filesystem::remove(plot, error);
+        continue;
+      }
+      outcome.rendered.push_back(stem + extension);
+    }
   }
   return outcome;
 }

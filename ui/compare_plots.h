@@ -15,6 +15,7 @@ namespace x86lab {
 struct PlotOutcome {
   std::vector<std::string> rendered;  // file names written in the folder (.svg and .png)
   std::string problem;                // why plots were not rendered ("gnuplot not found on PATH"), or ""
+  std::string write_error;            // a script or plot that could not be written (a full disk; exit 2), or ""
 };
 
 // Writes <scenario>-metrics.gp and <scenario>-<samples>-ccdf.gp into `dir` and runs

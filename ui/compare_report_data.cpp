@@ -14,6 +14,7 @@ const char* describe_reason(RunResult::Reason reason) {
     case RunResult::Reason::HaltedForever: return "halted-forever";
     case RunResult::Reason::InstructionLimit: return "instruction-limit";
     case RunResult::Reason::Shutdown: return "shutdown";
+    case RunResult::Reason::Interrupted: return "interrupted";
     default: return "stopped";
   }
 }

@@ -1,6 +1,8 @@
 // Trace tools and the run options that attach tracing, statistics and cost profiles.
 #include "ui/trace_command.h"
 
+#include <sys/stat.h>
+
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -142,28 +144,58 @@ void attach_trace_options(const po::variables_map& vm, Machine& machine) {
   }
 }
 
-void check_distinct_outputs(const po::variables_map& vm) {
-  std::vector<std::pair<std::string, std::string>> outputs;  // option as given, path
+namespace {
+// What identifies the file a path names, for check_distinct_files: device and inode
+// of an existing regular file (so hard links, symbolic links and /dev/fd/N match), the
+// resolved path of one that does not exist yet (following a dangling symbolic link),
+// or "" for a device, FIFO or other stream, which may be shared.
+std::string file_identity(const std::string& path) {
+  struct stat status;
+  if (stat(path.c_str(), &status) == 0)
+    return S_ISREG(status.st_mode) ? std::to_string(status.st_dev) + ":" + std::to_string(status.st_ino) : "";
+  std::error_code error;
+  std::filesystem::path target = path;
+  if (std::filesystem::is_symlink(std::filesystem::symlink_status(target, error))) {
+    const std::filesystem::path link = std::filesystem::read_symlink(target, error);
+    target = link.is_absolute() ? link : target.parent_path() / link;
+  }
+  return "new:" + std::filesystem::weakly_canonical(target, error).string();
+}
+}  // namespace
+
+void check_distinct_files(const po::variables_map& vm) {
+  struct Named {
+    std::string option, path;
+    bool output;
+  };
+  std::vector<Named> files;
   if (vm.count("trace"))
     for (const std::string& spec : vm["trace"].as<std::vector<std::string>>())
-      if (const auto colon = spec.find(':'); colon != std::string::npos) outputs.push_back({"--trace " + spec, spec.substr(colon + 1)});
-  if (vm.count("stats-json")) outputs.push_back({"--stats-json " + vm["stats-json"].as<std::string>(), vm["stats-json"].as<std::string>()});
+      if (const auto colon = spec.find(':'); colon != std::string::npos)
+        files.push_back({"--trace " + spec, spec.substr(colon + 1), true});
+  if (vm.count("stats-json"))
+    files.push_back({"--stats-json " + vm["stats-json"].as<std::string>(), vm["stats-json"].as<std::string>(), true});
   for (const char* option : {"debugcon", "serial"})
     if (vm.count(option)) {
       const std::string value = vm[option].as<std::string>();
-      if (value.starts_with("file:")) outputs.push_back({std::string("--") + option + " " + value, value.substr(5)});
+      if (value.starts_with("file:")) files.push_back({std::string("--") + option + " " + value, value.substr(5), true});
     }
-  std::vector<std::filesystem::path> identities;
-  for (const auto& [option, path] : outputs) {
-    std::error_code error;
-    const auto status = std::filesystem::status(path, error);
-    const bool shared_device = std::filesystem::exists(status) && !std::filesystem::is_regular_file(status);
-    identities.push_back(shared_device ? std::filesystem::path() : std::filesystem::weakly_canonical(path, error));
-  }
-  for (std::size_t i = 0; i < outputs.size(); ++i)
-    for (std::size_t j = 0; j < i; ++j)
-      if (!identities[i].empty() && identities[i] == identities[j])
-        throw InputError(outputs[j].first + " and " + outputs[i].first + " would write the same file '" + outputs[i].second + "'");
+  for (const char* option : {"bios", "kernel", "initrd", "serial-input", "profile", "script", "symbols"})
+    if (vm.count(option)) {
+      const std::string value = vm[option].as<std::string>();
+      files.push_back({std::string("--") + option + " " + value, value, false});
+    }
+  std::vector<std::string> identities;
+  for (const Named& file : files) identities.push_back(file_identity(file.path));
+  for (std::size_t i = 0; i < files.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j) {
+      if (identities[i].empty() || identities[i] != identities[j] || (!files[i].output && !files[j].output)) continue;
+      if (files[i].output && files[j].output)
+        throw InputError(files[j].option + " and " + files[i].option + " would write the same file");
+      const Named& output = files[i].output ? files[i] : files[j];
+      const Named& input = files[i].output ? files[j] : files[i];
+      throw InputError(output.option + " would overwrite the input file of " + input.option);
+    }
 }
 
 std::unique_ptr<OutputFile> open_stats_json(const po::variables_map& vm) {

@@ -28,10 +28,12 @@ void apply_profile_option(const boost::program_options::variables_map& vm, Machi
 // (its files are emptied by Machine::start_tracing). Throws InputError for a bad value
 // or an output that cannot be opened.
 void attach_trace_options(const boost::program_options::variables_map& vm, Machine& machine);
-// Rejects (InputError) two output options that name the same file (--trace, --stats-json,
-// --debugcon file:, --serial file:): their writes would interleave into one corrupt
-// file. Devices such as /dev/null may be shared.
-void check_distinct_outputs(const boost::program_options::variables_map& vm);
+// Rejects (InputError) two output options naming one file (--trace, --stats-json,
+// --debugcon file:, --serial file:; their writes would interleave into a corrupt file)
+// and an output naming an input file (--bios, --kernel, --initrd, --serial-input,
+// --profile, --script, --symbols): the same file by device and inode, so through hard
+// and symbolic links and /dev/fd/N too. Devices, FIFOs and /dev/null may be shared.
+void check_distinct_files(const boost::program_options::variables_map& vm);
 // The file of --stats-json, opened (not yet emptied) so that an unwritable path fails
 // before the run; null without the option. Throws OutputError.
 std::unique_ptr<OutputFile> open_stats_json(const boost::program_options::variables_map& vm);

@@ -2,8 +2,10 @@
 // unstarted file is left as it was (or removed when it was created), and a write
 // error is reported with its reason and removes the partial file.
 #include <gtest/gtest.h>
+#include <fcntl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <csignal>
 
@@ -107,6 +109,69 @@ TEST(OutputFile, APartlyWrittenRegularFileIsRemoved) {
   std::signal(SIGXFSZ, old_handler);
   EXPECT_EQ(message, "cannot write trace file '" + path + "': File too large");
   EXPECT_FALSE(exists(path));
+}
+
+// A symbolic link to the output stays when the file it names is removed after a write
+// error (the link itself was removed before).
+TEST(OutputFile, AFailedWriteThroughASymbolicLinkRemovesTheFileNotTheLink) {
+  const std::string target = fresh_path("output_link_target.bin"), link = fresh_path("output_link.bin");
+  std::ofstream(target) << "old";
+  ASSERT_EQ(symlink(target.c_str(), link.c_str()), 0);
+  rlimit old_limit;
+  ASSERT_EQ(getrlimit(RLIMIT_FSIZE, &old_limit), 0);
+  const auto old_handler = std::signal(SIGXFSZ, SIG_IGN);
+  rlimit limit = old_limit;
+  limit.rlim_cur = 1000;
+  ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &limit), 0);
+  bool thrown = false;
+  {
+    OutputFile output(link, "trace file");
+    output.start();
+    const std::string block(4000, 'x');
+    std::fwrite(block.data(), 1, block.size(), output.stream());
+    try {
+      output.finish();
+    } catch (const OutputError&) {
+      thrown = true;
+    }
+  }
+  setrlimit(RLIMIT_FSIZE, &old_limit);
+  std::signal(SIGXFSZ, old_handler);
+  EXPECT_TRUE(thrown);
+  struct stat status;
+  EXPECT_EQ(lstat(link.c_str(), &status), 0) << "the link was removed";
+  EXPECT_FALSE(exists(target)) << "the partial file was kept";
+  std::remove(link.c_str());
+}
+
+TEST(OutputFile, ADanglingSymbolicLinkGetsItsFileCreated) {
+  const std::string target = fresh_path("output_dangling_target.txt"), link = fresh_path("output_dangling.txt");
+  ASSERT_EQ(symlink(target.c_str(), link.c_str()), 0);
+  {
+    OutputFile output(link, "trace file");
+    output.start();
+    std::fputs("new", output.stream());
+    output.finish();
+  }
+  EXPECT_EQ(contents(target), "new");
+  std::remove(link.c_str());
+}
+
+// /dev/fd/N (like /dev/stdout and /dev/stderr) is a stream the caller opened, maybe for
+// appending: it is neither emptied nor removed.
+TEST(OutputFile, AStreamUnderDevIsNotEmptied) {
+  const std::string path = fresh_path("output_appended.log");
+  std::ofstream(path) << "earlier\n";
+  const int fd = open(path.c_str(), O_WRONLY | O_APPEND);
+  ASSERT_GE(fd, 0);
+  {
+    OutputFile output("/dev/fd/" + std::to_string(fd), "trace file");
+    output.start();
+    std::fputs("later\n", output.stream());
+    output.finish();
+  }
+  close(fd);
+  EXPECT_EQ(contents(path), "earlier\nlater\n");
 }
 
 TEST(OutputFile, AMissingDirectoryIsAnErrorAtOpen) {

@@ -74,6 +74,18 @@ TEST(CompareCli, AReportThatCannotBeWrittenLeavesThePreviousReports) {
   EXPECT_EQ(read_file(dir / "report.txt"), "previous\n");
   EXPECT_FALSE(std::filesystem::exists(dir / "report.txt.part"));
   EXPECT_FALSE(std::filesystem::exists(dir / "report.json"));
+  // A report's own name taken by a folder: found before any rename (report.txt and
+  // report.md were replaced before the rename of report.json failed).
+  std::filesystem::remove(dir / "report.md.part");
+  std::filesystem::create_directory(dir / "report.json");
+  const Outcome taken = run("compare selftest --variants base --out " + dir.string());
+  EXPECT_EQ(taken.status, 2) << taken.output;
+  EXPECT_NE(taken.output.find("x86lab: cannot write report file '" + (dir / "report.json").string() +
+                              "': a folder has that name"),
+            std::string::npos)
+      << taken.output;
+  EXPECT_EQ(read_file(dir / "report.txt"), "previous\n");
+  EXPECT_FALSE(std::filesystem::exists(dir / "report.csv.part"));
 }
 
 TEST(CompareCli, BadManifestIsOneLineAndStatus2) {

@@ -25,10 +25,14 @@ std::unique_ptr<gdb::GdbServer> start_gdb_server(const po::variables_map& vm, De
   return server;
 }
 
-RunResult run_machine(const po::variables_map& vm, Machine& machine) {
-  if (!vm.count("gdb") && !vm.count("wait-gdb")) return machine.run();
+RunResult run_machine(const po::variables_map& vm, Machine& machine, const std::function<void()>& before_run) {
+  if (!vm.count("gdb") && !vm.count("wait-gdb")) {
+    before_run();
+    return machine.run();
+  }
   Debugger debugger(machine);
   const auto server = start_gdb_server(vm, debugger);
+  before_run();
   const RunResult result = server->serve();
   if (server->killed()) std::cerr << "x86lab: killed by gdb" << std::endl;
   return result;

@@ -17,7 +17,10 @@ void add_gdb_options(boost::program_options::options_description& options);
 std::unique_ptr<gdb::GdbServer> start_gdb_server(const boost::program_options::variables_map& vm, Debugger& debugger,
                                                  std::function<void()> notify = {});
 // Runs the machine: under the gdb stub when --gdb or --wait-gdb was given, else
-// Machine::run(). Throws as start_gdb_server.
-RunResult run_machine(const boost::program_options::variables_map& vm, Machine& machine);
+// Machine::run(). `before_run` is called once nothing can fail any more (the stub is
+// listening), just before the machine runs: the caller empties its output files there.
+// Throws as start_gdb_server.
+RunResult run_machine(const boost::program_options::variables_map& vm, Machine& machine,
+                      const std::function<void()>& before_run);
 
 }  // namespace x86lab

@@ -119,7 +119,7 @@ int gui_command(const std::vector<std::string>& args) {
   choose_video_driver(app.script_given || app.max_frames || vm.count("wait-gdb"));
 
   // Opened first, emptied when the machine starts (trace/output_file.h).
-  check_distinct_outputs(vm);
+  check_distinct_files(vm);
   const std::unique_ptr<OutputFile> stats_json = open_stats_json(vm);
   PlatformSession platform;
   if (vm.count("scenario")) {
@@ -131,11 +131,15 @@ int gui_command(const std::vector<std::string>& args) {
     platform.configure(vm, config);
   }
   session_options.serial_forward = config.com1_host;  // COM1 output is also copied to --serial (stdout by default)
+  // The output files are emptied once the session and the gdb stub stand (trace/output_file.h).
+  bool outputs_started = false;
   session_options.prepare = [&](Machine& machine) {
     platform.connect(machine);
     attach_trace_options(vm, machine);
-    platform.start();
-    machine.start_tracing();
+    if (outputs_started) {  // a machine that replaces the first one (reset, another variant)
+      platform.start();
+      machine.start_tracing();
+    }
   };
   Session session(std::move(session_options));
   // gdb is served from the frame loop on the machine shown (docs/gdb.md "With the inspector").
@@ -148,6 +152,9 @@ int gui_command(const std::vector<std::string>& args) {
       return ServiceState{frame.hold, frame.quit};
     };
   }
+  outputs_started = true;
+  platform.start();
+  session.machine().start_tracing();
   const AppStats stats = run_app(session, app);
   if (app.max_frames)
     std::cerr << "x86lab gui: " << stats.frames << " frames in " << stats.seconds << " s: "
