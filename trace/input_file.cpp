@@ -43,9 +43,28 @@ std::string read_whole(const std::string& path, const std::string& what, const I
   int fd;
   u64 size = 0;
   if (std::string problem = open_checked(path, what, limit, fd, size); !problem.empty()) return problem;
+  std::string problem;
+  if (size == 0) {
+    // A regular file that says it is empty may be a generated one (/proc/cpuinfo):
+    // read it to its end, within the limit.
+    char chunk[4096];
+    for (;;) {
+      const ssize_t n = read(fd, chunk, sizeof chunk);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) problem = "cannot read " + named(what, path) + ": " + std::strerror(errno);
+      if (n <= 0) break;
+      if (bytes.size() + static_cast<std::size_t>(n) > limit.max_bytes) {
+        problem = named(what, path) + " is more than " + std::to_string(limit.max_bytes) + " bytes; " + limit.note;
+        break;
+      }
+      bytes.insert(bytes.end(), chunk, chunk + n);
+    }
+    close(fd);
+    if (!problem.empty()) bytes.clear();
+    return problem;
+  }
   bytes.resize(static_cast<std::size_t>(size));
   std::size_t done = 0;
-  std::string problem;
   while (done < bytes.size()) {
     const ssize_t n = read(fd, bytes.data() + done, bytes.size() - done);
     if (n < 0 && errno == EINTR) continue;

@@ -207,8 +207,11 @@ po::options_description machine_options() { return run_options(); }
 
 void configure_machine(const po::variables_map& vm, MachineConfig& config) {
   const std::string memory = vm["memory"].as<std::string>();
+  // Any whole number beyond u32, even beyond u64, gets Machine's range message.
+  const bool digits = !memory.empty() && memory.find_first_not_of("0123456789") == std::string::npos;
+  if (digits && (memory.size() > 10 || std::stoull(memory) > 0xFFFFFFFFu))
+    throw InputError("--memory must be between 1 and 3584 MiB, not " + memory);  // as Machine says
   const u64 mib = parse_number("memory", memory);
-  if (mib > 0xFFFFFFFFu) throw InputError("--memory must be between 1 and 3584 MiB, not " + memory);  // as Machine says
   config.memory_mib = static_cast<u32>(mib);
   if (vm.count("max-instructions"))
     config.max_instructions = parse_number("max-instructions", vm["max-instructions"].as<std::string>());

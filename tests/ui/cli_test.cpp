@@ -39,6 +39,8 @@ const Rejection kRejections[] = {
      "--max-instructions is too large (at most 18446744073709551615), not '18446744073709551616'"},
     {"MemoryBeyond32Bits", "run --bios x.bin --memory 5000000000",
      "--memory must be between 1 and 3584 MiB, not 5000000000"},
+    {"MemoryBeyond64Bits", "run --bios x.bin --memory 99999999999999999999999",
+     "--memory must be between 1 and 3584 MiB, not 99999999999999999999999"},
 };
 INSTANTIATE_TEST_SUITE_P(Cli, RejectedCommandLine, ::testing::ValuesIn(kRejections), rejection_name);
 

@@ -71,6 +71,12 @@ TEST_F(InputFiles, AScenarioManifestThatIsADirectoryIsNamed) {
 
 // The initrd's size is checked against RAM before it is read: a sparse 1 GiB file is
 // refused at once (it was read whole, 1 GiB of memory, before the check).
+// A generated file whose size reads as 0 (/proc) is read to its end, not taken as empty.
+TEST_F(InputFiles, AGeneratedFileIsReadToItsEnd) {
+  expect_rejected("gui --bios " + kDemo + " --script /proc/cpuinfo",
+                  "script '/proc/cpuinfo' line 1: unknown command 'processor'");
+}
+
 TEST_F(InputFiles, AnInitrdLargerThanRamIsRefusedBeforeItIsRead) {
   const std::string big = folder_ + "/big.initrd";
   std::ofstream{big};
