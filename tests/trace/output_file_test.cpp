@@ -83,16 +83,15 @@ TEST(OutputFile, AWriteErrorNamesTheFileAndTheReason) {
   }
 }
 
-// A regular file that cannot be written to the end (here over the process's file
-// size limit, as a full disk would stop it) is removed: no half-written output.
-TEST(OutputFile, APartlyWrittenRegularFileIsRemoved) {
-  const std::string path = fresh_path("output_too_large.bin");
+// Writes 4000 bytes to an OutputFile at `path` under a file size limit of 1000 bytes
+// (as a full disk would stop it); returns finish()'s OutputError message, or "".
+std::string write_past_a_size_limit(const std::string& path) {
   rlimit old_limit;
-  ASSERT_EQ(getrlimit(RLIMIT_FSIZE, &old_limit), 0);
+  if (getrlimit(RLIMIT_FSIZE, &old_limit) != 0) return "getrlimit failed";
   const auto old_handler = std::signal(SIGXFSZ, SIG_IGN);
   rlimit limit = old_limit;
   limit.rlim_cur = 1000;
-  ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &limit), 0);
+  if (setrlimit(RLIMIT_FSIZE, &limit) != 0) return "setrlimit failed";
   std::string message;
   {
     OutputFile output(path, "trace file");
@@ -107,7 +106,13 @@ TEST(OutputFile, APartlyWrittenRegularFileIsRemoved) {
   }
   setrlimit(RLIMIT_FSIZE, &old_limit);
   std::signal(SIGXFSZ, old_handler);
-  EXPECT_EQ(message, "cannot write trace file '" + path + "': File too large");
+  return message;
+}
+
+// A regular file that cannot be written to the end is removed: no half-written output.
+TEST(OutputFile, APartlyWrittenRegularFileIsRemoved) {
+  const std::string path = fresh_path("output_too_large.bin");
+  EXPECT_EQ(write_past_a_size_limit(path), "cannot write trace file '" + path + "': File too large");
   EXPECT_FALSE(exists(path));
 }
 
@@ -117,27 +122,7 @@ TEST(OutputFile, AFailedWriteThroughASymbolicLinkRemovesTheFileNotTheLink) {
   const std::string target = fresh_path("output_link_target.bin"), link = fresh_path("output_link.bin");
   std::ofstream(target) << "old";
   ASSERT_EQ(symlink(target.c_str(), link.c_str()), 0);
-  rlimit old_limit;
-  ASSERT_EQ(getrlimit(RLIMIT_FSIZE, &old_limit), 0);
-  const auto old_handler = std::signal(SIGXFSZ, SIG_IGN);
-  rlimit limit = old_limit;
-  limit.rlim_cur = 1000;
-  ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &limit), 0);
-  bool thrown = false;
-  {
-    OutputFile output(link, "trace file");
-    output.start();
-    const std::string block(4000, 'x');
-    std::fwrite(block.data(), 1, block.size(), output.stream());
-    try {
-      output.finish();
-    } catch (const OutputError&) {
-      thrown = true;
-    }
-  }
-  setrlimit(RLIMIT_FSIZE, &old_limit);
-  std::signal(SIGXFSZ, old_handler);
-  EXPECT_TRUE(thrown);
+  EXPECT_EQ(write_past_a_size_limit(link), "cannot write trace file '" + link + "': File too large");
   struct stat status;
   EXPECT_EQ(lstat(link.c_str(), &status), 0) << "the link was removed";
   EXPECT_FALSE(exists(target)) << "the partial file was kept";
