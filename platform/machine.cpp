@@ -10,7 +10,8 @@ namespace x86lab {
 
 namespace {
 u32 ram_bytes(u32 mib) {
-  if (mib < 1 || mib > 3584) throw InputError("--memory must be between 1 and 3584 MiB, not " + std::to_string(mib));
+  if (mib < 1 || mib > kMaxMemoryMib)
+    throw InputError("--memory must be between 1 and " + std::to_string(kMaxMemoryMib) + " MiB, not " + std::to_string(mib));
   return mib * 1024u * 1024u;
 }
 }  // namespace

@@ -20,8 +20,11 @@
 
 namespace x86lab {
 
+// The largest guest RAM in MiB: 3.5 GiB below the ROM, MMIO and APIC space.
+inline constexpr u32 kMaxMemoryMib = 3584;
+
 struct MachineConfig {
-  u32 memory_mib = 64;                       // RAM size in MiB (1 to 3584)
+  u32 memory_mib = 64;                       // RAM size in MiB (1 to kMaxMemoryMib)
   std::vector<u8> bios;                      // ROM image, mapped at the top of 4 GiB; empty for none
   std::FILE* debug_console = nullptr;        // port E9h output, or null
   bool post = false;                         // print port 80h writes

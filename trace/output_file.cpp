@@ -100,8 +100,7 @@ OutputFile::OutputFile(std::string path, std::string role) : path_(std::move(pat
     fail(errno);
   }
   struct stat status;
-  regular_ = !stream && fstat(fd, &status) == 0 && S_ISREG(status.st_mode);
-  if (regular_) {
+  if (!stream && fstat(fd, &status) == 0 && S_ISREG(status.st_mode)) {
     // The file itself, not a symbolic link to it, is what a failed run removes.
     if (char* resolved = realpath(path_.c_str(), nullptr)) {
       removal_path_ = resolved;
@@ -117,7 +116,7 @@ OutputFile::OutputFile(std::string path, std::string role) : path_(std::move(pat
     const int error = errno;
     delete cookie;
     close(fd);
-    if (created_ && regular_) unlink(removal_path_.c_str());
+    if (created_ && regular()) unlink(removal_path_.c_str());
     fail(error);
   }
 }
@@ -126,13 +125,13 @@ OutputFile::~OutputFile() {
   if (!file_) return;
   if (!started_) __fpurge(file_);  // nothing of a run that never started reaches the file
   std::fclose(file_);
-  if (!started_ && created_ && regular_) unlink(removal_path_.c_str());
+  if (!started_ && created_ && regular()) unlink(removal_path_.c_str());
 }
 
 void OutputFile::start() {
   if (started_ || !file_) return;
   started_ = true;
-  if (regular_ && ftruncate(fd_, 0) != 0) {
+  if (regular() && ftruncate(fd_, 0) != 0) {
     const int error = errno;
     std::fclose(file_);
     file_ = nullptr;
@@ -145,7 +144,7 @@ void OutputFile::finish() {
   // ferror: a write that failed earlier (write_error_ holds its reason).
   bool failed = std::fflush(file_) != 0 || std::ferror(file_);
   // Never started: what was written replaces the old contents, which end there.
-  if (!failed && !started_ && regular_ && ftruncate(fd_, ftello(file_)) != 0) {
+  if (!failed && !started_ && regular() && ftruncate(fd_, ftello(file_)) != 0) {
     failed = true;
     if (!write_error_) write_error_ = errno;
   }
@@ -153,7 +152,7 @@ void OutputFile::finish() {
   failed = std::fclose(file_) != 0 || failed;
   file_ = nullptr;
   if (!failed && !write_error_) return;
-  if (regular_) unlink(removal_path_.c_str());
+  if (regular()) unlink(removal_path_.c_str());
   throw OutputError("cannot write " + role_ + " '" + path_ + "': " +
                     (write_error_ ? std::strerror(write_error_) : "write error"));
 }

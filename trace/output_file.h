@@ -50,8 +50,10 @@ class OutputFile {
   std::FILE* file_ = nullptr;  // over fd_, keeping a write error's errno in write_error_
   int fd_ = -1;
   int write_error_ = 0;
-  bool regular_ = false;   // a regular file (truncated at start, removed on failure)
-  std::string removal_path_;  // the regular file's own path (symbolic links resolved)
+  // A regular file's own path (symbolic links resolved): what start() empties and a
+  // failure removes; empty for a device, FIFO or stream.
+  std::string removal_path_;
+  bool regular() const { return !removal_path_.empty(); }
   bool created_ = false;   // this object created it
   bool started_ = false;
 };

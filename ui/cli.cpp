@@ -61,16 +61,6 @@ po::options_description run_options() {
   return options;
 }
 
-u64 parse_number(const std::string& option, const std::string& text) {
-  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos)
-    throw InputError("--" + option + " needs a non-negative whole number, not '" + text + "'");
-  try {
-    return std::stoull(text);
-  } catch (const std::out_of_range&) {
-    throw InputError("--" + option + " is too large (at most " + std::to_string(~u64{0}) + "), not '" + text + "'");
-  }
-}
-
 // The debug console's stream: stdout, none, or a file (an OutputFile).
 struct ConsoleFile {
   std::FILE* file = nullptr;
@@ -206,15 +196,9 @@ po::variables_map parse_command_options(const std::vector<std::string>& args, co
 po::options_description machine_options() { return run_options(); }
 
 void configure_machine(const po::variables_map& vm, MachineConfig& config) {
-  const std::string memory = vm["memory"].as<std::string>();
-  // Any whole number beyond u32, even beyond u64, gets Machine's range message.
-  const bool digits = !memory.empty() && memory.find_first_not_of("0123456789") == std::string::npos;
-  if (digits && (memory.size() > 10 || std::stoull(memory) > 0xFFFFFFFFu))
-    throw InputError("--memory must be between 1 and 3584 MiB, not " + memory);  // as Machine says
-  const u64 mib = parse_number("memory", memory);
-  config.memory_mib = static_cast<u32>(mib);
+  config.memory_mib = static_cast<u32>(parse_whole("memory", vm["memory"].as<std::string>(), 1, kMaxMemoryMib, " MiB"));
   if (vm.count("max-instructions"))
-    config.max_instructions = parse_number("max-instructions", vm["max-instructions"].as<std::string>());
+    config.max_instructions = parse_whole("max-instructions", vm["max-instructions"].as<std::string>(), 0, ~u64{0});
   config.post = vm.count("post") > 0;
   config.exit_on_halt = vm.count("exit-on-halt") > 0;
   config.reset_on_triple_fault = vm.count("reset-on-triple-fault") > 0;

@@ -16,16 +16,21 @@ namespace po = boost::program_options;
 
 namespace x86lab {
 
-namespace {
-u64 parse_whole(const std::string& option, const std::string& text, u64 low, u64 high) {
+u64 parse_whole(const std::string& option, const std::string& text, u64 low, u64 high, const std::string& unit) {
   if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos)
     throw InputError("--" + option + " needs a whole number, not '" + text + "'");
-  const u64 value = text.size() > 19 ? ~u64{0} : std::stoull(text);  // more digits: beyond any `high`
-  if (value < low || value > high)
-    throw InputError("--" + option + " must be between " + std::to_string(low) + " and " + std::to_string(high) + ", not " + text);
+  bool beyond_64_bits = false;
+  u64 value = 0;
+  try {
+    value = std::stoull(text);
+  } catch (const std::out_of_range&) {
+    beyond_64_bits = true;
+  }
+  if (beyond_64_bits || value < low || value > high)
+    throw InputError("--" + option + " must be between " + std::to_string(low) + " and " + std::to_string(high) + unit +
+                     ", not " + text);
   return value;
 }
-}  // namespace
 
 void add_platform_options(po::options_description& options) {
   options.add_options()

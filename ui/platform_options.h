@@ -38,6 +38,12 @@ class PlatformSession {
   Machine* machine_ = nullptr;
 };
 
+// The value of option --`option`, a decimal whole number from `low` to `high` (`unit`,
+// such as " MiB", follows `high` in the message). Throws InputError "--OPTION needs a
+// whole number, not 'TEXT'" or "--OPTION must be between LOW and HIGH UNIT, not TEXT"
+// (also for a number beyond 64 bits).
+u64 parse_whole(const std::string& option, const std::string& text, u64 low, u64 high, const std::string& unit = "");
+
 // Adds the options above to `options`.
 void add_platform_options(boost::program_options::options_description& options);
 

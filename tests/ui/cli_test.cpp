@@ -29,14 +29,14 @@ TEST(Cli, GuiRejectsRunWithWaitGdbAndABadGdbAddress) {
 
 const Rejection kRejections[] = {
     {"MissingRom", "run --bios missing.bin", "cannot open ROM 'missing.bin': No such file or directory"},
-    {"NonNumericMemory", "run --memory lots --bios x.bin", "--memory needs a non-negative whole number, not 'lots'"},
+    {"NonNumericMemory", "run --memory lots --bios x.bin", "--memory needs a whole number, not 'lots'"},
     {"UnknownCommand", "fly", "unknown command 'fly' (try x86lab help)"},
     {"StrayArgumentToRun", "run --bios " + std::string(X86LAB_ROM_DIR) + "/demo.bin extra",
      "run takes only options, not 'extra' (x86lab run --help lists them)"},
     {"StrayArgumentToGui", "gui --bios " + std::string(X86LAB_ROM_DIR) + "/demo.bin extra",
      "gui takes only options, not 'extra' (x86lab gui --help lists them)"},
     {"InstructionLimitBeyond64Bits", "run --bios x.bin --max-instructions 18446744073709551616",
-     "--max-instructions is too large (at most 18446744073709551615), not '18446744073709551616'"},
+     "--max-instructions must be between 0 and 18446744073709551615, not 18446744073709551616"},
     {"MemoryBeyond32Bits", "run --bios x.bin --memory 5000000000",
      "--memory must be between 1 and 3584 MiB, not 5000000000"},
     {"MemoryBeyond64Bits", "run --bios x.bin --memory 99999999999999999999999",
