@@ -2,7 +2,7 @@
 // roms/scenarios/ctxsw/ runs on the p3 profile, and the counts the seed's designs imply
 // come out exactly: LLDT/LGDT executions, GDT stores, descriptor reads and the implied
 // locked writes of the Accessed bit; the cycles per operation are compared with the
-// seed's Pentium III figures (shared/docs/scenarios.md section 4).
+// seed's Pentium III figures (docs/scenarios.md section 4).
 #include <gtest/gtest.h>
 
 #include <cmath>

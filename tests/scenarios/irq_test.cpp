@@ -53,7 +53,7 @@ struct StubInstruction {
 };
 
 // The instructions vector `v` executes inside the entry area, from the layouts of
-// entry.asm (shared/docs/scenarios.md section 3): classic 16-byte slots with push imm8
+// entry.asm (docs/scenarios.md section 3): classic 16-byte slots with push imm8
 // (6A ib, vectors below 80h) or push imm32 (68 id) and jmp rel32 (E9 cd); compressed
 // 32-byte chunks of seven 4-byte stubs (push imm8 + jmp rel8 to the chunk's jmp rel32 at
 // byte 26; the seventh falls through); single 8-byte slots (push imm8 + jmp rel32); the

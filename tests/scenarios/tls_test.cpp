@@ -1,6 +1,6 @@
 // The TLS scenario (roms/scenarios/tls/, docs/scenarios/tls.md; seed 000): the
 // hypervisor's descriptor arithmetic against the worked table of
-// shared/docs/scenarios.md section 1 and the simulator's own limit checks, the ring-3
+// docs/scenarios.md section 1 and the simulator's own limit checks, the ring-3
 // program's %gs accesses as gcc compiled them (objdump listing next to the image), and
 // each variant's #GP, replay, GS-load and locked-write counts against that structure.
 #include <gtest/gtest.h>
