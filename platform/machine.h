@@ -93,6 +93,9 @@ class Machine {
     interrupted_by_ = signal;
     cpu.stop_from_signal();
   }
+  // The signal interrupt_from_signal received, or 0: for a caller that waits outside
+  // run() (the gdb stub paused for gdb) and must end the same way.
+  int interrupted_by() const { return interrupted_by_; }
   // With MachineConfig::realtime, the wait for wall time to catch up with the virtual
   // clock (a halted guest can be seconds ahead) is made of sleeps of at most
   // kPaceSleepLimit, and ends as soon as `*flag` is true: run()/run_for() then return

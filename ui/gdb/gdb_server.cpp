@@ -190,7 +190,13 @@ GdbServer::~GdbServer() = default;
 
 std::optional<GdbServer::Item> GdbServer::take_item(bool wait) {
   std::unique_lock lock(network_->mutex);
-  if (wait) network_->ready.wait(lock, [this] { return !network_->inbox.empty(); });
+  // A SIGINT or SIGTERM while the machine waits for gdb (--wait-gdb, or stopped at a
+  // breakpoint) must end the wait, but a signal handler cannot notify a condition
+  // variable (not async-signal-safe): the wait looks at the machine's signal every
+  // kSignalCheck instead, and serve() then ends the run as Reason::Interrupted.
+  if (wait)
+    while (network_->inbox.empty() && !debugger_.machine().interrupted_by())
+      network_->ready.wait_for(lock, kSignalCheck);
   if (network_->inbox.empty()) return std::nullopt;
   Item item = std::move(network_->inbox.front());
   network_->inbox.pop_front();
@@ -303,6 +309,10 @@ RunResult GdbServer::serve() {
   network_->pause_on_packets = true;
   for (;;) {
     poll(target, !target.running() && !debugger_.ended());
+    if (const int signal = debugger_.machine().interrupted_by()) {
+      flush();
+      return {RunResult::Reason::Interrupted, 128 + signal};
+    }
     if (killed_) {
       flush();
       return {RunResult::Reason::Stopped, 1};

@@ -8,6 +8,7 @@
 // Debugger::kSliceSteps steps; a new connection stops the machine, detach or a lost
 // connection hands it back to its owner.
 #pragma once
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <functional>
@@ -57,7 +58,8 @@ class GdbServer {
   u16 port() const { return port_; }
   bool wait_for_gdb() const { return options_.wait_for_gdb; }
   // Runs the machine under gdb's control on the calling thread until the machine's run
-  // ends or gdb kills it (then RunResult::Reason::Stopped, status 1 and killed() true).
+  // ends, gdb kills it (then RunResult::Reason::Stopped, status 1 and killed() true) or
+  // SIGINT/SIGTERM interrupts it, also while it waits for gdb (Reason::Interrupted).
   // Every packet that arrives pauses the machine so that it is answered at once.
   RunResult serve();
   // Handles everything gdb sent so far, on the machine's thread: answers packets, and
@@ -80,7 +82,10 @@ class GdbServer {
   };
   class Network;
 
-  std::optional<Item> take_item(bool wait);  // the next item; with `wait` blocks until there is one
+  // The next item; with `wait` blocks until there is one or a signal interrupted the
+  // machine (Machine::interrupted_by), which it notices within kSignalCheck.
+  std::optional<Item> take_item(bool wait);
+  static constexpr std::chrono::milliseconds kSignalCheck{20};
   void handle(const Item& item, GdbTarget& target);
   void report_stop(GdbTarget& target);    // the stop reply when gdb waits and the target stopped
   void leave(GdbTarget& target);          // detach or disconnect
