@@ -37,6 +37,14 @@ void StreamSerialHost::make_terminal_raw() {
 }
 
 void StreamSerialHost::transmit(u8 byte) {
+  if (!prompt_.empty() && !prompt_seen_) {
+    output_tail_.push_back(static_cast<char>(byte));
+    if (output_tail_.size() > prompt_.size()) output_tail_.erase(0, output_tail_.size() - prompt_.size());
+    if (output_tail_ == prompt_) {
+      prompt_seen_ = true;
+      output_tail_.clear();
+    }
+  }
   if (!output_) return;
   std::fputc(byte, output_);
   if (flush_each_byte_ || byte == '\n') std::fflush(output_);
@@ -59,9 +67,11 @@ void StreamSerialHost::fill() {
 
 std::optional<u8> StreamSerialHost::receive() {
   for (;;) {
+    if (!prompt_seen_) return std::nullopt;  // the line waits for the guest's prompt
     if (next_ >= buffer_.size()) fill();
     if (next_ >= buffer_.size()) return std::nullopt;
     const u8 byte = buffer_[next_++];
+    if (byte == '\n' && !prompt_.empty()) prompt_seen_ = false;  // the next line waits again
     if (!raw_) return byte;
     if (escape_) {
       escape_ = false;

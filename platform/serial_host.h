@@ -1,10 +1,14 @@
 // The host side of COM1 for `--serial stdio|file:PATH|none` and `--serial-input FILE`:
 // transmitted bytes go to a stream, received bytes come from a file descriptor read
 // without blocking. A terminal on standard input is put in raw mode (restored at
-// exit); there Ctrl-A x stops the machine and Ctrl-A Ctrl-A sends a Ctrl-A.
+// exit); there Ctrl-A x stops the machine and Ctrl-A Ctrl-A sends a Ctrl-A. With a
+// prompt (`--serial-expect TEXT`), input is held back line by line until the guest has
+// printed the prompt, so a scripted session cannot lose bytes to a program that reads
+// and discards them before its prompt (a shell's terminal query).
 #pragma once
 #include <cstdio>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "platform/devices/uart.h"
@@ -29,6 +33,14 @@ class StreamSerialHost : public SerialHost {
     output_ = nullptr;
   }
 
+  // Holds back each line of input (up to and including its '\n') until `prompt` has
+  // appeared in the transmitted bytes since the previous line was released: the first
+  // line waits for the first prompt. Empty: no holding (the default).
+  void expect_prompt(std::string prompt) {
+    prompt_ = std::move(prompt);
+    prompt_seen_ = prompt_.empty();
+  }
+
   void transmit(u8 byte) override;
   std::optional<u8> receive() override;
   bool input_open() const override { return input_fd_ >= 0; }
@@ -45,6 +57,9 @@ class StreamSerialHost : public SerialHost {
   bool raw_ = false;
   bool escape_ = false;  // Ctrl-A seen
   bool flush_each_byte_ = false;
+  std::string prompt_;        // expect_prompt()
+  std::string output_tail_;   // the last prompt_.size() transmitted bytes
+  bool prompt_seen_ = true;   // the current line of input may be delivered
   struct SavedTerminal;
   SavedTerminal* saved_ = nullptr;
 };

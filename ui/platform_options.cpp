@@ -42,6 +42,9 @@ void add_platform_options(po::options_description& options) {
        "COM1: stdio also reads standard input (a terminal in raw mode: Ctrl-A x quits)")
       ("serial-input", po::value<std::string>()->value_name("FILE"),
        "bytes received on COM1, fed at the line's baud rate (instead of standard input)")
+      ("serial-expect", po::value<std::string>()->value_name("TEXT"),
+       "hold each line of COM1's input until the guest prints TEXT (its prompt, e.g. '# '): "
+       "the first line after the first TEXT, each next line after the next")
       ("vga-dump", "print the 80x25 VGA text screen on stdout at exit")
       ("cpu-mhz", po::value<std::string>()->value_name("N"),
        "modeled CPU frequency in MHz: device time is cycles / frequency (1 to 100000; default: the "
@@ -100,6 +103,12 @@ void PlatformSession::configure(const po::variables_map& vm, MachineConfig& conf
   serial_ = std::make_unique<StreamSerialHost>(output_, input_fd_, [this] {
     if (machine_) machine_->request_stop();
   });
+  if (vm.count("serial-expect")) {
+    const std::string prompt = vm["serial-expect"].as<std::string>();
+    if (prompt.empty()) throw InputError("--serial-expect needs a non-empty TEXT (the guest's prompt)");
+    if (input_fd_ < 0) throw InputError("--serial-expect needs an input: --serial-input FILE or --serial stdio");
+    serial_->expect_prompt(prompt);
+  }
   // A terminal is made raw only for kernels (their shells); BIOS runs keep Ctrl-C.
   if (input_fd_ == STDIN_FILENO && vm.count("kernel")) serial_->make_terminal_raw();
   config.com1_host = serial_.get();

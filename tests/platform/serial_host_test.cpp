@@ -1,0 +1,60 @@
+// The host side of the serial console (platform/serial_host.h): scripted input held
+// back until the guest's prompt (--serial-expect).
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <string>
+
+#include "platform/serial_host.h"
+
+namespace x86lab {
+namespace {
+
+// A StreamSerialHost reading `input` from a pipe, its output dropped.
+struct ScriptedHost {
+  explicit ScriptedHost(const std::string& input) {
+    EXPECT_EQ(pipe(fds), 0);
+    EXPECT_EQ(write(fds[1], input.data(), input.size()), static_cast<ssize_t>(input.size()));
+    close(fds[1]);
+  }
+  ~ScriptedHost() { close(fds[0]); }
+  std::string print_and_read(StreamSerialHost& host, const std::string& output) {
+    for (char c : output) host.transmit(static_cast<u8>(c));
+    std::string received;
+    while (const auto byte = host.receive()) received.push_back(static_cast<char>(*byte));
+    return received;
+  }
+  int fds[2];
+};
+
+TEST(SerialHost, InputWithoutAPromptIsDeliveredAtOnce) {
+  ScriptedHost script("ls\nhalt -f\n");
+  StreamSerialHost host(nullptr, script.fds[0]);
+  EXPECT_EQ(script.print_and_read(host, ""), "ls\nhalt -f\n");
+}
+
+TEST(SerialHost, EachLineWaitsForTheNextPrompt) {
+  ScriptedHost script("ls\nhalt -f\n");
+  StreamSerialHost host(nullptr, script.fds[0]);
+  host.expect_prompt("# ");
+  // The shell's terminal query comes before its first prompt: nothing may be taken then.
+  EXPECT_EQ(script.print_and_read(host, "\x1b[6n"), "");
+  EXPECT_EQ(script.print_and_read(host, "~ #"), "");
+  EXPECT_EQ(script.print_and_read(host, " "), "ls\n");
+  // The echo of the command and its output are no prompt; the next one is.
+  EXPECT_EQ(script.print_and_read(host, "ls\r\nbin  etc\r\n"), "");
+  EXPECT_EQ(script.print_and_read(host, "~ # "), "halt -f\n");
+  EXPECT_EQ(script.print_and_read(host, "~ # "), "");  // the input has ended
+}
+
+TEST(SerialHost, APromptSplitAcrossWritesIsSeen) {
+  ScriptedHost script("a\n");
+  StreamSerialHost host(nullptr, script.fds[0]);
+  host.expect_prompt("login: ");
+  EXPECT_EQ(script.print_and_read(host, "log"), "");
+  EXPECT_EQ(script.print_and_read(host, "in"), "");
+  EXPECT_EQ(script.print_and_read(host, ": "), "a\n");
+}
+
+}  // namespace
+}  // namespace x86lab
