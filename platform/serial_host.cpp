@@ -11,8 +11,17 @@ struct StreamSerialHost::SavedTerminal {
   termios attributes;
 };
 
-StreamSerialHost::StreamSerialHost(std::FILE* output, int input_fd, std::function<void()> quit)
-    : output_(output), input_fd_(input_fd), quit_(std::move(quit)) {
+const char* const StreamSerialHost::kKeysHelp =
+    "\nx86lab serial console keys:\n"
+    "  Ctrl-A x        stop x86lab\n"
+    "  Ctrl-A c        the monitor: info segments|gdt|ldt|idt|tss, stats, phys ADDR LEN\n"
+    "                  (help lists them; Enter on an empty line resumes the guest)\n"
+    "  Ctrl-A h        this help\n"
+    "  Ctrl-A Ctrl-A   send Ctrl-A to the guest\n";
+
+StreamSerialHost::StreamSerialHost(std::FILE* output, int input_fd, std::function<void()> quit,
+                                   std::function<void()> monitor)
+    : output_(output), input_fd_(input_fd), quit_(std::move(quit)), monitor_(std::move(monitor)) {
   if (output_) flush_each_byte_ = isatty(fileno(output_));
 }
 
@@ -50,6 +59,22 @@ void StreamSerialHost::transmit(u8 byte) {
   if (flush_each_byte_ || byte == '\n') std::fflush(output_);
 }
 
+void StreamSerialHost::print_to_console(const std::string& text) {
+  if (!output_) return;
+  std::fputs(text.c_str(), output_);
+  std::fflush(output_);
+}
+
+std::optional<u8> StreamSerialHost::read_console_byte() {
+  while (next_ >= buffer_.size()) {
+    if (input_fd_ < 0) return std::nullopt;
+    pollfd descriptor{input_fd_, POLLIN, 0};
+    if (poll(&descriptor, 1, -1) < 0) return std::nullopt;  // EINTR: a signal, which ends the monitor
+    fill();
+  }
+  return buffer_[next_++];
+}
+
 void StreamSerialHost::fill() {
   if (input_fd_ < 0) return;
   pollfd descriptor{input_fd_, POLLIN, 0};
@@ -78,6 +103,14 @@ std::optional<u8> StreamSerialHost::receive() {
       if (byte == 'x' || byte == 'X') {
         if (quit_) quit_();
         return std::nullopt;
+      }
+      if ((byte == 'c' || byte == 'C') && monitor_) {
+        monitor_();
+        return std::nullopt;
+      }
+      if (byte == 'h' || byte == 'H' || byte == '?') {
+        print_to_console(kKeysHelp);
+        continue;
       }
       if (byte == 0x01) return byte;
       continue;

@@ -1,7 +1,8 @@
 // The host side of COM1 for `--serial stdio|file:PATH|none` and `--serial-input FILE`:
 // transmitted bytes go to a stream, received bytes come from a file descriptor read
 // without blocking. A terminal on standard input is put in raw mode (restored at
-// exit); there Ctrl-A x stops the machine and Ctrl-A Ctrl-A sends a Ctrl-A. With a
+// exit); there Ctrl-A x stops the machine, Ctrl-A c opens the console monitor, Ctrl-A h
+// prints the keys and Ctrl-A Ctrl-A sends a Ctrl-A (QEMU's -serial mon:stdio keys). With a
 // prompt (`--serial-expect TEXT`), input is held back line by line until the guest has
 // printed the prompt, so a scripted session cannot lose bytes to a program that reads
 // and discards them before its prompt (a shell's terminal query).
@@ -17,15 +18,29 @@ namespace x86lab {
 
 class StreamSerialHost : public SerialHost {
  public:
-  // `output` may be null (output dropped); `input_fd` may be -1 (no input). `quit`
-  // is called for Ctrl-A x on a raw terminal.
-  StreamSerialHost(std::FILE* output, int input_fd, std::function<void()> quit = {});
+  // `output` may be null (output dropped); `input_fd` may be -1 (no input). On a raw
+  // terminal, `quit` is called for Ctrl-A x and `monitor` for Ctrl-A c (both on the
+  // machine's thread, from receive()).
+  StreamSerialHost(std::FILE* output, int input_fd, std::function<void()> quit = {},
+                   std::function<void()> monitor = {});
   ~StreamSerialHost() override;
   StreamSerialHost(const StreamSerialHost&) = delete;
   StreamSerialHost& operator=(const StreamSerialHost&) = delete;
 
-  // Raw mode for a terminal input (no echo, no line editing, no signals).
+  // Raw mode for a terminal input (no echo, no line editing, no signals), with the
+  // Ctrl-A keys.
   void make_terminal_raw();
+  // The Ctrl-A keys without a terminal (tests).
+  void enable_escapes() { raw_ = true; }
+  // The next input byte for the console monitor, waiting for it (the bytes typed after
+  // Ctrl-A c may already be buffered); nothing at the end of the input or when a
+  // signal interrupts the wait.
+  std::optional<u8> read_console_byte();
+  // Text for the person at the console (help, the monitor's answers): written to the
+  // serial output stream, as QEMU's monitor shares the terminal.
+  void print_to_console(const std::string& text);
+  // What Ctrl-A h prints.
+  static const char* const kKeysHelp;
   // Flushes the output stream and stops using it (its owner is about to close it);
   // later transmitted bytes are dropped.
   void detach_output() {
@@ -52,6 +67,7 @@ class StreamSerialHost : public SerialHost {
   int input_fd_;
   int terminal_fd_ = -1;  // the terminal in raw mode, restored at exit
   std::function<void()> quit_;
+  std::function<void()> monitor_;
   std::vector<u8> buffer_;
   std::size_t next_ = 0;
   bool raw_ = false;

@@ -143,7 +143,7 @@ int run_command(const std::vector<std::string>& args) {
     if (console.output) console.output->start();
     platform.start();
     machine->start_tracing();
-  });
+  }, [&] { return platform.serve_console_monitor(); });
   bool output_failed = false;
   finish_output([&] { machine->finish_tracing(); }, output_failed);
   if (console.output) finish_output([&] { console.output->finish(); }, output_failed);

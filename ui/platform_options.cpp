@@ -1,6 +1,8 @@
 // Parsing of the platform options and the serial console's host files.
 #include "ui/platform_options.h"
 
+#include "ui/gdb/console_monitor.h"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -100,9 +102,13 @@ void PlatformSession::configure(const po::variables_map& vm, MachineConfig& conf
   } else if (from_stdin) {
     input_fd_ = STDIN_FILENO;
   }
-  serial_ = std::make_unique<StreamSerialHost>(output_, input_fd_, [this] {
-    if (machine_) machine_->request_stop();
-  });
+  serial_ = std::make_unique<StreamSerialHost>(
+      output_, input_fd_, [this] { if (machine_) machine_->request_stop(); },
+      [this] {
+        if (!machine_) return;
+        monitor_requested_ = true;
+        machine_->request_pause();  // on the machine's thread (the UART's receive)
+      });
   if (vm.count("serial-expect")) {
     const std::string prompt = vm["serial-expect"].as<std::string>();
     if (prompt.empty()) throw InputError("--serial-expect needs a non-empty TEXT (the guest's prompt)");
@@ -112,6 +118,13 @@ void PlatformSession::configure(const po::variables_map& vm, MachineConfig& conf
   // A terminal is made raw only for kernels (their shells); BIOS runs keep Ctrl-C.
   if (input_fd_ == STDIN_FILENO && vm.count("kernel")) serial_->make_terminal_raw();
   config.com1_host = serial_.get();
+}
+
+bool PlatformSession::serve_console_monitor() {
+  if (!monitor_requested_ || !machine_) return false;
+  monitor_requested_ = false;
+  if (x86lab::serve_console_monitor(*machine_, *serial_) == ConsoleMonitorEnd::Quit) machine_->request_stop();
+  return true;
 }
 
 void PlatformSession::start() {

@@ -20,8 +20,12 @@ class PlatformSession {
 
   // Reads the options into `config` and opens the serial files. Throws InputError.
   void configure(const boost::program_options::variables_map& vm, MachineConfig& config);
-  // Connects the console's Ctrl-A x to `machine` (call once the machine exists).
+  // Connects the console's Ctrl-A x and Ctrl-A c to `machine` (call once the machine exists).
   void connect(Machine& machine) { machine_ = &machine; }
+  // After Machine::run() returned Reason::Paused: when the pause was the console's
+  // Ctrl-A c, serves the console monitor (ui/gdb/console_monitor.h) and returns true
+  // (`quit` there has requested the machine's stop); false for any other pause.
+  bool serve_console_monitor();
   // Empties the --serial file (trace/output_file.h) just before the run.
   void start();
   // After the run: closes the --serial file (throws OutputError when it could not be
@@ -36,6 +40,7 @@ class PlatformSession {
   bool input_owned_ = false;
   bool vga_dump_ = false;
   Machine* machine_ = nullptr;
+  bool monitor_requested_ = false;  // Ctrl-A c paused the machine
 };
 
 // The value of option --`option`, a decimal whole number from `low` to `high` (`unit`,

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <string>
 
 #include "platform/serial_host.h"
@@ -54,6 +55,35 @@ TEST(SerialHost, APromptSplitAcrossWritesIsSeen) {
   EXPECT_EQ(script.print_and_read(host, "log"), "");
   EXPECT_EQ(script.print_and_read(host, "in"), "");
   EXPECT_EQ(script.print_and_read(host, ": "), "a\n");
+}
+
+TEST(SerialHost, CtrlAKeysStopOpenTheMonitorPrintHelpAndSendCtrlA) {
+  ScriptedHost script("a\x01" "c" "b\x01\x01" "c\x01h\x01x");
+  std::FILE* console = std::tmpfile();
+  int stops = 0, monitors = 0;
+  StreamSerialHost host(console, script.fds[0], [&] { ++stops; }, [&] { ++monitors; });
+  host.enable_escapes();
+  std::string received;
+  for (int i = 0; i < 8; ++i)  // receive() ends at each key that hands over control
+    while (const auto byte = host.receive()) received.push_back(static_cast<char>(*byte));
+  EXPECT_EQ(received, "ab\x01" "c");
+  EXPECT_EQ(monitors, 1);
+  EXPECT_EQ(stops, 1);
+  std::rewind(console);
+  char text[512] = {};
+  EXPECT_GT(std::fread(text, 1, sizeof text - 1, console), 0u);
+  EXPECT_EQ(std::string(text), StreamSerialHost::kKeysHelp);
+  std::fclose(console);
+}
+
+TEST(SerialHost, TheMonitorReadsTheBytesTypedAfterCtrlAC) {
+  ScriptedHost script("\x01" "cinfo tss\r");
+  StreamSerialHost host(nullptr, script.fds[0], {}, [] {});
+  host.enable_escapes();
+  EXPECT_EQ(host.receive(), std::nullopt);  // Ctrl-A c
+  std::string line;
+  while (const auto byte = host.read_console_byte()) line.push_back(static_cast<char>(*byte));
+  EXPECT_EQ(line, "info tss\r");  // then the end of the input
 }
 
 }  // namespace

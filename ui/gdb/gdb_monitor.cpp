@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "platform/debugger/inspect.h"
+#include "ui/gdb/console_monitor.h"
 #include "ui/gdb/gdb_protocol.h"
 #include "ui/gdb/rsp.h"
 
@@ -133,6 +134,35 @@ std::string GdbProtocol::monitor_break_on(const std::vector<std::string>& w) {
   return breakpoints.find(id)->describe() + "\n";
 }
 
+}  // namespace x86lab::gdb
+
+namespace x86lab {
+
+std::optional<std::string> inspection_command(const Debugger& debugger, const std::string& command) {
+  const std::vector<std::string> w = gdb::split(command);
+  if (w.empty()) return std::nullopt;
+  try {
+    if (w[0] == "info" && w.size() >= 2 && w[1] == "segments") return describe_segments(debugger.machine().cpu.state);
+    if (w[0] == "info" && w.size() >= 2 && gdb::table_named(w[1]))
+      return describe_table(debugger, *gdb::table_named(w[1]), w.size() > 2 ? gdb::number(w[2]) : 0,
+                            w.size() > 3 ? std::min<u32>(gdb::number(w[3]), 1024) : 64);
+    if (w[0] == "info" && w.size() >= 2 && w[1] == "tss") return describe_tss(debugger);
+    if (w[0] == "stats") {
+      std::ostringstream out;
+      debugger.machine().counters.print(out);
+      return out.str();
+    }
+    if (w[0] == "phys" && w.size() == 3) return describe_physical(debugger, gdb::number(w[1]), gdb::number(w[2]));
+  } catch (const std::invalid_argument& error) {
+    return std::string(error.what()) + "\n";
+  }
+  return std::nullopt;
+}
+
+}  // namespace x86lab
+
+namespace x86lab::gdb {
+
 Reply GdbProtocol::monitor(const std::string& command) {
   std::string text;
   const std::vector<std::string> w = split(command);
@@ -140,13 +170,8 @@ Reply GdbProtocol::monitor(const std::string& command) {
   try {
     if (first == "help") {
       text = kHelp;
-    } else if (first == "info" && w.size() >= 2 && w[1] == "segments") {
-      text = describe_segments(debugger_.machine().cpu.state);
-    } else if (first == "info" && w.size() >= 2 && table_named(w[1])) {
-      text = describe_table(debugger_, *table_named(w[1]), w.size() > 2 ? number(w[2]) : 0,
-                            w.size() > 3 ? std::min<u32>(number(w[3]), 1024) : 64);
-    } else if (first == "info" && w.size() >= 2 && w[1] == "tss") {
-      text = describe_tss(debugger_);
+    } else if (const std::optional<std::string> inspection = inspection_command(debugger_, command)) {
+      text = *inspection;
     } else if (first == "break-on") {
       text = monitor_break_on(w);
     } else if (first == "condition" && w.size() >= 2) {
@@ -157,12 +182,6 @@ Reply GdbProtocol::monitor(const std::string& command) {
                                                                        : parse_condition(expression))
                  ? "condition set\n"
                  : "no breakpoint " + w[1] + "\n";
-    } else if (first == "stats") {
-      std::ostringstream out;
-      debugger_.machine().counters.print(out);
-      text = out.str();
-    } else if (first == "phys" && w.size() == 3) {
-      text = describe_physical(debugger_, number(w[1]), number(w[2]));
     } else if (first == "history" && w.size() == 2 && (w[1] == "on" || w[1] == "off")) {
       debugger_.enable_history(w[1] == "on");
       text = "history " + w[1] + "\n";
@@ -176,7 +195,8 @@ Reply GdbProtocol::monitor(const std::string& command) {
         std::snprintf(line, sizeof line, "%10llu %04X:%08X %08X %s", static_cast<unsigned long long>(e.instruction),
                       e.cs, e.eip, e.linear, std::string(e.mnemonic).c_str());
         text += line;
-        text += e.vector >= 0 ? " " + std::to_string(e.vector) + "\n" : "\n";
+        if (e.vector >= 0) text += ' ' + std::to_string(e.vector);
+        text += '\n';
       }
     } else if (first == "reset") {
       debugger_.reset();

@@ -1,6 +1,7 @@
 // `x86lab run|gui --gdb [HOST:]PORT --wait-gdb` (gdb_options.h).
 #include "ui/gdb/gdb_options.h"
 
+#include <cstdint>
 #include <iostream>
 
 namespace po = boost::program_options;
@@ -25,10 +26,15 @@ std::unique_ptr<gdb::GdbServer> start_gdb_server(const po::variables_map& vm, De
   return server;
 }
 
-RunResult run_machine(const po::variables_map& vm, Machine& machine, const std::function<void()>& before_run) {
+RunResult run_machine(const po::variables_map& vm, Machine& machine, const std::function<void()>& before_run,
+                      const std::function<bool()>& on_pause) {
   if (!vm.count("gdb") && !vm.count("wait-gdb")) {
     before_run();
-    return machine.run();
+    RunResult result = machine.run();
+    // run_for counts --max-instructions from the machine's start, as run() did.
+    while (result.reason == RunResult::Reason::Paused && on_pause && on_pause())
+      result = machine.run_for(UINT64_MAX);
+    return result;
   }
   Debugger debugger(machine);
   const auto server = start_gdb_server(vm, debugger);

@@ -19,8 +19,9 @@ std::unique_ptr<gdb::GdbServer> start_gdb_server(const boost::program_options::v
 // Runs the machine: under the gdb stub when --gdb or --wait-gdb was given, else
 // Machine::run(). `before_run` is called once nothing can fail any more (the stub is
 // listening), just before the machine runs: the caller empties its output files there.
-// Throws as start_gdb_server.
+// Without the stub, a run that returns Reason::Paused goes on as long as `on_pause`
+// returns true (the serial console's monitor served the pause). Throws as start_gdb_server.
 RunResult run_machine(const boost::program_options::variables_map& vm, Machine& machine,
-                      const std::function<void()>& before_run);
+                      const std::function<void()>& before_run, const std::function<bool()>& on_pause = {});
 
 }  // namespace x86lab

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# The serial console's keys on a terminal (ui/gdb/console_monitor.h): Ctrl-A h prints
+# them, Ctrl-A c opens the monitor, whose read-only commands answer while the guest
+# waits, Enter resumes the guest, and `quit` stops x86lab as Ctrl-A x does. The
+# terminal is a pseudo-terminal from script(1); the guest echoes COM1 until 'q'.
+# Usage: console_monitor.sh X86LAB ECHO_KERNEL
+set -u
+x86lab=$1
+kernel=$2
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+failures=0
+expect_text() {
+  if ! grep -qF -- "$1" "$out"; then
+    echo "FAIL: no '$1' in the console output:"
+    cat -v "$out"
+    failures=$((failures + 1))
+  fi
+}
+session() {  # session INPUT EXPECTED_STATUS
+  printf "$1" | script -qfec "$x86lab run --kernel $kernel --serial stdio --debugcon none" /dev/null >"$out" 2>&1
+  local status=$?
+  if [ "$status" != "$2" ]; then
+    echo "FAIL: status $status, expected $2, for input '$1':"
+    cat -v "$out"
+    failures=$((failures + 1))
+  fi
+}
+
+session 'hello\001h\001cinfo segments\rinfo gdt 2 1\rbogus\r\rworld q' 33
+expect_text "echo_kernel: type q to quit"
+expect_text "Ctrl-A c        the monitor"
+expect_text "(x86lab) info segments"
+expect_text "cs   0010 base=00000000 limit=FFFFFFFF type=B s=1 dpl=0 p=1 db=1 g=1"
+expect_text "   2 0010 00CF9B000000FFFF code base=00000000 limit=FFFFFFFF type=B dpl=0 p=1 db=1 g=1 accessed"
+expect_text "unknown command 'bogus' (help lists them)"
+expect_text "world"
+expect_text "echo_kernel: bye"
+
+session '\001cquit\r' 1
+expect_text "stopped on request"
+
+[ "$failures" = 0 ] && echo PASS
+exit $((failures > 0))

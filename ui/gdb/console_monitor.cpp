@@ -1,0 +1,66 @@
+// The serial console's monitor (Ctrl-A c): a line editor on the raw terminal and the
+// shared read-only monitor commands.
+#include "ui/gdb/console_monitor.h"
+
+namespace x86lab {
+
+namespace {
+
+constexpr const char* kConsoleHelp =
+    "x86lab console monitor (the guest waits):\n"
+    "  info segments              selectors with their descriptor caches, GDTR, IDTR, CPL\n"
+    "  info gdt|ldt|idt [FIRST [COUNT]]  descriptor table entries (default 0, 64)\n"
+    "  info tss                   the current TSS\n"
+    "  stats                      the counters\n"
+    "  phys ADDR LEN              hex dump of physical memory (at most 4096 bytes)\n"
+    "  continue (or Enter)        resume the guest\n"
+    "  quit                       stop x86lab (as Ctrl-A x)\n"
+    "Breakpoints and stepping: x86lab run --gdb PORT (docs/gdb.md).\n";
+
+// One line typed on the raw terminal, echoed; nothing at the end of the input.
+std::optional<std::string> read_line(StreamSerialHost& console) {
+  std::string line;
+  for (;;) {
+    const std::optional<u8> byte = console.read_console_byte();
+    if (!byte) return std::nullopt;
+    if (*byte == '\r' || *byte == '\n') {
+      console.print_to_console("\n");
+      return line;
+    }
+    if ((*byte == 0x7F || *byte == 0x08) && !line.empty()) {
+      line.pop_back();
+      console.print_to_console("\b \b");
+    } else if (*byte == 0x03) {  // Ctrl-C: drop the line
+      console.print_to_console("^C\n");
+      return std::string();
+    } else if (*byte >= 0x20 && *byte < 0x7F) {
+      line.push_back(static_cast<char>(*byte));
+      console.print_to_console(std::string(1, static_cast<char>(*byte)));
+    }
+  }
+}
+
+}  // namespace
+
+ConsoleMonitorEnd serve_console_monitor(Machine& machine, StreamSerialHost& console) {
+  const Debugger debugger(machine, 0);  // the views need one; it arms nothing
+  console.print_to_console("\nx86lab monitor: help lists the commands, Enter resumes the guest\n");
+  for (;;) {
+    console.print_to_console("(x86lab) ");
+    const std::optional<std::string> line = read_line(console);
+    if (!line) return ConsoleMonitorEnd::Resume;
+    const std::size_t start = line->find_first_not_of(' ');
+    const std::string command = start == std::string::npos ? "" : line->substr(start);
+    if (command.empty() || command == "continue" || command == "c") return ConsoleMonitorEnd::Resume;
+    if (command == "quit" || command == "q") return ConsoleMonitorEnd::Quit;
+    if (command == "help") {
+      console.print_to_console(kConsoleHelp);
+    } else if (const std::optional<std::string> answer = inspection_command(debugger, command)) {
+      console.print_to_console(*answer);
+    } else {
+      console.print_to_console("unknown command '" + command + "' (help lists them)\n");
+    }
+  }
+}
+
+}  // namespace x86lab
