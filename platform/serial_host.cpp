@@ -55,6 +55,7 @@ void StreamSerialHost::transmit(u8 byte) {
     }
   }
   if (!output_) return;
+  if (on_output_) on_output_();
   std::fputc(byte, output_);
   if (flush_each_byte_ || byte == '\n') std::fflush(output_);
 }

@@ -39,6 +39,8 @@ class StreamSerialHost : public SerialHost {
   // Text for the person at the console (help, the monitor's answers): written to the
   // serial output stream, as QEMU's monitor shares the terminal.
   void print_to_console(const std::string& text);
+  // Calls `hook` before each byte the guest transmits (the progress line erases itself).
+  void on_output(std::function<void()> hook) { on_output_ = std::move(hook); }
   // What Ctrl-A h prints.
   static const char* const kKeysHelp;
   // Flushes the output stream and stops using it (its owner is about to close it);
@@ -68,6 +70,7 @@ class StreamSerialHost : public SerialHost {
   int terminal_fd_ = -1;  // the terminal in raw mode, restored at exit
   std::function<void()> quit_;
   std::function<void()> monitor_;
+  std::function<void()> on_output_;
   std::vector<u8> buffer_;
   std::size_t next_ = 0;
   bool raw_ = false;

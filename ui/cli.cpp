@@ -1,6 +1,8 @@
 // Command-line parsing with Boost.Program_options and the `run` subcommand.
 #include "ui/cli.h"
 
+#include <unistd.h>
+
 #include <boost/program_options.hpp>
 #include <atomic>
 #include <cerrno>
@@ -19,6 +21,7 @@
 #include "ui/gui/gui_command.h"
 #include "ui/gdb/gdb_options.h"
 #include "ui/platform_options.h"
+#include "ui/progress_line.h"
 #include "ui/trace_command.h"
 
 namespace po = boost::program_options;
@@ -113,7 +116,10 @@ class InterruptHandlers {
 };
 
 int run_command(const std::vector<std::string>& args) {
-  const po::options_description options = run_options();
+  po::options_description options = run_options();
+  options.add_options()
+      ("progress", "show the progress line on stderr while the guest prints nothing (default: when stderr is a terminal)")
+      ("no-progress", "never show the progress line");
   const po::variables_map vm = parse_command_options(args, options, "run");
   if (vm.count("help")) {
     std::cout << options;
@@ -138,12 +144,26 @@ int run_command(const std::vector<std::string>& args) {
   platform.connect(*machine);
   attach_trace_options(vm, *machine);
   std::optional<InterruptHandlers> interrupt_handlers;  // while the machine runs
+  RunHooks hooks;
+  hooks.on_pause = [&] { return platform.serve_console_monitor(); };
+  std::optional<ProgressLine> progress;
+  if (vm.count("progress") && vm.count("no-progress")) throw InputError("--progress and --no-progress exclude each other");
+  if (vm.count("progress") || (!vm.count("no-progress") && isatty(STDERR_FILENO))) {
+    progress.emplace(*machine, stderr);
+    platform.serial().on_output([&] { progress->guest_output(); });
+    hooks.slice_steps = ProgressLine::kSliceSteps;
+    hooks.between_slices = [&] { progress->update(); };
+  }
   const RunResult result = run_machine(vm, *machine, [&] {
     interrupt_handlers.emplace(*machine);
     if (console.output) console.output->start();
     platform.start();
     machine->start_tracing();
-  }, [&] { return platform.serve_console_monitor(); });
+  }, hooks);
+  if (progress) {
+    platform.serial().on_output({});
+    progress.reset();  // erases the line
+  }
   bool output_failed = false;
   finish_output([&] { machine->finish_tracing(); }, output_failed);
   if (console.output) finish_output([&] { console.output->finish(); }, output_failed);

@@ -26,6 +26,8 @@ class PlatformSession {
   // Ctrl-A c, serves the console monitor (ui/gdb/console_monitor.h) and returns true
   // (`quit` there has requested the machine's stop); false for any other pause.
   bool serve_console_monitor();
+  // The serial console (after configure()).
+  StreamSerialHost& serial() { return *serial_; }
   // Empties the --serial file (trace/output_file.h) just before the run.
   void start();
   // After the run: closes the --serial file (throws OutputError when it could not be

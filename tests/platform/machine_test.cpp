@@ -19,7 +19,9 @@ struct TimerRun {
   u64 instructions, cycles;
 };
 
-TimerRun run_timer_kernel(u64 cpu_hz) {
+// `slice`: 0 for one Machine::run(), else run_for(slice) until the run ends (as `x86lab
+// run` does with its progress line, ui/gdb/gdb_options.h RunHooks).
+TimerRun run_timer_kernel(u64 cpu_hz, u64 slice = 0) {
   std::FILE* console = std::tmpfile();
   MachineConfig config;
   config.debug_console = console;
@@ -27,7 +29,8 @@ TimerRun run_timer_kernel(u64 cpu_hz) {
   config.max_instructions = 100'000'000;
   config.kernel.kernel_path = std::string(X86LAB_ROM_DIR) + "/multiboot/timer_kernel.elf";
   Machine machine(config);
-  const RunResult result = machine.run();
+  RunResult result = slice ? machine.run_for(slice) : machine.run();
+  while (slice && result.reason == RunResult::Reason::Paused) result = machine.run_for(slice);
   std::fflush(console);
   std::rewind(console);
   std::string text;
@@ -69,6 +72,17 @@ TEST(MachineClock, SameInputGivesTheSameRun) {
   EXPECT_EQ(a.console, b.console);
   EXPECT_EQ(a.instructions, b.instructions);
   EXPECT_EQ(a.cycles, b.cycles);
+}
+
+TEST(MachineClock, ARunInSlicesIsTheSameRun) {
+  const TimerRun whole = run_timer_kernel(500'000'000);
+  for (const u64 slice : {1u, 7u, 1000u}) {
+    const TimerRun sliced = run_timer_kernel(500'000'000, slice);
+    EXPECT_EQ(sliced.result.exit_status, whole.result.exit_status) << slice;
+    EXPECT_EQ(sliced.console, whole.console) << slice;
+    EXPECT_EQ(sliced.instructions, whole.instructions) << slice;
+    EXPECT_EQ(sliced.cycles, whole.cycles) << slice;
+  }
 }
 
 TEST(MachineClock, HltWithInterruptsEnabledAndNoEventEndsTheRun) {

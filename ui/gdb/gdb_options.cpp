@@ -27,13 +27,21 @@ std::unique_ptr<gdb::GdbServer> start_gdb_server(const po::variables_map& vm, De
 }
 
 RunResult run_machine(const po::variables_map& vm, Machine& machine, const std::function<void()>& before_run,
-                      const std::function<bool()>& on_pause) {
+                      const RunHooks& hooks) {
   if (!vm.count("gdb") && !vm.count("wait-gdb")) {
     before_run();
-    RunResult result = machine.run();
-    // run_for counts --max-instructions from the machine's start, as run() did.
-    while (result.reason == RunResult::Reason::Paused && on_pause && on_pause())
-      result = machine.run_for(UINT64_MAX);
+    // run_for counts --max-instructions from the machine's start, as run() does.
+    const u64 slice = hooks.slice_steps ? hooks.slice_steps : UINT64_MAX;
+    RunResult result = hooks.slice_steps ? machine.run_for(slice) : machine.run();
+    while (result.reason == RunResult::Reason::Paused) {
+      if (hooks.on_pause && hooks.on_pause()) {
+      } else if (hooks.slice_steps && hooks.between_slices) {
+        hooks.between_slices();
+      } else {
+        break;
+      }
+      result = machine.run_for(slice);
+    }
     return result;
   }
   Debugger debugger(machine);

@@ -16,12 +16,21 @@ void add_gdb_options(boost::program_options::options_description& options);
 // be bound.
 std::unique_ptr<gdb::GdbServer> start_gdb_server(const boost::program_options::variables_map& vm, Debugger& debugger,
                                                  std::function<void()> notify = {});
+// What `x86lab run` does between parts of a run without the gdb stub.
+struct RunHooks {
+  // A pause the machine was asked for (Machine::request_pause): true when it was served
+  // (the serial console's monitor) and the run goes on.
+  std::function<bool()> on_pause;
+  // With slice_steps > 0 the machine runs in slices of that many steps (the same steps,
+  // counters and trace as one run) and `between_slices` is called after each.
+  u64 slice_steps = 0;
+  std::function<void()> between_slices;
+};
 // Runs the machine: under the gdb stub when --gdb or --wait-gdb was given, else
-// Machine::run(). `before_run` is called once nothing can fail any more (the stub is
-// listening), just before the machine runs: the caller empties its output files there.
-// Without the stub, a run that returns Reason::Paused goes on as long as `on_pause`
-// returns true (the serial console's monitor served the pause). Throws as start_gdb_server.
+// Machine::run() (in slices, with `hooks`). `before_run` is called once nothing can
+// fail any more (the stub is listening), just before the machine runs: the caller
+// empties its output files there. Throws as start_gdb_server.
 RunResult run_machine(const boost::program_options::variables_map& vm, Machine& machine,
-                      const std::function<void()>& before_run, const std::function<bool()>& on_pause = {});
+                      const std::function<void()>& before_run, const RunHooks& hooks = {});
 
 }  // namespace x86lab

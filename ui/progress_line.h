@@ -1,0 +1,43 @@
+// The progress line of `x86lab run` on a terminal: while the guest prints nothing, one
+// line on stderr says how far the run is (instructions, MIPS, guest time), rewritten
+// in place about once a second and erased before the guest's next output. Wall time
+// decides only when the line is drawn, never what the machine does.
+#pragma once
+#include <chrono>
+#include <cstdio>
+
+#include "platform/machine.h"
+
+namespace x86lab {
+
+class ProgressLine {
+ public:
+  // Steps between two looks at the clock (run_machine's slices): about a tenth of a
+  // second at the Linux boot's 130 MIPS.
+  static constexpr u64 kSliceSteps = 16'000'000;
+  // The line appears once the guest has been quiet this long, and is redrawn as often.
+  static constexpr std::chrono::milliseconds kQuietTime{2000}, kRedrawInterval{1000};
+
+  // Draws on `terminal` (stderr) for `machine`.
+  ProgressLine(const Machine& machine, std::FILE* terminal);
+  ~ProgressLine() { erase(); }
+  ProgressLine(const ProgressLine&) = delete;
+  ProgressLine& operator=(const ProgressLine&) = delete;
+
+  // Between slices: draws or redraws the line when it is due.
+  void update();
+  // The guest is about to print (the serial console, before each byte): erases the
+  // line if it is shown, and starts the quiet time anew.
+  void guest_output();
+
+ private:
+  void erase();
+
+  const Machine& machine_;
+  std::FILE* terminal_;
+  std::chrono::steady_clock::time_point last_output_, last_draw_, start_;
+  u64 last_instructions_ = 0;
+  bool shown_ = false;
+};
+
+}  // namespace x86lab
