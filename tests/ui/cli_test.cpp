@@ -31,6 +31,8 @@ const Rejection kRejections[] = {
     {"MissingRom", "run --bios missing.bin", "cannot open ROM 'missing.bin': No such file or directory"},
     {"NonNumericMemory", "run --memory lots --bios x.bin", "--memory needs a whole number, not 'lots'"},
     {"UnknownCommand", "fly", "unknown command 'fly' (try x86lab help)"},
+    {"ProgressAndNoProgress", "run --bios " + std::string(X86LAB_ROM_DIR) + "/demo.bin --progress --no-progress",
+     "--progress and --no-progress exclude each other"},
     {"StrayArgumentToRun", "run --bios " + std::string(X86LAB_ROM_DIR) + "/demo.bin extra",
      "run takes only options, not 'extra' (x86lab run --help lists them)"},
     {"StrayArgumentToGui", "gui --bios " + std::string(X86LAB_ROM_DIR) + "/demo.bin extra",
