@@ -1,7 +1,7 @@
 // A task switch into a 16-bit TSS (Intel SDM Vol. 3, "Task Management", "16-Bit
 // Task-State Segment (TSS)": the upper halves of the general registers are "not
-// maintained"). QUIRK followed here: the i386 loads them as FFFFh, as Bochs and QEMU do
-// and test386's ROM128 task-switch test (POST 22h) checks (docs/protected-mode.md).
+// maintained"). QUIRK followed here: the i386 loads them as FFFFh, as Bochs 2.7 does and
+// test386's ROM128 task-switch test (POST 22h) checks (docs/protected-mode.md).
 #include <gtest/gtest.h>
 
 #include "../segmentation/protected_fixture.h"
