@@ -9,6 +9,13 @@
 
 %define PTR T_VARS
 
+; RESTORE_STACK0: back on the tests' ring-0 stack after a case that loaded SS:ESP.
+%macro RESTORE_STACK0 0
+  mov ax, SEL_STACK0
+  mov ss, ax
+  mov esp, STACK0_TOP
+%endmacro
+
 tests:
   SET_DESC GDT, 0x80, 0, 0xFFFFF, 0x92, 0xC        ; data DPL 0
   SET_DESC GDT, 0x88, 0, 0xFFFFF, 0x98, 0xC        ; execute-only code
@@ -124,9 +131,7 @@ tests:
   mov ebx, esp
   mov cx, ss
   CATCH
-  mov ax, SEL_STACK0
-  mov ss, ax
-  mov esp, STACK0_TOP
+  RESTORE_STACK0
   EXPECT_NO_FAULT
   EXPECT_EQ ebx, 0x12340000, "ESP"
   EXPECT_EQ cx, 0x80, "SS"
@@ -140,9 +145,7 @@ tests:
   o16 pop ss
   mov ebx, esp
   CATCH
-  mov ax, SEL_STACK0
-  mov ss, ax
-  mov esp, STACK0_TOP
+  RESTORE_STACK0
   EXPECT_NO_FAULT
   EXPECT_EQ ebx, 0x56780000, "ESP"
 
@@ -267,9 +270,7 @@ tests:
   mov ebx, esp
   mov cx, ss
   CATCH
-  mov ax, SEL_STACK0
-  mov ss, ax
-  mov esp, STACK0_TOP
+  RESTORE_STACK0
   EXPECT_NO_FAULT
   EXPECT_EQ ebx, 0x6000, "ESP"
   EXPECT_EQ cx, 0x80, "SS"
