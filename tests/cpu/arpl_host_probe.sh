@@ -12,6 +12,7 @@ probe=$1
 if [ ! -x "$probe" ]; then echo "$probe not built (x86 Linux hosts only): skipped"; exit 77; fi
 run() { "$probe" "$@" 2>/dev/null; echo $?; }
 equal=$(run) raise=$(run a) plain=$(run a b)
+echo "host: $(grep -m1 '^model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2-)"
 echo "ARPL with nothing to write: status $equal; ARPL that writes: $raise; MOV: $plain (139 = SIGSEGV)"
 case $equal in
   77) echo "the kernel refused the LDT entry (modify_ldt): skipped"; exit 77 ;;

@@ -2,8 +2,9 @@
 # Runs test386.asm (built from ../shared by roms/guest/test386/) under x86lab from reset
 # and passes when the last POST code on port 80h is FFh (every check passed) and, when a
 # reference is given, the POST EEh text written to port E9h equals it byte for byte.
-# On a halt before FFh it names the last POST code and the halting address, which the
-# listing beside the image (IMAGE with .lst) maps to the failed check (docs/test386.md).
+# The run must end at test386's final HLT (exit status 0). On a stop before FFh it
+# names the last POST code and prints the last instructions, whose offsets the listing
+# beside the image (IMAGE with .lst) maps to the failed check (docs/test386.md).
 # Exits 77 (a ctest skip) when ../shared/tests/test386 is absent.
 # usage: run_test386.sh X86LAB TEST386_DIR IMAGE [REFERENCE]
 set -u
@@ -26,7 +27,7 @@ last=$(grep '^POST ' "$work/post.txt" | tail -n 1)
 steps=$(awk '$1 == "instructions" {print $2}' "$work/post.txt")
 grep -v -E '^(POST |[a-z][a-z0-9_.-]* [0-9]+$)' "$work/post.txt"
 echo "x86lab exit status $status after ${steps:-?} instructions, last POST code: ${last:-none}"
-if [ "$last" != "POST ff" ]; then
+if [ "$last" != "POST ff" ] || [ "$status" -ne 0 ]; then
   echo "$image stopped before POST FFh; its last instructions (look the offsets up in ${image%.bin}.lst):"
   if [ -n "$steps" ] && [ "$steps" -gt 8 ]; then
     "${run[@]}" --trace "text:$work/last.txt" --trace-filter "insn,window=$((steps - 8))-$steps" 2>/dev/null
