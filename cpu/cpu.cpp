@@ -30,7 +30,7 @@ void Cpu::reset() {
   for (auto& segment : state.segments) reset_segment(segment, 0, 0, 3);
   reset_segment(state.segments[CS], 0xF000, 0xFFFF0000u, 0xB);  // execute/read code, accessed
   state.gdtr = {0, 0xFFFF};
-  state.idtr = {0, 0x03FF};
+  state.idtr = {0, 0xFFFF};  // SDM reset-state table: base 0, limit FFFFh
   reset_segment(state.ldtr, 0, 0, 2, true);  // LDT
   reset_segment(state.tr, 0, 0, 11, true);   // busy 32-bit TSS
   attention_ = monitor_ ? u32{kMonitor} : 0u;

@@ -140,16 +140,18 @@ void verw(Cpu& c, const Instruction& i) {
   c.set_flags(d && d->writable() ? flag::ZF : 0, flag::ZF);
 }
 
-// ARPL Ew,Gw: raise the destination's RPL to the source's.
+// ARPL Ew,Gw: raise the destination's RPL to the source's (SDM "ARPL"). The destination
+// is written only when its RPL is raised, so a memory destination in a read-only data
+// segment (or a read-only page) whose RPL is already at least the source's is read and
+// not written, and takes no #GP(0): measured on an Intel host (a 32-bit process with a
+// read-only LDT data segment, docs/test386.md), and what test386's POST 17h expects.
+// The SDM's #GP(0) "destination in a non-writable segment" holds for the write.
 void arpl(Cpu& c, const Instruction& i) {
   require_protected(c);
   const u16 source_rpl = read_operand<u16>(c, i, 1) & 3;
-  bool adjusted = false;
-  modify_operand<u16>(c, i, 0, [&](u16 destination) {
-    if ((destination & 3) >= source_rpl) return destination;
-    adjusted = true;
-    return static_cast<u16>((destination & ~3) | source_rpl);
-  });
+  const u16 destination = read_operand<u16>(c, i, 0);
+  const bool adjusted = (destination & 3) < source_rpl;
+  if (adjusted) write_operand<u16>(c, i, 0, static_cast<u16>((destination & ~3) | source_rpl));
   c.set_flags(adjusted ? flag::ZF : 0, flag::ZF);
 }
 

@@ -43,12 +43,17 @@ void push_segment(Cpu& c, const Instruction& i) {
   }
 }
 
+// POP of a segment register: ESP is stepped with the stack-address size in force when
+// the instruction started (SDM "POP": the increment belongs to the pop, which reads
+// through the old SS), so POP SS from a 16-bit stack wraps SP and keeps ESP's upper
+// half even when the new SS has B = 1. A faulting load leaves ESP unchanged.
 template <class T>
 void pop_segment(Cpu& c, const Instruction& i) {
   const u16 selector = static_cast<u16>(c.peek_stack<T>(0));
   const u8 segment = i.operands[0].fixed;
+  const u32 new_esp = c.stack_pointer_plus(sizeof(T));
   c.load_segment(segment, selector);
-  c.state.gpr[ESP] = c.stack_pointer_plus(sizeof(T));
+  c.state.gpr[ESP] = new_esp;
   if (segment == SS) c.start_interrupt_shadow(true);
 }
 

@@ -130,7 +130,11 @@ void Cpu::switch_task(Selector selector, const DescriptorSlot& tss, TaskSwitchRe
   state.eflags = ((new32 ? image.eflags : (state.eflags & 0xFFFF0000u & ~flag::VM) | image.eflags) & flag::kImplemented) |
                  flag::Reserved1;
   notify_interrupt();  // the new task's IF may be 1
-  for (unsigned r = 0; r < 8; ++r) state.gpr[r] = new32 ? image.gpr[r] : (state.gpr[r] & 0xFFFF0000u) | image.gpr[r];
+  // QUIRK: a 16-bit TSS holds only the low words and the SDM leaves the upper halves of
+  // the general registers undefined ("not maintained"). The i386 sets them to FFFFh,
+  // test386's 16-bit TSS test (ROM128, POST 22h) checks that and Bochs 2.7 passes it;
+  // x86lab follows that evidence (docs/protected-mode.md; QEMU 7.2 keeps the old halves).
+  for (unsigned r = 0; r < 8; ++r) state.gpr[r] = new32 ? image.gpr[r] : 0xFFFF0000u | image.gpr[r];
   for (unsigned s = 0; s < 6; ++s) load_unusable_segment(state.segments[s], image.segments[s]);
   load_unusable_segment(state.ldtr, image.ldt);
   // DR7's local enables L0-L3 are cleared on every task switch (SDM "Debug Control Register (DR7)").

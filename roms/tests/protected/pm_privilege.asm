@@ -163,6 +163,37 @@ tests:
   test dword [F_EFL], ZF
   EXPECT nz, "ZF set"
 
+  ; ARPL writes only when it raises the RPL (docs/test386.md, "ARPL").
+  SET_DESC GDT, 0x98, 0, 0xFFFFF, 0x90, 0xC        ; read-only data, DPL 0
+  CASE "ARPL of a word in a read-only segment whose RPL is high enough does not fault"
+  mov word [SCRATCH], 0x0013
+  mov bx, 0x0002
+  TRY
+  mov ax, 0x98
+  mov es, ax
+  arpl [es:SCRATCH], bx
+  pushfd
+  pop ecx
+  CATCH
+  mov ax, SEL_DATA0
+  mov es, ax
+  EXPECT_NO_FAULT
+  EXPECT_EQ word [SCRATCH], 0x13, "word unchanged"
+  test ecx, ZF
+  EXPECT z, "ZF clear"
+
+  CASE "ARPL that must raise the RPL of a word in a read-only segment raises #GP(0)"
+  mov word [SCRATCH], 0x0010
+  TRY
+  mov ax, 0x98
+  mov es, ax
+  arpl [es:SCRATCH], bx
+  CATCH
+  mov ax, SEL_DATA0
+  mov es, ax
+  EXPECT_FAULT 13, 0
+  EXPECT_EQ word [SCRATCH], 0x10, "word unchanged"
+
   DONE
 
 r3_hlt:

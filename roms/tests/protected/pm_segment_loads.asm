@@ -9,6 +9,13 @@
 
 %define PTR T_VARS
 
+; RESTORE_STACK0: back on the tests' ring-0 stack after a case that loaded SS:ESP.
+%macro RESTORE_STACK0 0
+  mov ax, SEL_STACK0
+  mov ss, ax
+  mov esp, STACK0_TOP
+%endmacro
+
 tests:
   SET_DESC GDT, 0x80, 0, 0xFFFFF, 0x92, 0xC        ; data DPL 0
   SET_DESC GDT, 0x88, 0, 0xFFFFF, 0x98, 0xC        ; execute-only code
@@ -112,6 +119,35 @@ tests:
   pop ss
   CATCH
   EXPECT_FAULT 13, 0
+
+  ; SDM "POP": the pop and its ESP step use the stack-address size in force at its start.
+  CASE "o32 POP SS from a 16-bit stack to a 32-bit SS wraps SP and keeps ESP's upper half"
+  mov dword [0xFFFC], 0x80        ; flat 32-bit data (B = 1), DPL 0
+  TRY
+  mov ax, SEL_DATA16              ; 16-bit stack (B = 0), base 0
+  mov ss, ax
+  mov esp, 0x1234FFFC
+  pop ss
+  mov ebx, esp
+  mov cx, ss
+  CATCH
+  RESTORE_STACK0
+  EXPECT_NO_FAULT
+  EXPECT_EQ ebx, 0x12340000, "ESP"
+  EXPECT_EQ cx, 0x80, "SS"
+
+  CASE "o16 POP SS from a 16-bit stack to a 32-bit SS wraps SP and keeps ESP's upper half"
+  mov word [0xFFFE], 0x80
+  TRY
+  mov ax, SEL_DATA16
+  mov ss, ax
+  mov esp, 0x5678FFFE
+  o16 pop ss
+  mov ebx, esp
+  CATCH
+  RESTORE_STACK0
+  EXPECT_NO_FAULT
+  EXPECT_EQ ebx, 0x56780000, "ESP"
 
   CASE "a null DS loads, and an access through it raises #GP(0)"
   TRY
@@ -234,9 +270,7 @@ tests:
   mov ebx, esp
   mov cx, ss
   CATCH
-  mov ax, SEL_STACK0
-  mov ss, ax
-  mov esp, STACK0_TOP
+  RESTORE_STACK0
   EXPECT_NO_FAULT
   EXPECT_EQ ebx, 0x6000, "ESP"
   EXPECT_EQ cx, 0x80, "SS"
