@@ -365,38 +365,36 @@ void expect_host_agrees(const char* what, const std::vector<Form>& forms, unsign
   EXPECT_EQ(t.mismatches, 0u);
 }
 
-TEST(X87Differential, LoadStoreAndConvertMatchTheHostInEveryRoundingAndPrecisionMode) {
-  expect_host_agrees("load/store/convert", load_store_forms(), 20, 1, Scope::Intel);
+// One run of a family of forms in a scope; the architectural runs use other seeds than
+// the Intel ones.
+struct HostRun {
+  const char* name;  // the test's name: scope and family
+  const char* family;
+  std::vector<Form> (*forms)();
+  unsigned per_mode;
+  u64 seed;
+  Scope scope;
+};
+const HostRun kRuns[] = {
+    {"IntelLoadStoreAndConvert", "load/store/convert", load_store_forms, 20, 1, Scope::Intel},
+    {"IntelArithmetic", "arithmetic", arithmetic_forms, 20, 2, Scope::Intel},
+    {"IntelComparisons", "compare", compare_forms, 20, 3, Scope::Intel},
+    {"IntelControl", "control", control_forms, 40, 4, Scope::Intel},
+    {"ArchitecturalLoadStoreAndConvert", "load/store/convert", load_store_forms, 20, 11, Scope::Architectural},
+    {"ArchitecturalArithmetic", "arithmetic", arithmetic_forms, 20, 12, Scope::Architectural},
+    {"ArchitecturalComparisons", "compare", compare_forms, 20, 13, Scope::Architectural},
+    {"ArchitecturalControl", "control", control_forms, 40, 14, Scope::Architectural},
+};
+
+class HostAgreement : public ::testing::TestWithParam<HostRun> {};
+
+TEST_P(HostAgreement, InEveryRoundingAndPrecisionMode) {
+  const HostRun& run = GetParam();
+  expect_host_agrees(run.family, run.forms(), run.per_mode, run.seed, run.scope);
 }
 
-TEST(X87Differential, ArithmeticMatchesTheHostInEveryRoundingAndPrecisionMode) {
-  expect_host_agrees("arithmetic", arithmetic_forms(), 20, 2, Scope::Intel);
-}
-
-TEST(X87Differential, ComparisonsMatchTheHostInEveryRoundingAndPrecisionMode) {
-  expect_host_agrees("compare", compare_forms(), 20, 3, Scope::Intel);
-}
-
-TEST(X87Differential, ControlInstructionsMatchTheHostInEveryRoundingAndPrecisionMode) {
-  expect_host_agrees("control", control_forms(), 40, 4, Scope::Intel);
-}
-
-// The architectural scope, on every x86-64 host (other seeds than the Intel scope's).
-TEST(X87Differential, ArchitecturalLoadStoreAndConvertResultsMatchAnyHost) {
-  expect_host_agrees("load/store/convert", load_store_forms(), 20, 11, Scope::Architectural);
-}
-
-TEST(X87Differential, ArchitecturalArithmeticResultsMatchAnyHost) {
-  expect_host_agrees("arithmetic", arithmetic_forms(), 20, 12, Scope::Architectural);
-}
-
-TEST(X87Differential, ArchitecturalComparisonResultsMatchAnyHost) {
-  expect_host_agrees("compare", compare_forms(), 20, 13, Scope::Architectural);
-}
-
-TEST(X87Differential, ArchitecturalControlInstructionResultsMatchAnyHost) {
-  expect_host_agrees("control", control_forms(), 40, 14, Scope::Architectural);
-}
+INSTANTIATE_TEST_SUITE_P(X87Differential, HostAgreement, ::testing::ValuesIn(kRuns),
+                         [](const ::testing::TestParamInfo<HostRun>& info) { return std::string(info.param.name); });
 
 // The architectural comparison leaves out exactly what the SDM leaves open: the
 // undefined condition codes of the form and the reserved environment halves, nothing
