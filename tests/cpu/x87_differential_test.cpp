@@ -19,6 +19,7 @@
 #include <cstring>
 #include <deque>
 #include <map>
+#include <ostream>
 #include <set>
 #include <string>
 
@@ -385,6 +386,9 @@ const HostRun kRuns[] = {
     {"ArchitecturalComparisons", "compare", compare_forms, 20, 13, Scope::Architectural},
     {"ArchitecturalControl", "control", control_forms, 40, 14, Scope::Architectural},
 };
+
+// GoogleTest prints a parameter in the test list (and so in ctest's names): the name.
+void PrintTo(const HostRun& run, std::ostream* out) { *out << run.name; }
 
 class HostAgreement : public ::testing::TestWithParam<HostRun> {};
 
