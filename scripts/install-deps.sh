@@ -16,14 +16,15 @@ packages=(
   libzydis-dev nlohmann-json3-dev zlib1g-dev
   # plots of x86lab compare (docs/compare.md)
   gnuplot-nox
-  # test peers and GUI test tools
-  qemu-system-x86 qemu-user xvfb xauth xdotool imagemagick gdb
+  # test peers (QEMU, and Bochs for the ROM tests: docs/bochs-differences.md; the ROM
+  # is its BIOS, so no BIOS image is needed) and GUI test tools
+  qemu-system-x86 qemu-user bochs xvfb xauth xdotool imagemagick gdb
 )
-# --bench: also the benchmark peers and tools of bench/run_bench.sh (Bochs with its
-# BIOS images, GNU time for peak RSS, valgrind for callgrind profiles; syslinux,
+# --bench: also the benchmark peers and tools of bench/run_bench.sh (Bochs's BIOS
+# images, GNU time for peak RSS, valgrind for callgrind profiles; syslinux,
 # mtools and dosfstools make the disk image Bochs boots Linux from).
 if [ "${1:-}" = --bench ]; then
-  packages+=(bochs bochsbios vgabios time valgrind syslinux mtools dosfstools)
+  packages+=(bochsbios vgabios time valgrind syslinux mtools dosfstools)
 fi
 
 missing=()

@@ -1,6 +1,6 @@
 // Sets up, runs and checks one 80286 real-mode test (see sst286_runner.h); the
-// README's five 286-versus-P6 differences and x86lab's rules 6 and 7 are handled here
-// and nowhere else.
+// README's five 286-versus-P6 differences and x86lab's rules 6 and 7 are handled here,
+// rules 8-13 in sst286_rules.cpp, and nowhere else.
 #include "sst286_runner.h"
 
 #include <algorithm>
@@ -8,6 +8,7 @@
 
 #include "cpu/decoder.h"
 #include "cpu/undefined_flags.h"
+#include "sst286_rules.h"
 
 namespace x86lab::sst286 {
 
@@ -47,12 +48,8 @@ using nlohmann::json;
 constexpr const char* kRegisterNames[] = {"ax", "bx", "cx", "dx", "cs", "ss", "ds",
                                           "es", "sp", "bp", "si", "di", "ip", "flags"};
 // README difference 1: the 286 reads and pushes FLAGS bits 12-15 (IOPL, NT, bit 15)
-// as 0 in real mode; a P6 keeps what POPF/IRET put there.
+// as 0 in real mode; a P6 keeps what POPF/IRET put there (loadable_flags clears them).
 constexpr u32 kFlagsBits12To15 = 0xF000;
-// FLAGS as a P6 can hold them: bit 1 reads as 1, bits 3 and 5 as 0.
-u32 loadable_flags(u32 flags) { return (flags & 0x0FD5u & ~kFlagsBits12To15) | flag::Reserved1; }
-
-u32 linear(u32 segment, u32 offset) { return (segment << 4) + (offset & 0xFFFF); }
 
 bool is_prefix(u8 byte) {
   switch (byte) {
@@ -84,42 +81,6 @@ Expectation from_data(const json& test, u32 undefined) {
   return e;
 }
 
-// README difference 3: where the 286 ran a LOCKed instruction the P6 refuses, expect
-// #UD (vector 6) through an IVT entry the runner adds, with the pushed IP at the
-// instruction's first prefix and nothing else changed (Intel SDM Vol. 3, "Exception
-// and Interrupt Handling in Real-Address Mode").
-Expectation expect_invalid_opcode(const json& test) {
-  Expectation e = from_data(test, 0);
-  e.final_ram.clear();
-  e.flag_address.reset();
-  for (const char* name : kRegisterNames) e.registers[name] = test["initial"]["regs"][name].get<u32>();
-  const u32 flags = loadable_flags(e.registers["flags"]);
-  const u32 ss = e.registers["ss"], sp = e.registers["sp"];
-  // The frame: FLAGS at SP-2, CS at SP-4, IP at SP-6.
-  const u16 frame[3] = {static_cast<u16>(e.registers["ip"]), static_cast<u16>(e.registers["cs"]), static_cast<u16>(flags)};
-  std::map<u32, u8> pushed;
-  for (unsigned word = 0; word < 3; ++word) {
-    const u32 offset = sp - 6 + 2 * word;
-    pushed[linear(ss, offset)] = static_cast<u8>(frame[word]);
-    pushed[linear(ss, offset + 1)] = static_cast<u8>(frame[word] >> 8);
-  }
-  // A handler of one HLT at the first free paragraph from 500h.
-  u32 handler = 0x500;
-  while (e.initial_ram.count(handler) || pushed.count(handler)) handler += 0x10;
-  const u32 handler_cs = handler >> 4;
-  const u8 entry[4] = {0, 0, static_cast<u8>(handler_cs), static_cast<u8>(handler_cs >> 8)};
-  for (u32 i = 0; i < 4; ++i) e.initial_ram[6 * 4 + i] = entry[i];
-  e.initial_ram[handler] = 0xF4;
-  e.final_ram = pushed;
-  e.flag_address = linear(ss, sp - 2);
-  e.registers["sp"] = (sp - 6) & 0xFFFF;
-  e.registers["cs"] = handler_cs;
-  e.registers["ip"] = 1;
-  e.registers["flags"] = flags & ~(flag::IF | flag::TF);
-  e.ignored_flags = kFlagsBits12To15;
-  return e;
-}
-
 // x86lab rule 6 (docs/sst286.md): where the 286 raised #GP (13) for an access through SS
 // past offset FFFFh, the P6 raises #SS (12) (Intel SDM Vol. 3, "Interrupt 12—Stack Fault
 // Exception (#SS)"), with the same frame. Expect that: IVT entry 12 gets the test's own
@@ -135,16 +96,6 @@ bool expect_stack_fault(Expectation& e) {
   }
   for (u32 i = 0; i < 4; ++i) e.initial_ram[kSs + i] = e.initial_ram[kGp + i];
   return true;
-}
-
-// x86lab rule 7 (docs/sst286.md): where a string instruction's element runs past offset
-// FFFFh, the 286 advances SI and DI (and counts CX down under REP) before its #GP; on the
-// P6 the exception is a fault, reported with the state from before the faulting element
-// (Intel SDM Vol. 3, "Exception Classifications"; Vol. 2, "REP/REPE/REPZ/REPNE/REPNZ": the
-// registers are kept so the string operation can resume). first_limit_violation() finds
-// only a fault at the first element, so that state is the initial one.
-void expect_string_registers_unchanged(Expectation& e, const json& test) {
-  for (const char* name : {"si", "di", "cx"}) e.registers[name] = test["initial"]["regs"][name].get<u32>();
 }
 
 // README difference 2: the flags the SDM leaves undefined after `insn`, as
@@ -314,46 +265,65 @@ Outcome run_test(Machine& m, const json& test) {
 
   Instruction insn;
   bool decoded = false;
+  std::optional<u8> decode_vector;
   try {
     decoded = decode_bytes(bytes.data(), static_cast<unsigned>(bytes.size()), false, insn);
-  } catch (const Fault&) {
+  } catch (const Fault& fault) {
     decoded = false;  // #UD or #GP at decode: no mnemonic, so no undefined flags
+    decode_vector = fault.vector;
   }
   Expectation e;
-  bool rule6 = false, rule7 = false;
+  u32 rules = 0;
+  auto apply = [&](unsigned rule, bool changed) { rules |= u32{changed} << rule; };
+  const bool gp = test.contains("exception") && test["exception"]["number"] == 13;
   if (lock_raises_ud_on_p6(bytes)) {
-    e = expect_invalid_opcode(test);
+    e = expect_interrupt(test, 6);  // README difference 3
+  } else if (gp && decoded && insn.length > k286MaxInstructionBytes) {
+    return {Verdict::Skipped, "README difference 5: " + std::to_string(insn.length) +
+                                  " bytes is over the 286's 10-byte limit (#GP) and within the P6's 15"};
+  } else if (auto invalid = decoded ? std::nullopt : expect_long_invalid_form(decode_vector, test)) {
+    e = *invalid;
+    apply(13, true);
+  } else if (auto mov = decoded ? expect_mov_fs_gs(insn, test) : std::nullopt) {
+    e = *mov;
+    apply(8, true);
+  } else if (auto divide = decoded ? expect_idiv_overflow(insn, test) : std::nullopt) {
+    e = *divide;
+    apply(12, true);
   } else {
-    const bool gp = test.contains("exception") && test["exception"]["number"] == 13;
-    if (gp && decoded && insn.length > k286MaxInstructionBytes)
-      return {Verdict::Skipped, "README difference 5: " + std::to_string(insn.length) +
-                                    " bytes is over the 286's 10-byte limit (#GP) and within the P6's 15"};
     e = from_data(test, decoded ? undefined_flags_of(insn, test) : 0);
-    // x86lab rules 6 and 7: only where the 286 took #GP and the decoded instruction and
-    // the initial registers place an access past offset FFFFh.
+    // x86lab rules 6, 7, 9 and 10: only where the 286 took #GP and the decoded
+    // instruction and the initial registers place an access past offset FFFFh.
     if (const auto violation = gp && decoded ? first_limit_violation(insn, test["initial"]["regs"]) : std::nullopt) {
       if (violation->string_element) {
-        expect_string_registers_unchanged(e, test);
-        rule7 = true;
+        expect_string_registers_after(e, insn, test, 0);  // rule 7: the first element faults
+        apply(7, true);
       }
-      if (violation->segment == SS) rule6 = expect_stack_fault(e);
+      apply(9, expect_pop_fault_with_sp_unchanged(e, insn, test));
+      if (violation->segment == SS) apply(6, expect_stack_fault(e));
+    } else if (const auto element = gp && decoded && insn.rep ? faulting_string_element(insn, test, e) : std::nullopt;
+               element && element->element > 0) {
+      expect_string_registers_after(e, insn, test, element->element);  // rule 10: after completed elements
+      apply(10, true);
+      if (element->segment == SS) apply(6, expect_stack_fault(e));
     }
+    if (decoded) apply(11, expect_aam_zero_flags_unchanged(e, insn, test));
   }
 
   load_state(m, test, e);
   Cpu& cpu = m.cpu;
   for (unsigned step = 0; step < kMaxSteps && !cpu.state.halted && !cpu.state.shutdown; ++step) cpu.step();
-  if (cpu.state.shutdown) return {Verdict::Fail, "the CPU shut down (triple fault)", rule6, rule7};
+  if (cpu.state.shutdown) return {Verdict::Fail, "the CPU shut down (triple fault)", rules};
   if (!cpu.state.halted) {
     std::string vectors;
     for (unsigned v = 0; v < 256; ++v)
       if (m.counters.exceptions_by_vector[v]) vectors.append(" ").append(std::to_string(v));
     return {Verdict::Fail, "no HLT within " + std::to_string(kMaxSteps) + " steps (vectors delivered:" + vectors + ")",
-            rule6, rule7};
+            rules};
   }
   std::string diff = compare(m, e);
-  if (diff.empty()) return {Verdict::Pass, {}, rule6, rule7};
-  return {Verdict::Fail, diff, rule6, rule7};
+  if (diff.empty()) return {Verdict::Pass, {}, rules};
+  return {Verdict::Fail, diff, rules};
 }
 
 }  // namespace x86lab::sst286

@@ -55,8 +55,19 @@ class HostX87 {
 };
 
 // True on an Intel host: the behaviours x86lab models where the SDM leaves a choice
-// were measured on Intel processors; other vendors differ (the tests skip there).
+// were measured on Intel processors; other vendors may differ there.
 bool host_is_intel();
+
+// What a comparison with the host covers.
+//   Intel: every bit of the FPU state, memory, EFLAGS and AX (FPU pointers aside), on an
+//     Intel host only: x86lab makes the choices the SDM leaves open as Intel processors do.
+//   Architectural: only what IEEE 754 and the SDM define, which the x87 of any x86-64
+//     host produces: the inputs avoid the encodings whose handling is the
+//     implementation's (pseudo-denormals, unsupported encodings, reserved control-word
+//     bits, an inconsistent ES/B in a loaded status word), and the reserved upper
+//     halves of the 32-bit environment's words and the condition codes that the
+//     instruction's SDM page calls undefined are not compared.
+enum class Scope : u8 { Intel, Architectural };
 
 // x86lab in flat 32-bit protected mode at CPL 0, CR0.NE = 1, no paging, no IDT.
 class SimulatedX87 {
@@ -73,8 +84,12 @@ class SimulatedX87 {
 // Describes how two observations differ, ignoring the FPU pointers (FIP, FCS, FOP,
 // FDP, FDS: the host runs at 64-bit addresses and may deprecate FCS/FDS/FOP) in the
 // images and in environments the instruction stored to memory (`stored_environment`:
-// 0 none, 14 or 28 bytes). Empty when they agree.
-std::string differences(const Observation& host, const Observation& simulated, unsigned stored_environment);
+// 0 none, 14 or 28 bytes). With Scope::Architectural it also ignores the reserved
+// upper halves of the 32-bit environment words (image and a stored 28-byte
+// environment) and the status-word bits in `undefined_codes` (of C0-C3) after the
+// instruction. Empty when they agree.
+std::string differences(const Observation& host, const Observation& simulated, unsigned stored_environment,
+                        Scope scope = Scope::Intel, u16 undefined_codes = 0);
 
 // Printable forms for failure messages.
 std::string hex(const u8* bytes, unsigned size);
@@ -97,7 +112,9 @@ struct Random {
 // An 80-bit value from a mix of classes: zeros, denormals, pseudo-denormals, normals
 // of every exponent range, values with short significands (rounding ties), integers,
 // halves, infinities, QNaNs and SNaNs (with shared payloads), unsupported encodings.
-x87::Float80 random_extended(Random& r);
+// Scope::Architectural draws again where Intel would give a pseudo-denormal or an
+// unsupported encoding (the Intel sequence is unchanged).
+x87::Float80 random_extended(Random& r, Scope scope = Scope::Intel);
 u32 random_single(Random& r);
 u64 random_double(Random& r);
 i64 random_integer(Random& r, int bits);
@@ -105,7 +122,14 @@ x87::PackedBcd random_bcd(Random& r);
 
 // A random FPU state with no pending exception: control word `control` (rounding and
 // precision fields as given, masks as given), status flags only where masked, some
-// registers empty.
-Image random_state(Random& r, u16 control);
+// registers empty; register contents as random_extended(r, scope) gives them.
+Image random_state(Random& r, u16 control, Scope scope = Scope::Intel);
+
+// True for the 80-bit encodings whose handling the SDM leaves to the implementation:
+// pseudo-denormals (exponent 0, integer bit 1; Vol. 1 "Pseudo-Denormal Numbers") and
+// the unsupported encodings (pseudo-NaNs, pseudo-infinities, unnormals: integer bit 0
+// with a nonzero exponent; Vol. 1 "Unsupported Double Extended-Precision Floating-Point
+// Encodings and Pseudo-Denormals").
+bool implementation_specific(const x87::Float80& v);
 
 }  // namespace x86lab::x87_testing

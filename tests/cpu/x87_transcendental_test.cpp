@@ -172,7 +172,12 @@ Accuracy measure(const Function& fn, unsigned per_mode, u64 seed) {
 }
 
 TEST(X87Transcendental, ResultsLieWithinOneUlpOfTheHostInEveryRoundingMode) {
-  if (!host_is_intel()) GTEST_SKIP() << "the host is not an Intel processor";
+  // Transcendental results are the implementation's (the SDM bounds their error, it
+  // does not define the bits), so the comparison with the host is Intel-only.
+  if (!host_is_intel()) {
+    std::printf("x87 transcendental: 0 cases: the host is not an Intel processor\n");
+    GTEST_SKIP() << "the host is not an Intel processor";
+  }
   u64 seed = 100;
   unsigned long total = 0;
   for (const Function& fn : kFunctions) {
