@@ -314,6 +314,14 @@ class Cpu {
 
   // The EIP of the instruction being executed and its length.
   u32 instruction_eip() const { return instruction_eip_; }
+  // A repeated string instruction ends its step with iterations left (`unfinished`:
+  // EIP points back at it) or done. Unfinished, the event taken before it resumes
+  // pushes RF = 1 (SDM Vol. 3, "Debug Exceptions": RF in the EFLAGS image of an
+  // interrupt or trap taken between iterations of a repeated string instruction).
+  void end_string_step(bool unfinished) {
+    if (unfinished) state.eip = instruction_eip_;
+    push_rf_ = unfinished;
+  }
 
   // The NMI pin: the NMI is taken at the next instruction boundary outside an
   // interrupt shadow, and further NMIs are blocked until an IRET (SDM "Nonmaskable
@@ -525,7 +533,9 @@ class Cpu {
   u8 data_breakpoints_ = 0;           // enabled data (write, read/write) breakpoints
   bool access_checks_ = false;        // data accesses need check_access (#AC or data breakpoints)
   bool task_switch_committed_ = false;  // a fault now belongs to the new task: keep its state
-  bool push_rf_ = false;              // the event being delivered is a fault: push RF = 1
+  // The next event delivered pushes RF = 1: a fault, or an event between iterations of a
+  // repeated string instruction (end_string_step); cleared by a delivery.
+  bool push_rf_ = false;
   std::array<FaultRecord, 8> fault_chain_{};
   // Replay detection (Counters::replayed_instructions; cpu/delivery.cpp).
   struct ReplayWatch {

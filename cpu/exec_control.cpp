@@ -5,6 +5,7 @@
 #include "cpu/cpu.h"
 #include "cpu/far_transfer.h"
 #include "cpu/instruction_table.h"
+#include "cpu/privilege.h"
 #include "trace/tracer.h"
 
 namespace x86lab {
@@ -103,7 +104,6 @@ void bound(Cpu& c, const Instruction& i) {
 }
 
 void hlt(Cpu& c, const Instruction&) {
-  if (c.state.cpl != 0 && !c.real_mode()) [[unlikely]] return c.signal_fault(gp(0, "HLT at CPL > 0"));
   c.state.halted = true;
   c.request_slow_step();
   if (Tracer* tracer = c.counters().tracer) {

@@ -7,8 +7,11 @@
 namespace x86lab {
 namespace {
 
-// DAA and DAS: AL plus or minus 6 when the low digit is over 9 or AF is set (AF = 1),
-// and plus or minus 60h when the original AL was over 99h or CF was set (CF = 1).
+// DAA and DAS: AL plus or minus 6 when the low digit is over 9 or AF is set (AF = 1), and
+// plus or minus 60h when the original AL was over 99h or CF was set (CF = 1). The low
+// adjust's own carry (DAA) or borrow (DAS) out of AL also sets CF: DAS with AL = 03h and
+// AF = 1 gives AL = FDh, CF = 1. For DAA that carry needs AL >= FAh, so the high adjust
+// (AL > 99h) sets CF anyway and the SDM's "ELSE CF := 0" of DAA never clears it.
 template <int kSign>
 void decimal_adjust(Cpu& c) {
   const u8 old_al = c.reg<u8>(0);
@@ -16,8 +19,9 @@ void decimal_adjust(Cpu& c) {
   u8 al = old_al;
   u32 f = 0;
   if ((al & 0x0F) > 9 || c.flag_set(flag::AF)) {
+    const bool carry_out = kSign > 0 ? al > 0xFF - 6 : al < 6;
     al = static_cast<u8>(al + kSign * 6);
-    f |= flag::AF;
+    f |= flag::AF | (carry_out ? flag::CF : 0);
   }
   if (old_al > 0x99 || old_cf) {
     al = static_cast<u8>(al + kSign * 0x60);

@@ -40,17 +40,12 @@ void load_far_pointer(Cpu& c, const Instruction& i) {
   c.set_reg<T>(i.reg, offset);
 }
 
-void require_protected(const Cpu& c) {
-  if (!c.protected_mode()) throw ud("protected-mode instruction in real or V86 mode");
-}
-
-// LLDT and LTR: protected mode and CPL 0, or #UD / #GP(0); `load` loads `reg` from the
+// LLDT and LTR (their rows check protected mode and CPL 0: kProtectedModeOnly,
+// kPrivileged); `load` loads `reg` from the
 // selector operand with its own checks; the control-register trace event names the
 // register by `trace_id` (10 LDTR, 11 TR).
 template <class Register, class Load>
 void load_system_register(Cpu& c, const Instruction& i, Register& reg, unsigned trace_id, Load load) {
-  require_protected(c);
-  if (!at_cpl0(c)) return;
   const u16 selector = read_operand<u16>(c, i, 0);
   SegmentationContext context = c.segmentation_context();
   const u16 old = reg.selector;
@@ -72,14 +67,12 @@ void ltr(Cpu& c, const Instruction& i) { load_system_register(c, i, c.state.tr, 
 
 template <class T>
 void sldt(Cpu& c, const Instruction& i) {
-  require_protected(c);
   if (i.is_memory()) write_operand<u16>(c, i, 0, c.state.ldtr.selector);
   else write_operand<T>(c, i, 0, c.state.ldtr.selector);
 }
 
 template <class T>
 void str(Cpu& c, const Instruction& i) {
-  require_protected(c);
   if (i.is_memory()) write_operand<u16>(c, i, 0, c.state.tr.selector);
   else write_operand<T>(c, i, 0, c.state.tr.selector);
 }
@@ -111,7 +104,6 @@ bool lar_type_valid(const Descriptor& d) {
 
 template <class T>
 void lar(Cpu& c, const Instruction& i) {
-  require_protected(c);
   const auto d = visible_descriptor(c, Selector{read_operand<u16>(c, i, 1)});
   if (!d || !lar_type_valid(*d)) return c.set_flags(0, flag::ZF);
   write_operand<T>(c, i, 0, static_cast<T>((d->raw() >> 32) & 0x00F0FF00u));
@@ -120,7 +112,6 @@ void lar(Cpu& c, const Instruction& i) {
 
 template <class T>
 void lsl(Cpu& c, const Instruction& i) {
-  require_protected(c);
   const auto d = visible_descriptor(c, Selector{read_operand<u16>(c, i, 1)});
   const bool valid_system = d && !d->s && (d->type == 1 || d->type == 2 || d->type == 3 || d->type == 9 || d->type == 11);
   if (!d || (!d->s && !valid_system)) return c.set_flags(0, flag::ZF);
@@ -129,13 +120,11 @@ void lsl(Cpu& c, const Instruction& i) {
 }
 
 void verr(Cpu& c, const Instruction& i) {
-  require_protected(c);
   const auto d = visible_descriptor(c, Selector{read_operand<u16>(c, i, 0)});
   c.set_flags(d && d->s && d->readable() ? flag::ZF : 0, flag::ZF);
 }
 
 void verw(Cpu& c, const Instruction& i) {
-  require_protected(c);
   const auto d = visible_descriptor(c, Selector{read_operand<u16>(c, i, 0)});
   c.set_flags(d && d->writable() ? flag::ZF : 0, flag::ZF);
 }
@@ -147,7 +136,6 @@ void verw(Cpu& c, const Instruction& i) {
 // read-only LDT data segment, docs/test386.md), and what test386's POST 17h expects.
 // The SDM's #GP(0) "destination in a non-writable segment" holds for the write.
 void arpl(Cpu& c, const Instruction& i) {
-  require_protected(c);
   const u16 source_rpl = read_operand<u16>(c, i, 1) & 3;
   const u16 destination = read_operand<u16>(c, i, 0);
   const bool adjusted = (destination & 3) < source_rpl;

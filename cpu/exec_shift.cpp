@@ -41,9 +41,13 @@ void shift(Cpu& c, const Instruction& i) {
   dispatch_resolved<shift_form<T, kind, true>, shift_form<T, kind, false>>(c, i);
 }
 
-// SHLD/SHRD: the destination shifted with bits from the source. For a 16-bit operand
-// and a count above 16 the SDM leaves the result undefined; x86lab shifts the 48-bit
-// concatenation source:destination:source (P6 behaviour, QUIRK).
+// SHLD/SHRD: the destination shifted with bits from the source. QUIRK: for a 16-bit
+// operand and a count of 17-31 the SDM leaves the result and every status flag
+// undefined; x86lab shifts the 48-bit value destination:source:destination, SHLD
+// taking bits 47-32 of it shifted left by the count and SHRD bits 15-0 of it shifted
+// right, CF the last bit shifted out (the result and CF an Intel host gives); OF and
+// the rest as for any count (docs/undefined-flags.md; test
+// UndefinedFlags.SixteenBitDoubleShiftsBeyond16ShiftDestinationSourceDestination).
 template <class T, bool kLeft>
 void double_shift(Cpu& c, const Instruction& i) {
   const unsigned count = read_operand<u8>(c, i, 2) & 0x1F;

@@ -57,11 +57,25 @@ void pop_segment(Cpu& c, const Instruction& i) {
   if (segment == SS) c.start_interrupt_shadow(true);
 }
 
-// PUSHA: all eight pushes are checked before any is written.
+// PUSHA: all eight pushes are checked before any is written. On a 16-bit stack SP
+// wraps from 0 to FFFEh between pushes, and a push that would straddle the wrap (a
+// word at FFFFh, a doubleword at FFFDh-FFFFh: SP below the frame size and not a
+// multiple of the operand size) is refused before the first write. SDM "PUSHA/PUSHAD":
+// in real-address and virtual-8086 mode, SP = 7, 9, 11, 13 or 15 raises #GP(0) (SP = 1,
+// 3 or 5 raises the #SS that its own delivery cannot push, hence #DF and shutdown);
+// in protected mode an address outside the stack limit raises #SS(0).
 template <class T>
 void pusha(Cpu& c, const Instruction&) {
+  constexpr u32 kFrame = 8 * sizeof(T);
   const u32 original_esp = c.state.gpr[ESP];
-  const u32 bottom = c.stack_pointer_plus(static_cast<u32>(-8 * static_cast<i32>(sizeof(T))));
+  if (!c.stack32()) {
+    const u32 sp = original_esp & 0xFFFF;
+    if (sp < kFrame && sp % sizeof(T) != 0) {
+      if (!c.protected_mode() && sp >= 7 && sp <= 15) throw gp(0, "PUSHA with SP 7, 9, 11, 13 or 15");
+      throw ss(0, "PUSHA straddles the 16-bit stack wrap");
+    }
+  }
+  const u32 bottom = c.stack_pointer_plus(static_cast<u32>(-static_cast<i32>(kFrame)));
   c.check_write(SS, c.stack32() ? bottom : bottom & 0xFFFF, 1);
   for (unsigned r = 0; r < 8; ++r) c.push<T>(static_cast<T>(r == ESP ? original_esp : c.state.gpr[r]));
 }

@@ -1,8 +1,9 @@
 // String instructions: MOVS CMPS SCAS LODS STOS INS OUTS with REP/REPE/REPNE (Intel SDM
 // Vol. 2, each instruction's page and "REP/REPE/REPZ/REPNE/REPNZ"). Each iteration
 // commits ECX, ESI and EDI, so a fault part-way leaves them exact and the instruction
-// restarts where it stopped. A repeated instruction runs in batches: between batches
-// EIP points back at the instruction, so interrupts are taken between iterations.
+// restarts where it stopped (EFLAGS: repeat_comparisons). A repeated instruction runs
+// in batches: between batches EIP points back at the instruction, so interrupts are
+// taken between iterations, with RF = 1 pushed (Cpu::end_string_step).
 #include "cpu/alu.h"
 #include "cpu/cpu.h"
 #include "cpu/instruction_table.h"
@@ -66,26 +67,60 @@ void iterate(Cpu& c, const Instruction& i, u32 delta) {
   }
 }
 
+// Up to one batch of iterations of a repeated string instruction; true when it stops
+// with iterations left.
 template <class T, StringOp kOp>
-void string(Cpu& c, const Instruction& i) {
-  const u32 delta = c.flag_set(flag::DF) ? static_cast<u32>(-static_cast<i32>(sizeof(T))) : sizeof(T);
-  if (!i.rep) return iterate<T, kOp>(c, i, delta);
-  constexpr bool kConditional = kOp == StringOp::Cmps || kOp == StringOp::Scas;
+bool repeat_batch(Cpu& c, const Instruction& i, u32 delta) {
   const u32 batch = c.flag_set(flag::TF) ? 1 : kBatchIterations;
   for (u32 n = 0; n < batch; ++n) {
     const u32 count = i.address_size_32 ? c.state.gpr[ECX] : c.state.gpr[ECX] & 0xFFFF;
-    if (count == 0) return;
+    if (count == 0) return false;
     iterate<T, kOp>(c, i, delta);
     c.counters().add_cost(c.counters().costs.string_iteration);  // the cost model's per-element price
     if (i.address_size_32) --c.state.gpr[ECX];
     else c.set_reg<u16>(ECX, static_cast<u16>(count - 1));
-    if (kConditional) {
+    if constexpr (kOp == StringOp::Cmps || kOp == StringOp::Scas) {
       const bool zf = c.flag_set(flag::ZF);
-      if ((i.rep == 0xF3 && !zf) || (i.rep == 0xF2 && zf)) return;
+      if ((i.rep == 0xF3 && !zf) || (i.rep == 0xF2 && zf)) return false;
     }
   }
   const u32 remaining = i.address_size_32 ? c.state.gpr[ECX] : c.state.gpr[ECX] & 0xFFFF;
-  if (remaining != 0) c.state.eip = c.instruction_eip();  // continue in the next step
+  return remaining != 0;
+}
+
+// REPE/REPNE CMPS and SCAS. QUIRK: the status flags of the comparisons become visible
+// only when the instruction completes. Stopped with iterations left (a fault in an
+// element, a single-step trap or an interrupt between iterations), EFLAGS keeps the
+// values from before the instruction, while ECX, ESI and EDI show the elements done.
+// Captured on an Intel host (Xeon): REPE CMPSB after "cmp 0, 1" (CF = SF = 1, ZF = 0)
+// over two equal bytes and then an unmapped page faults with RCX less 2 and those
+// flags; under TF each iteration's trap shows them too, and the completing iteration's
+// trap the last comparison's. The SDM says only that the registers allow the
+// instruction to resume. A batch starts with the flags from before the instruction
+// (a resumed one had them restored), so restoring the batch's are those. The try
+// costs nothing until a fault is thrown.
+template <class T, StringOp kOp>
+bool repeat_comparisons(Cpu& c, const Instruction& i, u32 delta) {
+  const u32 before = c.state.eflags;
+  bool unfinished;
+  try {
+    unfinished = repeat_batch<T, kOp>(c, i, delta);
+  } catch (...) {
+    c.set_flags(before, flag::kStatus);
+    throw;
+  }
+  if (unfinished) c.set_flags(before, flag::kStatus);
+  return unfinished;
+}
+
+template <class T, StringOp kOp>
+void string(Cpu& c, const Instruction& i) {
+  const u32 delta = c.flag_set(flag::DF) ? static_cast<u32>(-static_cast<i32>(sizeof(T))) : sizeof(T);
+  if (!i.rep) return iterate<T, kOp>(c, i, delta);
+  // Unfinished, EIP points back at the instruction: it continues in the next step, and
+  // an event taken before then pushes RF = 1.
+  if constexpr (kOp == StringOp::Cmps || kOp == StringOp::Scas) c.end_string_step(repeat_comparisons<T, kOp>(c, i, delta));
+  else c.end_string_step(repeat_batch<T, kOp>(c, i, delta));
 }
 
 // The rows of cpu/opcode_map.tsv whose family is exec_string (cpu/generate_forms.cmake).

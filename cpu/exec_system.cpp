@@ -56,7 +56,6 @@ constexpr u32 kTsc = 0x10, kApicBase = 0x1B, kBiosSignId = 0x8B, kPlatformId = 0
 }
 
 void rdmsr(Cpu& c, const Instruction&) {
-  if (!at_cpl0(c)) return;
   u64 value;
   switch (c.state.gpr[ECX]) {
     case msr::kTsc: value = time_stamp_counter(c); break;
@@ -75,7 +74,6 @@ void rdmsr(Cpu& c, const Instruction&) {
 }
 
 void wrmsr(Cpu& c, const Instruction&) {
-  if (!at_cpl0(c)) return;
   const u32 value = c.state.gpr[EAX];
   switch (c.state.gpr[ECX]) {
     // The TSC takes the value written from here on; device time (the cycle count) goes on.
@@ -113,8 +111,8 @@ void sysenter(Cpu& c, const Instruction&) {
 }
 
 void sysexit(Cpu& c, const Instruction&) {
-  if (!c.protected_mode() || c.state.cpl != 0 || (c.state.sysenter_cs & 0xFFFC) == 0)
-    throw gp(0, "SYSEXIT outside CPL 0 or with IA32_SYSENTER_CS = 0");
+  if (!c.protected_mode() || (c.state.sysenter_cs & 0xFFFC) == 0)  // (CPL 0: kPrivileged)
+    throw gp(0, "SYSEXIT in real mode or with IA32_SYSENTER_CS = 0");
   c.state.cpl = 3;
   load_flat(c.state.segments[CS], static_cast<u16>((c.state.sysenter_cs + 16) | 3), true, 3);
   load_flat(c.state.segments[SS], static_cast<u16>((c.state.sysenter_cs + 24) | 3), false, 3);
@@ -158,18 +156,16 @@ void stc(Cpu& c, const Instruction&) { c.state.eflags |= flag::CF; }
 void cmc(Cpu& c, const Instruction&) { c.state.eflags ^= flag::CF; }
 
 void ud2(Cpu&, const Instruction&) { throw ud("UD2"); }
-void invd(Cpu& c, const Instruction&) { (void)at_cpl0(c); }    // no caches are modeled
-void wbinvd(Cpu& c, const Instruction&) { (void)at_cpl0(c); }
+void invd(Cpu&, const Instruction&) {}    // no caches are modeled
+void wbinvd(Cpu&, const Instruction&) {}
 // INVLPG m: drops the TLB entry of the page holding m's linear address (segment base
 // plus effective address; no limit check, and no fault for an unmapped page).
 void invlpg(Cpu& c, const Instruction& i) {
-  if (!at_cpl0(c)) return;
   c.mmu().invalidate_page(c.state.segments[i.segment].cache.base + c.effective_address(i));
 }
 
 // MOV to/from control registers: always 32-bit, ModRM.mod ignored (treated as register).
 void mov_from_cr(Cpu& c, const Instruction& i) {
-  if (!at_cpl0(c)) return;
   u32 value;
   switch (i.reg) {
     case 0: value = c.state.cr0; break;
@@ -181,7 +177,6 @@ void mov_from_cr(Cpu& c, const Instruction& i) {
   c.state.gpr[i.rm] = value;
 }
 void mov_to_cr(Cpu& c, const Instruction& i) {
-  if (!at_cpl0(c)) return;
   const u32 value = c.state.gpr[i.rm];
   switch (i.reg) {
     case 0: c.write_cr0(value); break;
@@ -200,26 +195,20 @@ unsigned debug_register(const Cpu& c, unsigned n) {
   }
   return n;
 }
-// DR7.GD makes any access a #DB fault first (cpu/debug_registers.cpp).
+// DR7.GD makes any access a #DB fault first (kDebugRegisterAccess; cpu/debug_registers.cpp).
 void mov_from_dr(Cpu& c, const Instruction& i) {
-  c.check_debug_register_access();
-  if (!at_cpl0(c)) return;
   c.state.gpr[i.rm] = c.state.dr[debug_register(c, i.reg)];
 }
 void mov_to_dr(Cpu& c, const Instruction& i) {
-  c.check_debug_register_access();
-  if (!at_cpl0(c)) return;
   c.write_debug_register(debug_register(c, i.reg), c.state.gpr[i.rm]);
 }
 
 void clts(Cpu& c, const Instruction&) {
-  if (!at_cpl0(c)) return;
   c.state.cr0 &= ~cr0::TS;
 }
 
 // LMSW loads CR0 bits 0-3 and cannot clear PE.
 void lmsw(Cpu& c, const Instruction& i) {
-  if (!at_cpl0(c)) return;
   const u16 value = read_operand<u16>(c, i, 0);
   u32 cr0 = (c.state.cr0 & ~0xEu) | (value & 0xFu);
   if (c.state.cr0 & cr0::PE) cr0 |= cr0::PE;
@@ -236,7 +225,6 @@ void smsw(Cpu& c, const Instruction& i) {
 // LGDT/LIDT Ms: a 16-bit limit and a base (24 bits used with a 16-bit operand size).
 template <class T, bool kIdt>
 void load_table_register(Cpu& c, const Instruction& i) {
-  if (!at_cpl0(c)) return;
   const u32 mask = i.address_size_32 ? 0xFFFFFFFFu : 0xFFFFu;
   const u32 ea = c.effective_address(i);
   const u16 limit = c.read<u16>(i.segment, ea);

@@ -3,8 +3,10 @@
 // A row states the shape of one instruction form in the SDM's notation (Intel SDM
 // Vol. 2, Appendix A "Opcode Map", "Key to Abbreviations"): opcode, ModRM.reg
 // extension, operands such as "Ev,Gv", mnemonic, the executor for each operand size,
-// and attributes. The decoder, the disassembler and the decoder tests all read the
-// same rows; the operand notation alone decides ModRM and immediate lengths.
+// and attributes. The decoder, the CPU's statistics and cost model, the debugger's
+// step-over and step-out, and the decoder tests read the same rows; the operand
+// notation alone decides ModRM and immediate lengths. (The GUI's disassembly comes
+// from Zydis, an independent decoder, not from these rows.)
 #pragma once
 #include <array>
 #include <span>
@@ -55,22 +57,34 @@ struct OperandSpec {
   u8 fixed = 0;  // register number for Segment / fixed registers
 };
 
-// Row attributes.
+// Row attributes. kProtectedModeOnly, kDebugRegisterAccess and kPrivileged are checks
+// made before the executor runs, in that order: cpu/generate_forms.cmake gives such a
+// row the executor checked<attributes, executor> (cpu/privilege.h), so no other
+// instruction pays for them.
 enum Attribute : u16 {
   kLockable = 1 << 0,        // LOCK allowed with a memory destination
   kMemoryOnly = 1 << 1,      // ModRM.mod = 3 raises #UD
   kRegisterOnly = 1 << 2,    // ModRM.mod != 3 raises #UD (or selects another row)
   kStringOp = 1 << 3,        // honours REP/REPE/REPNE
-  kUsesRepCondition = 1 << 4,  // CMPS/SCAS: REPE/REPNE test ZF
-  kPrivileged = 1 << 5,      // #GP(0) at CPL > 0
+  // Calls a procedure or handler that returns to the next instruction: CALL, INT n,
+  // INT3, INTO, INT1 (the debugger's step-over runs over it).
+  kCall = 1 << 4,
+  // Privileged (SDM Vol. 3, "Privileged Instructions"): #GP(0) at CPL > 0 and in
+  // virtual-8086 mode; real mode has no privilege levels.
+  kPrivileged = 1 << 5,
   kDefault32 = 1 << 6,       // operand size does not depend on 66h (e.g. MOV CRn)
-  kControlTransfer = 1 << 7,  // ends a decoded block (jumps, calls, returns, INT, IRET)
-  kNoModrm = 1 << 8,         // internal: set by the table builder
+  kReturn = 1 << 7,          // RET, RETF, IRET (the debugger's step-out stops after it)
+  // #UD in real-address and virtual-8086 mode ("not recognized"): SLDT STR LLDT LTR VERR
+  // VERW LAR LSL ARPL.
+  kProtectedModeOnly = 1 << 8,
   // Loads CS or changes CPL without a fault: far JMP/CALL/RET, IRET, INT n, INT3, INTO,
   // INT1, SYSENTER, SYSEXIT (and the task switches they may make). The CPU runs them
   // through Cpu::execute_ending_run, which ends a linked run after them; any other
   // instruction that changes CS or CPL does so by faulting.
   kLoadsCs = 1 << 9,
+  // MOV to/from DRn: DR7.GD raises #DB (SDM "Debug Control Register (DR7)") before
+  // the privilege check.
+  kDebugRegisterAccess = 1 << 10,
 };
 
 struct InstructionForm {

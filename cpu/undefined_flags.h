@@ -34,7 +34,7 @@ inline constexpr UndefinedFlagsRule kUndefinedFlags[] = {
     {"ROR", flag::OF, "OF = the two top bits of the result XORed, for every count"},
     {"RCL", flag::OF, "OF = MSB(result) XOR CF for every count"},
     {"RCR", flag::OF, "OF = the two top bits of the result XORed, for every count"},
-    {"SHLD", flag::OF | flag::AF, "OF = sign change of the destination; AF cleared; result for counts > 16 (16-bit) as the 32-bit double shift"},
+    {"SHLD", flag::OF | flag::AF, "OF = sign change of the destination; AF cleared"},
     {"SHRD", flag::OF | flag::AF, "OF = sign change of the destination; AF cleared"},
     {"BT", flag::OF | flag::SF | flag::AF | flag::PF, "unchanged"},
     {"BTS", flag::OF | flag::SF | flag::AF | flag::PF, "unchanged"},
@@ -62,7 +62,7 @@ constexpr u32 undefined_flags(std::string_view mnemonic) {
 // SHLD, SHRD): a count of 0 affects no flag; a count of 1 defines OF; SHL/SAL/SHR by
 // the operand size or more also leave CF undefined (x86lab writes the last bit shifted
 // out, 0 beyond the operand); SHLD/SHRD by more than the operand size leave every
-// status flag undefined (and the result; x86lab's choice is in the SHLD row above).
+// status flag undefined, and the result (x86lab's: at double_shift, cpu/exec_shift.cpp).
 constexpr u32 undefined_shift_flags(std::string_view mnemonic, unsigned masked_count, unsigned width) {
   if (masked_count == 0) return 0;
   u32 undefined = undefined_flags(mnemonic);

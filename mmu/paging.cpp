@@ -89,7 +89,7 @@ Mmu::Translation Mmu::walk(u32 linear, AccessIntent intent, bool user) {
   counters_.add_cost(counters_.costs.page_walk);
   const bool write = intent == AccessIntent::Write;
   const u32 pde_at = pde_address(control_.cr3, linear);
-  const u32 pde = bus_.read<u32>(pde_at, AccessKind::PageDirectoryAD);
+  const u32 pde = bus_.read<u32>(pde_at, AccessKind::PageDirectoryRead);
   if (!(pde & kPresent)) throw pf(page_fault_code(false, intent, user), linear, "page directory entry not present");
 
   // CR4.PSE off: PS is ignored and the entry points at a page table.
@@ -97,7 +97,7 @@ Mmu::Translation Mmu::walk(u32 linear, AccessIntent intent, bool user) {
   u32 pte = pde, pte_at = pde_at;
   if (!large) {
     pte_at = pte_address(pde, linear);
-    pte = bus_.read<u32>(pte_at, AccessKind::PageTableAD);
+    pte = bus_.read<u32>(pte_at, AccessKind::PageTableRead);
     if (!(pte & kPresent)) throw pf(page_fault_code(false, intent, user), linear, "page table entry not present");
   }
 

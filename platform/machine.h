@@ -29,7 +29,9 @@ struct MachineConfig {
   std::FILE* debug_console = nullptr;        // port E9h output, or null
   bool post = false;                         // print port 80h writes
   u64 max_instructions = UINT64_MAX;         // stop after this many steps (instructions and deliveries)
-  bool exit_on_halt = false;                 // HLT with IF = 0 ends the run with status 0
+  // HLT with IF = 0 ends the run with status 0 even with an NMI source (has_nmi_source_);
+  // without one, and none exists yet, it ends the run anyway (--exit-on-halt, README).
+  bool exit_on_halt = false;
   bool reset_on_triple_fault = false;        // a triple fault resets the CPU instead of ending the run
   const CpuProfile* profile = &default_profile();
   CostModel cost_model = builtin_cost_model("p3");  // cycle costs (trace/profiles/*.cost or --profile FILE)

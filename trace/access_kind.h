@@ -18,13 +18,18 @@ enum class AccessKind : u8 {
   InterruptTableRead,     // an IVT entry (real mode) or IDT gate read
   TssRead,                // stack pointers and task state read from a TSS
   TssWrite,               // task state saved into a TSS
+  PageDirectoryRead,      // the page walk's read of a page-directory entry
+  PageTableRead,          // the page walk's read of a page-table entry
   // Implied locked read-modify-writes (the CPU locks these by itself).
   DescriptorAccessedBit,  // setting the Accessed bit of a segment descriptor on load
   TssBusyBit,             // setting or clearing the Busy bit of a TSS descriptor
   PageDirectoryAD,        // setting Accessed in a page-directory entry
   PageTableAD,            // setting Accessed/Dirty in a page-table entry
   XchgMemory,             // XCHG with a memory operand (locked without a prefix)
-  InterruptAcknowledge,   // the INTA cycle pair
+  // The interrupt-acknowledge cycle: the 8259A puts the vector on the data bus while
+  // the processor holds LOCK (SDM "Automatic Locking": "Acknowledging interrupts").
+  // No address; counted and traced by Cpu::try_deliver_interrupt.
+  InterruptAcknowledge,
   // Explicitly locked.
   LockPrefix,             // an instruction with the LOCK prefix
   Debugger,               // side-effect-free peek/poke from a debugger or loader
@@ -33,9 +38,10 @@ enum class AccessKind : u8 {
 inline constexpr std::size_t kAccessKindCount = static_cast<std::size_t>(AccessKind::Debugger) + 1;
 
 inline constexpr std::array<std::string_view, kAccessKindCount> kAccessKindNames = {
-    "data",           "stack",          "code",          "descriptor-read", "interrupt-table-read",
-    "tss-read",       "tss-write",      "accessed-bit",  "tss-busy-bit",    "page-directory-ad",
-    "page-table-ad",  "xchg-memory",    "inta",          "lock-prefix",     "debugger",
+    "data",           "stack",           "code",          "descriptor-read", "interrupt-table-read",
+    "tss-read",       "tss-write",       "page-directory-read", "page-table-read", "accessed-bit",
+    "tss-busy-bit",   "page-directory-ad", "page-table-ad", "xchg-memory",    "inta",
+    "lock-prefix",    "debugger",
 };
 
 constexpr std::string_view name_of(AccessKind kind) { return kAccessKindNames[static_cast<std::size_t>(kind)]; }

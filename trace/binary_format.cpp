@@ -1,4 +1,4 @@
-// Binary trace writer and reader (format version 1, docs/trace-format.md).
+// Binary trace writer and reader (format version 2, docs/trace-format.md).
 #include "trace/binary_format.h"
 
 #include <cerrno>

@@ -1,4 +1,4 @@
-// The binary trace format, version 1 (docs/trace-format.md): an 8-byte magic
+// The binary trace format, version 2 (docs/trace-format.md): an 8-byte magic
 // "x86ltrc\0", a little-endian u32 version, a u32 of zero, then one record per event
 // with LEB128 varints. Readers keep a string table built from first uses.
 #pragma once
@@ -13,7 +13,7 @@
 namespace x86lab {
 
 inline constexpr char kTraceMagic[8] = {'x', '8', '6', 'l', 't', 'r', 'c', '\0'};
-inline constexpr u32 kTraceVersion = 1;
+inline constexpr u32 kTraceVersion = 2;
 
 // Encodes events into a buffer and writes it to a FILE in large chunks.
 class BinaryTraceWriter {

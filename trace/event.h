@@ -15,12 +15,14 @@ enum class EventKind : u8 {
   Instruction,      // retired: a = CS selector, b = EIP, c = linear EIP, size = length, bytes = the bytes,
                     //   text = mnemonic, detail = CPL
   RegisterWrite,    // after an instruction: detail = register (RegisterId), value = new, c = old
-  MemoryAccess,     // a = linear, b = physical, size = bytes, detail = AccessKind, flags = kWrite|kLocked|kRead,
-                    //   value = value (after the write for writes; old value in c for locked RMWs)
+  MemoryAccess,     // a = linear, b = physical, size = bytes, detail = AccessKind, flags = kWrite|kLocked
+                    //   (a read has neither), value = value (after the write for writes; old value in c
+                    //   for locked RMWs); AccessKind::InterruptAcknowledge: flags = kLocked, size = 1,
+                    //   value = the vector read, no address (a = b = c = 0)
   SegmentLoad,      // detail = register (0-5 ES..GS, 6 LDTR, 7 TR), a = selector, value = descriptor bytes,
                     //   b = base after, c = limit after, flags = kAccessedWritten|kFromLdt|kNullSelector
   Exception,        // detail = vector, a = error code (flags & kHasErrorCode), b = CS, c = EIP pushed,
-                    //   size = EventSource, text = cause; flags = kDoubleFault|kShutdown|kStackSwitch
+                    //   size = EventSource, text = cause; flags = kHasErrorCode|kDoubleFault|kShutdown
   TaskSwitch,       // a = old TR selector, b = new TR selector, detail = reason (0 JMP, 1 CALL, 2 IRET, 3 INT)
   Io,               // a = port, size = bytes, flags = kWrite, value = value, text = device name
   ControlRegister,  // detail = which (0-4 CRn, 8 GDTR, 9 IDTR, 10 LDTR, 11 TR), value = new, c = old

@@ -49,6 +49,10 @@ std::string format_event(const Event& e) {
           hex(e.c, 8), "->", hex(e.value, 8));
       break;
     case EventKind::MemoryAccess:
+      if (e.detail == static_cast<u8>(AccessKind::InterruptAcknowledge)) {
+        add(line, "mem inta LOCK vector=", hex(e.value, 2));
+        break;
+      }
       add(line, "mem ", (e.flags & kEventLocked) ? "rmw " : (e.flags & kEventWrite) ? "w " : "r ",
           std::string(e.detail < kAccessKindCount ? name_of(static_cast<AccessKind>(e.detail)) : "?"), (e.flags & kEventLocked) ? " LOCK" : "",
           " lin=", hex(e.a, 8), " phys=", hex(e.b, 8), " size=", std::to_string(e.size), " value=");

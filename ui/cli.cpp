@@ -54,7 +54,7 @@ po::options_description run_options() {
       ("max-instructions", po::value<std::string>()->value_name("N"),
        "stop after N steps (instructions, fault and interrupt deliveries, REP batches of at most 1024 "
        "iterations); exit status 1")
-      ("exit-on-halt", "HLT with interrupts disabled ends the run with exit status 0")
+      ("exit-on-halt", "end at HLT with interrupts disabled (status 0) even if a device could raise NMI; no device raises NMI yet, so such a HLT always ends the run and this changes nothing today")
       ("reset-on-triple-fault", "a triple fault resets the CPU (as a PC chipset does) instead of ending the run");
   add_profile_option(options);
   options.add_options()("stats", "print the counters on stderr at exit");

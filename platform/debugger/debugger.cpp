@@ -16,25 +16,14 @@ std::string hex(u32 value, int digits) {
   return buffer;
 }
 
-// The opcode byte after the legacy prefixes (SDM Vol. 2, "Instruction Prefixes").
-std::optional<u8> opcode_at(const Mmu& mmu, u32 linear) {
-  for (unsigned i = 0; i < kMaxInstructionBytes; ++i) {
-    const auto byte = mmu.peek_linear(linear + i);
-    if (!byte) return std::nullopt;
-    switch (*byte) {
-      case 0x26: case 0x2E: case 0x36: case 0x3E: case 0x64: case 0x65:
-      case 0x66: case 0x67: case 0xF0: case 0xF2: case 0xF3: continue;
-      default: return *byte;
-    }
-  }
-  return std::nullopt;
-}
-
-bool is_return(u8 opcode) {
-  return opcode == 0xC3 || opcode == 0xC2 || opcode == 0xCB || opcode == 0xCA || opcode == 0xCF;
-}
-
 }  // namespace
+
+bool Debugger::decode_at_pc(Instruction& insn) const {
+  std::array<u8, kMaxInstructionBytes> bytes{};
+  const std::size_t got = read_linear(pc_linear(), bytes);
+  return got != 0 && decode_bytes(bytes.data(), static_cast<unsigned>(got), machine_.cpu.state.segments[CS].cache.db, insn) &&
+         insn.form;
+}
 
 // The debugger's hooks: the CPU's step monitor (code breakpoints, step modes, counted
 // breakpoints) and the tracer tap (event breakpoints, watchpoints, history).
@@ -95,8 +84,9 @@ class Debugger::Hooks final : public StepMonitor, public TraceSink {
     const bool first = cpu.steps() == resume_step;
     if (mode == Mode::StepOut) {
       if (returned) return request({StopKind::Step, std::nullopt, std::nullopt});
-      const auto opcode = opcode_at(cpu.mmu(), d_.pc_linear());
-      returned = opcode && is_return(*opcode) && cpu.stack_pointer() >= stack0;
+      // A return (its table row's kReturn) at or above the starting stack level.
+      Instruction insn;
+      returned = d_.decode_at_pc(insn) && (insn.form->attributes & kReturn) && cpu.stack_pointer() >= stack0;
     }
     if (first) return;
     if (auto hit = d_.breakpoints_.match_code(cpu.state)) return request({StopKind::Breakpoint, hit, std::nullopt});
@@ -300,18 +290,14 @@ StopInfo Debugger::continue_for(u64 max_steps) {
 void Debugger::begin_run(u64 max_steps) { begin(Mode::Run, 0, max_steps, false); }
 
 void Debugger::begin_step_over() {
-  const Cpu& cpu = machine_.cpu;
-  std::array<u8, kMaxInstructionBytes> bytes{};
-  const std::size_t got = read_linear(pc_linear(), bytes);
   Instruction insn;
   // An instruction that cannot be decoded here is stepped into (it faults when executed).
-  if (got == 0 || !decode_bytes(bytes.data(), static_cast<unsigned>(got), cpu.state.segments[CS].cache.db, insn))
-    return begin(Mode::Run, 0, 1, true);
-  const u16 opcode = insn.opcode_index;
-  const bool call = opcode == 0xE8 || opcode == 0x9A || (opcode == 0xFF && (insn.reg == 2 || insn.reg == 3));
-  const bool interrupt = opcode == 0xCC || opcode == 0xCD || opcode == 0xCE || opcode == 0xF1;
-  const bool rep_string = insn.rep && insn.form && (insn.form->attributes & kStringOp);
-  if (!call && !interrupt && !rep_string) return begin(Mode::Run, 0, 1, true);
+  if (!decode_at_pc(insn)) return begin(Mode::Run, 0, 1, true);
+  // Calls and interrupts (the row's kCall) and REP string instructions run to the next
+  // instruction; anything else is one step.
+  const bool call = insn.form->attributes & kCall;
+  const bool rep_string = insn.rep && (insn.form->attributes & kStringOp);
+  if (!call && !rep_string) return begin(Mode::Run, 0, 1, true);
   begin(Mode::StepOver, pc_linear() + insn.length, UINT64_MAX, false);
 }
 

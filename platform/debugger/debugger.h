@@ -141,6 +141,9 @@ class Debugger {
   // Copies `out.size()` bytes from linear memory (through paging as the CPU would
   // translate now); returns how many were read before the first unmapped page.
   std::size_t read_linear(u32 linear, std::span<u8> out) const;
+  // Decodes the instruction at CS:EIP without side effects; false when its bytes cannot
+  // be read or decoded (the table rows give its attributes: kCall, kReturn, kStringOp).
+  bool decode_at_pc(Instruction& insn) const;
   // Writes linear memory (dropping decoded code of the pages written); returns how many
   // bytes were written before the first unmapped page.
   std::size_t write_linear(u32 linear, std::span<const u8> bytes);

@@ -60,6 +60,13 @@ start:
   das
   CHECK c, "DAS 35-47 sets CF"
   CHECK_EQ al, 0x88, "DAS 35-47 = 88"
+  ; SDM DAS operation: CF := old_CF or the borrow out of AL - 6. 10h - 0Dh = 03h with
+  ; AF = 1 and CF = 0; DAS -> AL = FDh and CF = 1 (borrow), no 60h adjust.
+  mov al, 0x10
+  sub al, 0x0D
+  das
+  CHECK c, "DAS 03 with AF sets CF from the borrow"
+  CHECK_EQ al, 0xFD, "DAS 03 with AF = FD"
   ; AAM: AL = 63 -> AH = 6, AL = 3.
   mov al, 63
   aam

@@ -1,6 +1,7 @@
 ; Real-mode interrupt delivery through the IVT (SDM "Exception and Interrupt Handling
 ; in Real-Address Mode"): INT n pushes FLAGS, CS, IP and clears IF/TF; #DE from DIV
-; returns to the faulting instruction; #UD from UD2; INTO when OF=1; BOUND #BR.
+; returns to the faulting instruction; #UD from UD2; INTO when OF=1; BOUND #BR; PUSHA
+; with SP = 15 raises #GP before writing a register (SDM "PUSHA/PUSHAD").
 %include "rom.inc"
 
 section .text
@@ -11,6 +12,7 @@ start:
   SET_VECTOR 6, invalid_opcode
   SET_VECTOR 4, overflow
   SET_VECTOR 5, bound_range
+  SET_VECTOR 13, general_protection
 
   ; INT 40h: the handler sees the pushed frame and IF cleared.
   sti
@@ -50,6 +52,31 @@ start:
   pop ax
   test ax, 0x200
   CHECK nz, "IRET restored IF"
+  ; PUSHA with SP = 15 on the stack at 2000:0: its pushes would straddle the wrap at
+  ; offset FFFFh, so #GP comes first and none of its words (offsets 1-14) is written;
+  ; the delivery's frame takes offsets 9-14 and the handler's PUSH BP 7-8, above the
+  ; poisoned words at 1-6.
+  mov ax, 0x2000
+  mov es, ax
+  mov word [es:0x0001], 0xA5A5
+  mov word [es:0x0003], 0xA5A5
+  mov word [es:0x0005], 0xA5A5
+  mov ss, ax
+  mov sp, 15
+.pusha:
+  pusha
+  mov bx, sp
+  xor ax, ax
+  mov ss, ax
+  mov sp, 0x7000
+  CHECK_EQ word [0x650], .pusha, "PUSHA with SP = 15 raises #GP at the PUSHA"
+  CHECK_EQ bx, 15, "PUSHA with SP = 15 leaves SP"
+  mov ax, [es:0x0001]
+  and ax, [es:0x0003]
+  and ax, [es:0x0005]
+  CHECK_EQ ax, 0xA5A5, "PUSHA with SP = 15 writes no register"
+  xor ax, ax
+  mov es, ax
   jmp pass
 
 int40:
@@ -84,5 +111,6 @@ RECORDING_HANDLER divide_error, 0x610, 2
 RECORDING_HANDLER invalid_opcode, 0x620, 2
 RECORDING_HANDLER overflow, 0x630, 0
 RECORDING_HANDLER bound_range, 0x640, 4       ; BOUND AX,[disp16] is 4 bytes
+RECORDING_HANDLER general_protection, 0x650, 1  ; PUSHA is 1 byte
 
 ROM_END

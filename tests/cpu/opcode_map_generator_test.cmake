@@ -24,10 +24,11 @@ endfunction()
 
 # --- rows it expands -------------------------------------------------------------
 string(CONCAT good "# a comment with the characters CMake lists treat specially: [E]SI; a\\b\n\n"
-  "one\t70+cc\t-\tJcc\tJb\tjcc\tV\t-\tkControlTransfer\t# trailing comment\n"
+  "one\t70+cc\t-\tJcc\tJb\tjcc\tV\t-\tkCall\t# trailing comment\n"
   "one\t0F C8+r\t-\tBSWAP\tZv\tbswap\tV\t-\t-\n"
   "one\t\t80\t\t/7\tCMP\t\tEb,Ib\t\tcmp\tB\t-\t-\n"
   "one\t0F 18\t/4\tNOP\tEv\tnop\tN\t-\tkLockable|kMemoryOnly\n"
+  "one\t0F 01\t/2\tLGDT\tMs\tlgdt\tV\t-\tkMemoryOnly|kPrivileged\n"
   "two\tD9 E0\t-\tFCHS\t-\tsign_operation\tX\ttrue\tkRegisterOnly\n"
   "two\tDD\t/6\tFNSAVE\tM\tfnsave\tXNV\t-\tkMemoryOnly\n"
   "two\tD9\t/5\tFLDCW\tMw\tfldcw\tXC\t-\tkMemoryOnly\n")
@@ -43,7 +44,7 @@ else()
     math(EXPR code "${opcode}" OUTPUT_FORMAT HEXADECIMAL)
     string(TOUPPER "${code}" code)
     string(REPLACE "0X" "0x" code "${code}")
-    set(row "#line 3 \"${map}\"\n{${code}, -1, \"J${condition}\", \"Jb\", &jcc<u16>, &jcc<u32>, kControlTransfer, -1},\n")
+    set(row "#line 3 \"${map}\"\n{${code}, -1, \"J${condition}\", \"Jb\", &jcc<u16>, &jcc<u32>, kCall, -1},\n")
     string(FIND "${one}" "${row}" at)
     if(at LESS 0)
       fail("no row for J${condition} at ${code} in:\n${one}")
@@ -54,7 +55,9 @@ else()
       "{0x1C8, -1, \"BSWAP\", \"Zv\", &bswap<u16>, &bswap<u32>, 0, -1},"
       "{0x1CF, -1, \"BSWAP\", \"Zv\", &bswap<u16>, &bswap<u32>, 0, -1},"
       "{0x80, 7, \"CMP\", \"Eb,Ib\", &cmp<u8>, &cmp<u8>, 0, -1},"
-      "{0x118, 4, \"NOP\", \"Ev\", &nop, &nop, kLockable | kMemoryOnly, -1},")
+      "{0x118, 4, \"NOP\", \"Ev\", &nop, &nop, kLockable | kMemoryOnly, -1},"
+      # a checked attribute wraps both executors in x86lab::checked (cpu/privilege.h)
+      "{0x101, 2, \"LGDT\", \"Ms\", &x86lab::checked<(kMemoryOnly | kPrivileged), &lgdt<u16>>, &x86lab::checked<(kMemoryOnly | kPrivileged), &lgdt<u32>>, kMemoryOnly | kPrivileged, -1},")
     string(FIND "${one}" "${row}" at)
     if(at LESS 0)
       fail("missing row ${row} in:\n${one}")
@@ -62,8 +65,8 @@ else()
   endforeach()
   string(REGEX MATCHALL "\n{" rows "${one}")
   list(LENGTH rows count)
-  if(NOT count EQUAL 26)  # 16 Jcc + 8 BSWAP + CMP + NOP
-    fail("one.inc has ${count} rows, not 26")
+  if(NOT count EQUAL 27)  # 16 Jcc + 8 BSWAP + CMP + NOP + LGDT
+    fail("one.inc has ${count} rows, not 27")
   endif()
   # D9 E0 is ModRM 11 100 000: ModRM.reg 4, ModRM.rm 0 (SDM "FCHS").
   set(x87 "&x86lab::x87::x87")
@@ -98,7 +101,8 @@ set(cases
   kind         "one\t88\t-\tMOV\tEb,Gb\tmov\tW\t-\t-"                "kind 'W' is none of"
   args         "one\t88\t-\tMOV\tEb,Gb\tmov\tB\tu8)\t-"              "args 'u8)' are not C++ template arguments"
   attributes   "one\t88\t-\tMOV\tEb,Gb\tmov\tB\t-\tkLockable,kMemoryOnly" "attributes 'kLockable,kMemoryOnly' are not"
-  indented     "\tone\t88\t-${row_tail}"                             "a line starts with its family")
+  indented     "\tone\t88\t-${row_tail}"                             "a line starts with its family"
+  checked_x87  "one\tD9\t/0\tFLD\tMd\tfld\tX\t-\tkPrivileged"        "attributes 'kPrivileged': an x87 row (kind X) takes none of")
 list(LENGTH cases length)
 math(EXPR last "${length} - 1")
 foreach(i RANGE 0 ${last} 3)

@@ -124,6 +124,21 @@ TEST(Paging, ReadSetsAccessedInBothEntriesWithLockedWritesButNotDirty) {
   EXPECT_EQ(f.locked(AccessKind::PageTableAD), 1u);
 }
 
+// The walk's two entry reads are counted as walk reads, not as the A/D kinds, which
+// name only the locked updates (none here: A is set in both entries already).
+TEST(Paging, WalkReadsOfBothEntriesAreCountedUnderTheirOwnKinds) {
+  PagingFixture f;
+  f.set_pte(5, 0x5000 | P | W | A);
+  f.set_pde(0, kTable | P | W | U | A);
+  f.mmu.translate(0x5000, AccessIntent::Read, false);
+  const auto accesses = [&](AccessKind kind) { return f.counters.accesses_by_kind[static_cast<int>(kind)]; };
+  EXPECT_EQ(accesses(AccessKind::PageDirectoryRead), 1u);
+  EXPECT_EQ(accesses(AccessKind::PageTableRead), 1u);
+  EXPECT_EQ(accesses(AccessKind::PageDirectoryAD), 0u);
+  EXPECT_EQ(accesses(AccessKind::PageTableAD), 0u);
+  EXPECT_EQ(f.locked(AccessKind::PageDirectoryAD) + f.locked(AccessKind::PageTableAD), 0u);
+}
+
 TEST(Paging, DirectoryEntryOfATableGetsNoDirtyBit) {
   PagingFixture f;
   f.set_pte(5, 0x5000 | P | W);

@@ -1,8 +1,13 @@
 // The implied locked accesses (Intel SDM Vol. 3, "Automatic Locking"), one test each.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <vector>
+
 #include "../cpu/cpu_fixture.h"
+#include "platform/devices/pic.h"
 #include "protected_fixture.h"
+#include "trace/tracer.h"
 
 namespace x86lab {
 namespace {
@@ -206,6 +211,43 @@ TEST(ImplicitLock, TaskSwitchSetsAccessedBitsOfTheNewTasksSegments) {
   f.cpu.step();
   EXPECT_EQ(f.cpu.state.segments[SS].selector, 0x30);
   EXPECT_EQ(f.access_byte(0x30), 0x93);
+}
+
+// SDM "Automatic Locking", "Acknowledging interrupts": while the interrupt controller
+// puts the vector on the data bus the processor follows the LOCK semantics. An IRQ from
+// the 8259A pair (PC/AT initialisation, master base 50h) taken by the CPU is one locked
+// acknowledge cycle, traced with the vector it read.
+TEST(ImplicitLock, InterruptAcknowledgeOfAnIrqFromThePicIsOneLockedCycle) {
+  struct Collect : TraceSink {
+    std::vector<Event>* events;
+    explicit Collect(std::vector<Event>* e) : events(e) {}
+    void write(const Event& e) override { events->push_back(e); }
+    void finish() override {}
+  };
+  ProtectedModeFixture f;
+  std::vector<Event> events;
+  Tracer tracer{{}, {}};
+  tracer.add_sink(std::make_unique<Collect>(&events));
+  f.counters.tracer = &tracer;
+  PicPair pic(&f.cpu);
+  for (auto [port, value] : {std::pair<u16, u8>{0x20, 0x11}, {0x21, 0x50}, {0x21, 0x04}, {0x21, 0x01},
+                             {0xA0, 0x11}, {0xA1, 0x70}, {0xA1, 0x02}, {0xA1, 0x01}})
+    pic.write(port, 1, value);
+  f.cpu.set_interrupt_controller(&pic);
+  f.put_idt(0x50, testing::gate(testing::kCode, 0x1400, 0x8E));
+  f.cpu.state.eflags |= flag::IF;
+  f.code(0x1000, {0x90});
+  pic.set_irq(0, true);
+  f.cpu.step();
+  ASSERT_EQ(f.cpu.state.eip, 0x1400u);
+  EXPECT_EQ(f.locked(AccessKind::InterruptAcknowledge), 1u);
+  const auto inta = std::find_if(events.begin(), events.end(), [](const Event& e) {
+    return e.kind == EventKind::MemoryAccess && e.detail == static_cast<u8>(AccessKind::InterruptAcknowledge);
+  });
+  ASSERT_NE(inta, events.end());
+  EXPECT_EQ(inta->flags, kEventLocked);
+  EXPECT_EQ(inta->value, 0x50u);
+  f.counters.tracer = nullptr;
 }
 
 }  // namespace

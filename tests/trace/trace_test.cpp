@@ -120,7 +120,7 @@ TEST(TraceBinary, ReaderRejectsAFileWithoutTheMagic) {
 std::string write_raw_trace(const std::string& name, const std::string& records, u8 reserved = 0) {
   const std::string path = ::testing::TempDir() + name;
   std::string bytes("x86ltrc\0", 8);
-  bytes += std::string("\1\0\0\0", 4);
+  for (int i = 0; i < 4; ++i) bytes += static_cast<char>(kTraceVersion >> (8 * i));
   bytes += std::string(1, static_cast<char>(reserved)) + std::string(3, '\0');
   std::ofstream(path, std::ios::binary) << bytes << records;
   return path;
@@ -134,7 +134,7 @@ std::string raw_record(u8 kind, u8 detail, const std::string& abc = std::string(
 
 // Readers index name tables by the detail byte, so a detail the writer never produces
 // is a malformed record (it read past the access-kind names before). The last
-// access kind (14, debugger) is one the writer produces.
+// access kind (16, debugger) is one the writer produces.
 TEST(TraceBinary, ReaderRejectsRecordsTheWriterCannotProduce) {
   const u8 mem = static_cast<u8>(EventKind::MemoryAccess);
   struct Case {
@@ -143,8 +143,8 @@ TEST(TraceBinary, ReaderRejectsRecordsTheWriterCannotProduce) {
     u8 reserved;
   };
   const Case cases[] = {
-      {"access_kind_15.bin", raw_record(mem, 15), 0},
-      {"access_kind_16.bin", raw_record(mem, 16), 0},
+      {"access_kind_17.bin", raw_record(mem, 17), 0},
+      {"access_kind_18.bin", raw_record(mem, 18), 0},
       {"register_10.bin", raw_record(static_cast<u8>(EventKind::RegisterWrite), 10), 0},
       {"control_5.bin", raw_record(static_cast<u8>(EventKind::ControlRegister), 5), 0},
       {"a_over_32_bits.bin", raw_record(mem, 0, std::string("\x80\x80\x80\x80\x10\0\0", 7)), 0},
@@ -158,7 +158,7 @@ TEST(TraceBinary, ReaderRejectsRecordsTheWriterCannotProduce) {
     EXPECT_EQ(trace_dump(path, out, err), 2);
     EXPECT_EQ(err.str(), "x86lab: '" + path + "': malformed record at byte 16\n");
   }
-  const std::string last_kind = write_raw_trace("access_kind_14.bin", raw_record(mem, 14));
+  const std::string last_kind = write_raw_trace("access_kind_16.bin", raw_record(mem, 16));
   std::ostringstream out, err;
   EXPECT_EQ(trace_dump(last_kind, out, err), 0) << err.str();
   EXPECT_NE(out.str().find("debugger"), std::string::npos) << out.str();

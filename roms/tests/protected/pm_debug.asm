@@ -277,6 +277,44 @@ tests:
   EXPECT_EQ eax, ebx, "DR4 = DR6"
   EXPECT_EQ eax, 0xFFFF0FF0, "DR6 after clearing"
 
+  ; Vol. 3 "Debug Exceptions" (RF): a trap taken between iterations of a repeated
+  ; string instruction pushes RF = 1, and the pushed EIP is the instruction's own.
+  CASE "a single-step trap between iterations of REP MOVSB pushes its EIP and RF = 1"
+  CLEAR_DEBUG
+  cld
+  mov ecx, 3
+  mov esi, SCRATCH
+  mov edi, SCRATCH + 0x100
+  TRY
+  SET_TF
+.rep_movs:
+  rep movsb
+  CATCH
+  EXPECT_FAULT 1, NO_FAULT
+  EXPECT_EQ dword [F_EIP], ABS(.rep_movs), "EIP of the REP MOVSB"
+  test dword [F_EFL], RF
+  EXPECT nz, "RF set in the pushed EFLAGS"
+
+  ; QUIRK (cpu/exec_string.cpp): REPE CMPS shows the comparisons' flags only when it
+  ; completes; stopped between iterations, EFLAGS are those from before it.
+  CASE "REPE CMPSB stopped by a single-step trap keeps the flags from before it"
+  CLEAR_DEBUG
+  mov dword [SCRATCH], 0x00333333
+  mov dword [SCRATCH + 0x100], 0x00333333
+  mov ecx, 3
+  mov esi, SCRATCH
+  mov edi, SCRATCH + 0x100
+  xor eax, eax
+  cmp eax, 1                      ; CF = 1, ZF = 0
+  TRY
+  SET_TF
+  repe cmpsb
+  CATCH
+  EXPECT_FAULT 1, NO_FAULT
+  mov eax, [F_EFL]
+  and eax, 0x41                   ; ZF and CF
+  EXPECT_EQ eax, 1, "CF = 1 and ZF = 0 in the pushed EFLAGS"
+
   DONE
 
 db_flags_handler:
