@@ -42,17 +42,11 @@ PAGING_PM_ENTRY
   mov gs, ax
   mov ecx, ITERATIONS
   xor ebx, ebx
-user_round:
 %ifdef PAGE_FAULT
-  mov eax, [LOAD_ADDRESS]           ; #PF (not present), emulated
+  HASHED_ROUNDS mov eax, [LOAD_ADDRESS]     ; #PF (not present), emulated
 %else
-  mov eax, [gs:dword -8]            ; #GP(0) (beyond GS's limit), emulated
+  HASHED_ROUNDS mov eax, [gs:dword -8]      ; #GP(0) (beyond GS's limit), emulated
 %endif
-  add ebx, eax
-  rol ebx, 3
-  dec ecx
-  jnz user_round
-  mov [SCRATCH + 4], ebx
   USER_END
   mov eax, [RAM(counter)]
   cmp eax, ITERATIONS
