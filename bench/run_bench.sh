@@ -9,19 +9,25 @@
 #   --build DIR   x86lab build folder (default build/release)
 #   --runs N      runs per emulator and workload; the median is reported (default 3)
 #   --quick       a tenth of the iterations (smoke test of the script)
-#   --only LIST   comma-separated workloads: compute,faults,linux (default compute,faults)
+#   --only LIST   comma-separated workloads: compute,faults,faults-data,faults-data-pf,linux
+#                 (default compute,faults,faults-data,faults-data-pf)
 #   --no-peers    x86lab only
 # Workloads:
 #   compute  bench/roms/compute.asm: ALU/memory/branch/call mix, 13 instructions per round
 #   faults   bench/roms/faults.asm: ring-3 IN -> #GP -> ring-0 emulation -> IRETD, 14
 #            instructions and one #GP delivery per round
+#   faults-data     bench/roms/faults_data.asm: ring-3 MOV EAX, [GS:-8] beyond a truncated
+#            GS limit -> #GP -> ring-0 emulation in RAM that counts in a variable beside
+#            its own code -> IRETD; 15 instructions and one #GP delivery per round
+#   faults-data-pf  the same with a load from a not-present page (#PF, -DPAGE_FAULT),
+#            17 instructions and one #PF delivery per round
 #   linux    the Debian boot to halt of tests/boot/linux_boot.sh (bench/linux_boot.sh)
 # Every emulator must print the same checksum as x86lab, or the row says MISMATCH.
 # MIPS = instructions counted by x86lab (--stats) / median CPU seconds; Bochs and
 # QEMU run the same instruction stream (same checksum), so the same count is used.
 set -euo pipefail
 source "$(dirname "$0")/bench_common.sh"
-build=$root/build/release runs=3 scale=1 only=compute,faults peers=1
+build=$root/build/release runs=3 scale=1 only=compute,faults,faults-data,faults-data-pf peers=1
 while [ $# -gt 0 ]; do
   case $1 in
     --build) build=$2; shift 2 ;;
@@ -64,10 +70,11 @@ row() {  # workload emulator instructions seconds rss_kib checksum_ok x86lab_sec
   echo "| $1 | $2$note | $3 | $4 | $elapsed | $(mips "$3" "$4") | $(awk -v k="$5" 'BEGIN {printf "%.0f", k / 1024}') | $speed |"
 }
 
-rom_workload() {  # name iterations
-  local name=$1 iterations=$(( $2 / scale ))
+rom_workload() {  # name iterations [source [nasm options...]] (source: bench/roms/SOURCE.asm, default name)
+  local name=$1 iterations=$(( $2 / scale )) source=${3:-$1}
+  shift 2; [ $# -gt 0 ] && shift
   local rom=$work/$name.bin
-  nasm -f bin -I"$root/roms/include/" -I"$root/bench/roms/" -DITERATIONS=$iterations -o "$rom" "$root/bench/roms/$name.asm"
+  nasm -f bin -I"$root/roms/include/" -I"$root/bench/roms/" -DITERATIONS=$iterations "$@" -o "$rom" "$root/bench/roms/$source.asm"
   timed "x86lab-$name" "$x86lab" run --bios "$rom" --debugcon "file:$work/$name.x86lab.con" --stats
   local insns expected x86lab_wall=$wall
   insns=$(awk '$1 == "instructions" {print $2}' "$work/x86lab-$name.err")
@@ -115,6 +122,8 @@ for workload in ${only//,/ }; do
   case $workload in
     compute) rom_workload compute 20000000 ;;
     faults) rom_workload faults 2000000 ;;
+    faults-data) rom_workload faults-data 1000000 faults_data ;;
+    faults-data-pf) rom_workload faults-data-pf 1000000 faults_data -DPAGE_FAULT ;;
     linux) "$root/bench/linux_boot.sh" "$x86lab" "$runs" "$peers" ;;
     *) echo "run_bench.sh: unknown workload $workload" >&2; exit 2 ;;
   esac

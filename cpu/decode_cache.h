@@ -1,11 +1,14 @@
 // Decoded instructions cached by physical address (docs/performance.md). An entry is
 // the Instruction decode() produced from the bytes at a physical address for one code
-// segment size (CS.D); it stays valid until something writes into its 4 KiB physical
-// page. Writes reach the cache through PhysicalBus's code-page marks: the first write
-// into a page instructions were fetched from (by the CPU, a device, a loader or a
-// debugger poke) calls code_page_written, which retires every entry of that page at
-// once by bumping the page's generation (Intel SDM Vol. 3, "Self-Modifying Code":
-// detection is by physical address, so writes through any linear alias count).
+// segment size (CS.D); it stays valid until something writes into fetched
+// instruction bytes of its 64-byte physical code block (kCodeBlockBytes), or of the
+// next block when the instruction reaches into it. Writes reach the cache through
+// PhysicalBus's code marks: a write into bytes fetched as instructions (by the CPU
+// through any linear alias, a device, a loader or a debugger poke) calls
+// code_blocks_written, which retires every entry of those blocks at once by bumping
+// their generations (Intel SDM Vol. 3, "Self-Modifying Code" and "Cross-Modifying
+// Code": detection is by physical address). A write beside code (data in the page of
+// its code, even in the same block) retires nothing.
 //
 // Only instructions wholly inside one RAM or ROM page are cached (not MMIO, not
 // page-crossing ones); the caller translates the linear address first, so a changed
@@ -23,7 +26,7 @@ namespace x86lab {
 
 class DecodeCache final : public CodeWriteListener {
  public:
-  // Registers with `bus` for code-page writes; unregisters on destruction. `counters`
+  // Registers with `bus` for writes into code; unregisters on destruction. `counters`
   // receives the per-entry statistics (settle()).
   DecodeCache(PhysicalBus& bus, Counters& counters);
   ~DecodeCache() override;
@@ -77,7 +80,7 @@ class DecodeCache final : public CodeWriteListener {
   // CS.D = `default32`, or null.
   Entry* find_entry(u32 physical, bool default32) {
     Entry& e = entries_[index(physical)];
-    if (e.physical != physical || e.default32 != default32 || e.generation != generations_[page_slot(physical)])
+    if (e.physical != physical || e.default32 != default32 || e.generation != generations_[block_slot(physical)])
       return nullptr;
     return &e;
   }
@@ -93,7 +96,9 @@ class DecodeCache final : public CodeWriteListener {
     list(e);
     e.physical = physical;
     e.default32 = default32;
-    e.generation = generations_[page_slot(physical)];
+    e.generation = generations_[block_slot(physical)];
+    // Reaching into the next block: a write there must retire this block too.
+    if ((physical % kCodeBlockBytes) + insn.length > kCodeBlockBytes) set_reached_into(block_slot(physical) + 1);
     e.lines_linear = kNoLines;
     e.unretired = 0;
     e.links = {};
@@ -105,21 +110,18 @@ class DecodeCache final : public CodeWriteListener {
   bool cacheable(u32 physical, unsigned length) const {
     return (physical & 0xFFF) + length <= 0x1000 && bus_.has_host_page(physical >> 12);
   }
-  // Retires every entry decoded from physical page `page` (address >> 12).
-  void code_page_written(u32 page) override {
-    ++generations_[page & (kGenerationSlots - 1)];
-    next_link_stamp();
-    *watch_word_ |= watch_bits_;
-  }
+  // Retires every entry decoded from the code blocks `blocks` of physical page `page`
+  // (CodeWriteListener), and those of the block before each that reach into it.
+  void code_blocks_written(u32 page, u64 blocks) override;
   // Retires every entry.
   void clear() {
     for (u32 slot = 0; slot < kGenerationSlots; ++slot) ++generations_[slot];
     next_link_stamp();
     *watch_word_ |= watch_bits_;
   }
-  // Has every later retirement of entries (code_page_written, clear) OR `bits` into
+  // Has every later retirement of entries (code_blocks_written, clear) OR `bits` into
   // `*word`: the CPU's attention word, so that its linked run, which uses one
-  // link_key() throughout, ends after an instruction that wrote into a code page.
+  // link_key() throughout, ends after an instruction that wrote into code.
   // `word` must outlive the cache.
   void watch_retirements(u32* word, u32 bits) {
     watch_word_ = word;
@@ -168,7 +170,9 @@ class DecodeCache final : public CodeWriteListener {
   }
 
   static constexpr u32 kEntries = 1u << 15;          // direct-mapped; 136 bytes each, ~4.3 MiB
-  static constexpr u32 kGenerationSlots = 1u << 16;  // pages share a slot by page number mod 64Ki
+  // Code blocks share a generation slot by block number mod 512Ki (32 MiB apart), which
+  // only retires more than needed.
+  static constexpr u32 kGenerationSlots = 1u << 19;
 
  private:
   static u32 index(u32 physical) { return (physical ^ (physical >> 15)) & (kEntries - 1); }
@@ -179,7 +183,21 @@ class DecodeCache final : public CodeWriteListener {
     for (u32 i = 0; i < kEntries; ++i) entries_[i].links = {};
     link_stamp_ = 1;
   }
-  static u32 page_slot(u32 physical) { return (physical >> 12) & (kGenerationSlots - 1); }
+  static u32 block_slot(u32 physical) { return (physical / kCodeBlockBytes) & (kGenerationSlots - 1); }
+  // Whether an entry of the block before slot `slot` may reach into slot `slot`'s block
+  // (set at insert(), cleared when that block is retired; page-crossing instructions
+  // are not cached, so a page's first block has none).
+  void set_reached_into(u32 slot) {
+    slot &= kGenerationSlots - 1;
+    reached_into_[slot / 64] |= u64{1} << (slot % 64);
+  }
+  bool take_reached_into(u32 slot) {
+    u64& word = reached_into_[slot / 64];
+    const u64 bit = u64{1} << (slot % 64);
+    if (!(word & bit)) return false;
+    word &= ~bit;
+    return true;
+  }
 
   // Adds `e`'s retirements to the counters (settle(), and before insert() reuses it).
   void fold(Entry& e) {
@@ -195,7 +213,8 @@ class DecodeCache final : public CodeWriteListener {
   Counters& counters_;
   std::vector<Entry*> listed_;  // entries with listed set
   std::unique_ptr<Entry[]> entries_;
-  std::unique_ptr<u32[]> generations_;
+  std::unique_ptr<u32[]> generations_;   // by block_slot()
+  std::unique_ptr<u64[]> reached_into_;  // a bit per generation slot (set_reached_into)
   u32 link_stamp_ = 1;  // links start out stale (next_stamp 0)
   u32 unwatched_ = 0;
   u32* watch_word_ = &unwatched_;  // watch_retirements()

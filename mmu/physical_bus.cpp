@@ -1,8 +1,10 @@
 // Physical memory map: RAM, ROM, MMIO and open bus (reads 0xFF, writes dropped),
-// and the code-page marks that report writes into fetched instructions.
+// and the code marks that report writes into fetched instruction bytes.
 #include "mmu/physical_bus.h"
 
 #include <algorithm>
+#include <bit>
+#include <iterator>
 #include <stdexcept>
 
 #include "mmu/tlb.h"
@@ -15,8 +17,9 @@ PhysicalBus::PhysicalBus(u32 ram_bytes, Counters& counters)
       ram_bytes_(ram_bytes),
       read_pages_(kPageCount),
       write_pages_(kPageCount),
-      page_flags_(kPageCount) {
-  if (!ram_) throw std::bad_alloc();
+      page_flags_(kPageCount),
+      code_marks_of_(static_cast<u32*>(std::calloc(kPageCount, sizeof(u32)))) {
+  if (!ram_ || !code_marks_of_) throw std::bad_alloc();
   if (ram_bytes % kPageBytes != 0 || ram_bytes > 0xE0000000u)
     throw std::invalid_argument("RAM size must be a multiple of 4 KiB and at most 3.5 GiB");
   for (u32 page = 0; page < ram_bytes / kPageBytes; ++page) {
@@ -32,7 +35,7 @@ void PhysicalBus::map_rom(u32 base, std::span<const u8> image) {
   std::memcpy(region.bytes.get(), image.data(), image.size());
   for (u32 offset = 0; offset < region.size; offset += kPageBytes) {
     const u32 page = (base + offset) >> 12;
-    if (page_flags_[page] & kCodePage) code_page_written(page);
+    retire_code_page(page);
     read_pages_[page] = region.bytes.get() + offset;
     write_pages_[page] = nullptr;  // writes to ROM are dropped
     page_flags_[page] = 0;
@@ -47,31 +50,74 @@ void PhysicalBus::map_mmio(u32 base, u32 size, BusDevice* device) {
   mmio_.push_back({base, size, device});
   for (u32 offset = 0; offset < size; offset += kPageBytes) {
     const u32 page = (base + offset) >> 12;
-    if (page_flags_[page] & kCodePage) code_page_written(page);
+    retire_code_page(page);
     read_pages_[page] = write_pages_[page] = nullptr;
     page_flags_[page] = 0;
   }
   revoke_host_pages(nullptr);
 }
 
-void PhysicalBus::mark_code_page(u32 page) {
-  page_flags_[page] |= kCodePage;
-  // Writes into the page now take the slow path, which reports them.
-  if (write_pages_[page]) revoke_host_pages(write_pages_[page]);
-  write_pages_[page] = nullptr;
+void PhysicalBus::mark_code_byte(u32 address) {
+  const u32 page = address >> 12, offset = address & (kPageBytes - 1);
+  if (!(page_flags_[page] & kCodePage)) {
+    page_flags_[page] |= kCodePage;
+    if (free_code_marks_.empty()) {
+      code_marks_of_[page] = static_cast<u32>(code_marks_.size());
+      code_marks_.emplace_back();
+    } else {
+      code_marks_of_[page] = free_code_marks_.back();
+      free_code_marks_.pop_back();
+    }
+    // Writes into the page now take the slow path, which checks them.
+    if (write_pages_[page]) revoke_host_pages(write_pages_[page]);
+    write_pages_[page] = nullptr;
+  }
+  code_marks_[code_marks_of_[page]].bytes[offset / kCodeBlockBytes] |= u64{1} << (offset % kCodeBlockBytes);
 }
 
 void PhysicalBus::revoke_host_pages(const u8* host_page) {
   for (Tlb* tlb : tlbs_) tlb->revoke_host_pages(host_page);
 }
 
-void PhysicalBus::code_page_written(u32 page) {
-  page_flags_[page] &= ~kCodePage;
-  if (page_flags_[page] & kRamPage) write_pages_[page] = ram_page(page);
+void PhysicalBus::note_code_write(u32 address, unsigned size) {
+  const u32 page = address >> 12;
+  const CodeMarks& marks = code_marks_[code_marks_of_[page]];
+  u64 blocks = 0;
+  for (unsigned i = 0; i < size; ++i) {
+    const u32 offset = (address + i) & (kPageBytes - 1);
+    if (marks.bytes[offset / kCodeBlockBytes] >> (offset % kCodeBlockBytes) & 1)
+      blocks |= u64{1} << (offset / kCodeBlockBytes);
+  }
+  if (blocks) retire_code_blocks(page, blocks);
+}
+
+void PhysicalBus::retire_code_page(u32 page) {
+  if (!(page_flags_[page] & kCodePage)) return;
+  const CodeMarks& marks = code_marks_[code_marks_of_[page]];
+  u64 blocks = 0;
+  for (u32 block = 0; block < std::size(marks.bytes); ++block)
+    if (marks.bytes[block]) blocks |= u64{1} << block;
+  retire_code_blocks(page, blocks);
+}
+
+void PhysicalBus::retire_all_code() {
+  for (u32 page = 0; page < kPageCount; ++page) retire_code_page(page);
+}
+
+void PhysicalBus::retire_code_blocks(u32 page, u64 blocks) {
+  const u32 index = code_marks_of_[page];
+  CodeMarks& marks = code_marks_[index];
+  for (u64 rest = blocks; rest; rest &= rest - 1) marks.bytes[std::countr_zero(rest)] = 0;
+  if (std::all_of(std::begin(marks.bytes), std::end(marks.bytes), [](u64 block) { return block == 0; })) {
+    page_flags_[page] &= ~kCodePage;
+    code_marks_of_[page] = 0;
+    free_code_marks_.push_back(index);
+    if (page_flags_[page] & kRamPage) write_pages_[page] = ram_page(page);
+  }
   ++code_write_generation_;
-  ++counters_.code_page_invalidations;
-  if (code_listener_) code_listener_->code_page_written(page);
-  for (CodeWriteListener* listener : extra_listeners_) listener->code_page_written(page);
+  counters_.code_block_invalidations += static_cast<u64>(std::popcount(blocks));
+  if (code_listener_) code_listener_->code_blocks_written(page, blocks);
+  for (CodeWriteListener* listener : extra_listeners_) listener->code_blocks_written(page, blocks);
 }
 
 const PhysicalBus::MmioRegion* PhysicalBus::find_mmio(u32 address) const {
@@ -98,9 +144,9 @@ u8 PhysicalBus::read_byte(u32 address) {
 
 void PhysicalBus::write_byte(u32 address, u8 value) {
   address &= a20_mask_;
-  note_write(address >> 12);
-  if (u8* page = write_pages_[address >> 12]) {
-    page[address & (kPageBytes - 1)] = value;
+  if (page_flags_[address >> 12] & kRamPage) {
+    note_write(address, 1);
+    ram_page(address >> 12)[address & (kPageBytes - 1)] = value;
     return;
   }
   if (const auto* region = find_mmio(address)) {
@@ -124,6 +170,14 @@ u64 PhysicalBus::read_slow(u32 address, unsigned size) {
 }
 
 void PhysicalBus::write_slow(u32 address, unsigned size, u64 value) {
+  // A RAM page that holds code (the fast path took every other RAM write): checked
+  // against the fetched bytes, then written.
+  const u32 in_page = address & (kPageBytes - 1);
+  if ((page_flags_[address >> 12] & kRamPage) && in_page <= kPageBytes - size) {
+    note_write(address, size);
+    std::memcpy(ram_page(address >> 12) + in_page, &value, size);  // little-endian host: the low `size` bytes
+    return;
+  }
   if (const auto* region = find_mmio(address); region && address - region->base + size <= region->size) {
     if (size <= 4) {
       region->device->write(address - region->base, size, static_cast<u32>(value));
@@ -131,13 +185,6 @@ void PhysicalBus::write_slow(u32 address, unsigned size, u64 value) {
       region->device->write(address - region->base, 4, static_cast<u32>(value));
       region->device->write(address - region->base + 4, 4, static_cast<u32>(value >> 32));
     }
-    return;
-  }
-  // A RAM page that holds code: report it once, then write through the restored pointer.
-  note_write(address >> 12);
-  const u32 in_page = address & (kPageBytes - 1);
-  if (u8* page = write_pages_[address >> 12]; page && in_page <= kPageBytes - size) {
-    std::memcpy(page + in_page, &value, size);  // little-endian host: the low `size` bytes
     return;
   }
   for (unsigned i = 0; i < size; ++i) write_byte(address + i, static_cast<u8>(value >> (8 * i)));
@@ -151,9 +198,9 @@ u8 PhysicalBus::peek(u32 address) const {
 
 void PhysicalBus::poke(u32 address, u8 value) {
   address &= a20_mask_;
-  if (page_flags_[address >> 12] & kCodePage) code_page_written(address >> 12);  // RAM or ROM
-  if (u8* page = write_pages_[address >> 12]) {
-    page[address & (kPageBytes - 1)] = value;
+  if (page_flags_[address >> 12] & kCodePage) note_code_write(address, 1);  // RAM or ROM
+  if (page_flags_[address >> 12] & kRamPage) {  // (a code page has no write pointer)
+    ram_page(address >> 12)[address & (kPageBytes - 1)] = value;
   } else if (u8* rom = rom_byte(address)) {
     *rom = value;
   }

@@ -19,16 +19,23 @@ namespace x86lab {
 
 class Tlb;
 
-// Told when a physical page that held fetched instructions is written (by the CPU,
-// a device or the debugger), so that instructions decoded from it can be dropped
-// (Intel SDM Vol. 3, "Self-Modifying Code": the check is by physical address).
+// Told when bytes that were fetched as instructions are written (by the CPU, a device,
+// a loader or the debugger), so that instructions decoded from them can be dropped
+// (Intel SDM Vol. 3, "Self-Modifying Code" and "Cross-Modifying Code": the check is by
+// physical address, so a write through any linear alias counts).
 class CodeWriteListener {
  public:
   virtual ~CodeWriteListener() = default;
-  // `page` is the physical page number (address >> 12). Called once per page until
-  // code is fetched from it again.
-  virtual void code_page_written(u32 page) = 0;
+  // A write reached fetched instruction bytes in physical page `page` (address >> 12):
+  // bit n of `blocks` stands for the code block at page offset n * kCodeBlockBytes
+  // whose fetched bytes were written. Every instruction with a byte in those blocks may
+  // have changed. Reported once per block until code is fetched from it again.
+  virtual void code_blocks_written(u32 page, u64 blocks) = 0;
 };
+// The grain at which writes retire decoded instructions: a write that touches no
+// fetched instruction byte retires nothing; one that does retires the blocks it
+// touched (4 KiB pages hold 64 of them, one bit each in a u64).
+inline constexpr u32 kCodeBlockBytes = 64;
 
 // What drives the A20 gate. On PIIX-class chipsets the gate is open when either
 // the keyboard controller's A20 output or port 92h bit 1 is set (the chipset ORs
@@ -80,17 +87,21 @@ class PhysicalBus {
     return static_cast<T>(read_slow(address, sizeof(T)));
   }
 
-  // Instruction bytes: a read that also marks the page as holding code, so that a
-  // later write into it reaches the CodeWriteListener.
+  // Instruction bytes: a read that also marks the bytes as fetched code (and their
+  // page as a code page), so that a later write into them reaches the
+  // CodeWriteListeners.
   template <class T>
   T fetch(u32 address) {
-    const u32 page = (address & a20_mask_) >> 12;
-    if (!(page_flags_[page] & kCodePage)) mark_code_page(page);
+    for (u32 i = 0; i < sizeof(T); ++i) {
+      const u32 byte = (address + i) & a20_mask_;
+      if (!is_code_byte(byte)) mark_code_byte(byte);
+    }
     return read<T>(address, AccessKind::CodeFetch);
   }
 
   // Writes to RAM pages that hold no fetched code go straight to host memory; all
-  // others (code pages, ROM, MMIO, open bus) take the slow path.
+  // others (code pages, ROM, MMIO, open bus) take the slow path, where a write into a
+  // code page retires decoded instructions only if it touches fetched bytes.
   template <class T>
   void write(u32 address, T value, AccessKind kind) {
     counters_.count_access(kind);
@@ -117,8 +128,8 @@ class PhysicalBus {
   }
 
   // Side-effect-free access for debuggers and loaders: no counters, no device
-  // side effects (MMIO reads return 0xFF), ROM bytes can be poked. A poke into a
-  // page holding code reaches the CodeWriteListener like any other write.
+  // side effects (MMIO reads return 0xFF), ROM bytes can be poked. A poke into
+  // fetched instruction bytes reaches the CodeWriteListeners like any other write.
   u8 peek(u32 address) const;
   void poke(u32 address, u8 value);
   // Copies `bytes` to physical memory at `address` with poke semantics.
@@ -148,12 +159,23 @@ class PhysicalBus {
   // or open bus): instruction bytes there change only through writes the code-page
   // marks see.
   bool has_host_page(u32 page) const { return read_pages_[page & (kPageCount - 1)] != nullptr; }
-  // True while instructions fetched from physical page `page` (address >> 12) may
-  // be cached: from the first fetch until the next write into the page.
+  // True while physical page `page` (address >> 12) holds fetched instruction bytes
+  // that no write has touched since (its writes then take the slow path): from the
+  // first fetch until writes have reached every code block of it.
   bool is_code_page(u32 page) const { return page_flags_[page & (kPageCount - 1)] & kCodePage; }
-  // Incremented on every write into a code page; a decode cache may compare it
+  // True when the byte at physical `address` (A20 applied) was fetched as an
+  // instruction byte and no write has reached its code block since.
+  bool is_code_byte(u32 address) const {
+    const u32 page = address >> 12, offset = address & (kPageBytes - 1);
+    return (page_flags_[page] & kCodePage) &&
+           (code_marks_[code_marks_of_[page]].bytes[offset / kCodeBlockBytes] >> (offset % kCodeBlockBytes) & 1);
+  }
+  // Incremented on every write that retires code blocks; a decode cache may compare it
   // instead of registering a listener.
   u64 code_write_generation() const { return code_write_generation_; }
+  // Retires every fetched byte's code block as if it had been written: for harnesses
+  // that change RAM behind the bus (ram(); tests/fuzz).
+  void retire_all_code();
 
  private:
   struct MmioRegion {
@@ -167,7 +189,13 @@ class PhysicalBus {
   };
   // page_flags_ bits.
   static constexpr u8 kRamPage = 1 << 0;   // backed by writable RAM (not replaced by ROM or MMIO)
-  static constexpr u8 kCodePage = 1 << 1;  // instructions were fetched from it since its last write
+  static constexpr u8 kCodePage = 1 << 1;  // holds fetched instruction bytes (code_marks_of_ names them)
+  // The fetched instruction bytes of one code page: bit b of bytes[n] is the byte at
+  // page offset n * kCodeBlockBytes + b, so bytes[n] is code block n.
+  struct CodeMarks {
+    u64 bytes[kPageBytes / kCodeBlockBytes] = {};
+  };
+  static_assert(kCodeBlockBytes == 64, "one u64 of marks per code block");
 
   void set_a20_inputs(u8 inputs) {
     const u32 mask = inputs ? 0xFFFFFFFFu : ~(1u << 20);
@@ -183,13 +211,20 @@ class PhysicalBus {
   const MmioRegion* find_mmio(u32 address) const;
   u8* rom_byte(u32 address) const;
   u8* ram_page(u32 page) { return ram_.get() + std::size_t{page} * kPageBytes; }
-  void mark_code_page(u32 page);
-  // A write is about to change RAM page `page`: if it holds code, tell the listener
-  // and give the page its fast write path back. (Writes to ROM change nothing.)
-  void note_write(u32 page) {
-    if ((page_flags_[page] & (kCodePage | kRamPage)) == (kCodePage | kRamPage)) code_page_written(page);
+  void mark_code_byte(u32 address);
+  // A write is about to change `size` bytes of RAM from `address` (inside one page):
+  // if it touches fetched instruction bytes, their code blocks retire. (Writes to ROM
+  // change nothing.)
+  void note_write(u32 address, unsigned size) {
+    if ((page_flags_[address >> 12] & (kCodePage | kRamPage)) == (kCodePage | kRamPage)) note_code_write(address, size);
   }
-  void code_page_written(u32 page);
+  void note_code_write(u32 address, unsigned size);
+  // Retires code blocks `blocks` (bits as in CodeWriteListener) of code page `page`:
+  // clears their marks, counts and reports them; a page left without marks gets its
+  // fast write path back.
+  void retire_code_blocks(u32 page, u64 blocks);
+  // Retires every marked block of `page` (a remapped page).
+  void retire_code_page(u32 page);
 
   Counters& counters_;
   u32 a20_mask_ = 0xFFFFFFFFu;
@@ -197,7 +232,7 @@ class PhysicalBus {
   // Zeroed by calloc, which takes large blocks straight from the kernel: pages the
   // guest never touches take no host memory (--memory 3584 for a small ROM).
   struct FreeRam {
-    void operator()(u8* ram) const { std::free(ram); }
+    void operator()(void* memory) const { std::free(memory); }
   };
   std::unique_ptr<u8[], FreeRam> ram_;
   u32 ram_bytes_ = 0;
@@ -206,6 +241,11 @@ class PhysicalBus {
   std::vector<u8*> read_pages_;   // host pointer per page for plain RAM/ROM reads, or null
   std::vector<u8*> write_pages_;  // host pointer per page for plain RAM writes (not code pages), or null
   std::vector<u8> page_flags_;    // kRamPage | kCodePage per page
+  // Per page, while it is a code page: its CodeMarks in code_marks_ (calloc'ed like
+  // the RAM: untouched parts take no host memory). Released marks are reused.
+  std::unique_ptr<u32[], FreeRam> code_marks_of_;
+  std::vector<CodeMarks> code_marks_{1};  // [0]: no marks, for pages that are no code pages
+  std::vector<u32> free_code_marks_;
   std::vector<Tlb*> tlbs_;  // TLBs holding host pointers (attach_tlb)
   CodeWriteListener* code_listener_ = nullptr;
   std::vector<CodeWriteListener*> extra_listeners_;

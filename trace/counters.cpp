@@ -37,7 +37,7 @@ void Counters::print(std::ostream& out) const {
     out << "tlb-hits.code " << tlb_code_hits << "\n" << "tlb-misses.code " << tlb_code_misses << "\n";
   if (tlb_data_hits || tlb_data_misses)
     out << "tlb-hits.data " << tlb_data_hits << "\n" << "tlb-misses.data " << tlb_data_misses << "\n";
-  if (code_page_invalidations) out << "code-page-invalidations " << code_page_invalidations << "\n";
+  if (code_block_invalidations) out << "code-block-invalidations " << code_block_invalidations << "\n";
   if (replayed_instructions) out << "replayed-instructions " << replayed_instructions << "\n";
   if (code_range_end > code_range_begin) {
     out << "code-range " << std::hex << "0x" << code_range_begin << "-0x" << code_range_end << std::dec << "\n";

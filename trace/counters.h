@@ -76,7 +76,9 @@ struct Counters {
   u64 tlb_page_invalidations = 0;                  // INVLPG
   u64 tlb_code_hits = 0, tlb_code_misses = 0;      // instruction-TLB lookups of the model, per page run of fetches
   u64 tlb_data_hits = 0, tlb_data_misses = 0;      // data-TLB lookups of the model, per translated access
-  u64 code_page_invalidations = 0;                 // writes into a physical page holding fetched instructions
+  // 64-byte physical code blocks retired by writes into their fetched instruction bytes
+  // (a store, device write, poke or remap; one that touches two such blocks counts 2).
+  u64 code_block_invalidations = 0;
   // Instructions retired at the CS selector, linear EIP and CPL of the most recent fault
   // once its handler has returned there without advancing EIP (the faulting instruction
   // executed a second time; cpu/delivery.cpp, Cpu::note_replay_start).

@@ -23,13 +23,7 @@ PAGING_PM_ENTRY
   mov ecx, ITERATIONS
   xor ebx, ebx
   mov dx, 0x400
-user_round:
-  in eax, dx                        ; #GP(0), emulated
-  add ebx, eax
-  rol ebx, 3
-  dec ecx
-  jnz user_round
-  mov [SCRATCH + 4], ebx
+  HASHED_ROUNDS in eax, dx          ; #GP(0), emulated
   USER_END
   mov eax, [SCRATCH + 4]
   jmp bench_exit

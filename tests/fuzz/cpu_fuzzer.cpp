@@ -86,12 +86,10 @@ struct FuzzMachine {
   PhysicalBus bus{kRamBytes, counters};
   PortBus ports{counters};
 
-  // Zeroes RAM between inputs; a page that held fetched code gets one write through the
-  // bus so that anything decoded from it is dropped.
+  // Zeroes RAM between inputs; anything decoded from it is dropped.
   void clear_ram() {
     std::memset(bus.ram().data(), 0, bus.ram().size());
-    for (u32 page = 0; page < kRamBytes / PhysicalBus::kPageBytes; ++page)
-      if (bus.is_code_page(page)) bus.poke(page * PhysicalBus::kPageBytes, 0);
+    bus.retire_all_code();
   }
   void put32(u32 address, u32 value) { std::memcpy(bus.ram().data() + address, &value, sizeof value); }
   void put64(u32 address, u64 value) { std::memcpy(bus.ram().data() + address, &value, sizeof value); }

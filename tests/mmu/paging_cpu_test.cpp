@@ -109,24 +109,27 @@ TEST(PagingCpu, ResetFlushesTheTlb) {
   EXPECT_EQ(f.mmu.translate(0x5000, AccessIntent::Read, false), 0x5000u);
 }
 
-TEST(PagingCpu, InstructionFetchMarksTheCodePageAndAStoreIntoItIsReported) {
+TEST(PagingCpu, InstructionFetchMarksTheCodeAndOnlyAStoreIntoItsBytesIsReported) {
   PagedCpu f;
   f.code(0x1000, {0xA2, 0x00, 0x28, 0x00, 0x00,    // mov [2800h], al
-                  0xA2, 0x00, 0x18, 0x00, 0x00});  // mov [1800h], al
+                  0xA2, 0x00, 0x18, 0x00, 0x00,    // mov [1800h], al
+                  0xA2, 0x0A, 0x10, 0x00, 0x00});  // mov [100Ah], al (its own first byte)
   f.steps(1);
   EXPECT_TRUE(f.bus.is_code_page(1));
-  EXPECT_EQ(f.counters.code_page_invalidations, 0u) << "page 2 holds no code";
+  EXPECT_EQ(f.counters.code_block_invalidations, 0u) << "page 2 holds no code";
   f.steps(1);
-  EXPECT_EQ(f.counters.code_page_invalidations, 1u) << "the store went into the page being executed";
+  EXPECT_EQ(f.counters.code_block_invalidations, 0u) << "the store went beside the code of its page";
+  f.steps(1);
+  EXPECT_EQ(f.counters.code_block_invalidations, 1u) << "the store went into the instruction's bytes";
   EXPECT_FALSE(f.bus.is_code_page(1)) << "until code is fetched from it again";
 }
 
 TEST(PagingCpu, CodeMarksArePhysicalSoAStoreThroughAnAliasIsReported) {
   PagedCpu f;
   f.poke32(0x11000 + 6 * 4, 0x1000 | P | W);       // linear 6000h aliases the code page
-  f.code(0x1000, {0xA2, 0x00, 0x60, 0x00, 0x00});  // mov [6000h], al
+  f.code(0x1000, {0xA2, 0x00, 0x60, 0x00, 0x00});  // mov [6000h], al: its own first byte
   f.steps(1);
-  EXPECT_EQ(f.counters.code_page_invalidations, 1u);
+  EXPECT_EQ(f.counters.code_block_invalidations, 1u);
 }
 
 }  // namespace

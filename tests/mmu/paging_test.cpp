@@ -328,7 +328,7 @@ TEST(Paging, PageCrossingQuadwordReadAssemblesEveryByte) {
 // still hold: code-page writes reported, A20 wrap-around, ROM writes dropped.
 struct CodeWrites : CodeWriteListener {
   std::vector<u32> pages;
-  void code_page_written(u32 page) override { pages.push_back(page); }
+  void code_blocks_written(u32 page, u64) override { pages.push_back(page); }
 };
 
 TEST(Paging, ADirectStoreIntoAFrameThatBecameCodeIsReported) {
@@ -338,9 +338,12 @@ TEST(Paging, ADirectStoreIntoAFrameThatBecameCodeIsReported) {
   f.set_pte(5, 0x00300000 | P | W);
   f.mmu.write<u32>(0x5000, 1, AccessKind::Data, false);  // fills the TLB with a writable RAM frame
   f.bus.fetch<u8>(0x00300010);                            // an instruction fetch marks frame 300h as code
-  f.mmu.write<u32>(0x5020, 2, AccessKind::Data, false);
+  f.mmu.write<u32>(0x5020, 2, AccessKind::Data, false);  // beside the fetched byte
+  EXPECT_TRUE(writes.pages.empty());
+  f.mmu.write<u32>(0x500E, 3, AccessKind::Data, false);  // 300Eh-3011h: over it
   EXPECT_EQ(writes.pages, std::vector<u32>{0x300});
   EXPECT_EQ(f.peek32(0x00300020), 2u);
+  EXPECT_EQ(f.peek32(0x0030000E), 3u);
   f.bus.remove_code_write_listener(&writes);
 }
 

@@ -67,6 +67,30 @@ PAGING_PM_ENTRY
   xor eax, eax
   RUN CODE + 0x200
   CASE_EQ eax, 0x90, "instructions overwritten by STOSB just ahead do not run (EAX keeps AL = 90h)"
+
+  ; The next instruction, already decoded, in the next 64-byte code block: the store
+  ; at 33Ah-33Fh writes the immediate of MOV AL at 340h.
+  COPY CODE + 0x33A, patch_next_block, patch_next_block_end - patch_next_block
+  mov bl, 0x11
+  RUN CODE + 0x33A
+  CASE_EQ al, 0x11, "a store into the next instruction (next code block) takes effect"
+  mov bl, 0x22
+  RUN CODE + 0x33A
+  CASE_EQ al, 0x22, "and again once that instruction has run (its decode is dropped)"
+
+  ; An instruction across two code blocks (3BEh-3C2h), changed in the second.
+  COPY CODE + 0x3BE, mov_eax_ret, 6
+  RUN CODE + 0x3BE
+  CASE_EQ eax, 0x11111111, "an instruction across two code blocks runs"
+  mov byte [CODE + 0x3C2], 0x66
+  RUN CODE + 0x3BE
+  CASE_EQ eax, 0x66111111, "a write to its second block changes it"
+
+  ; A counter right after its code, in the same block: the code keeps running.
+  COPY CODE + 0x400, count_beside, count_beside_end - count_beside
+  RUN CODE + 0x400
+  RUN CODE + 0x400
+  CASE_EQ eax, 2, "code that increments a counter beside itself runs on"
   FINISH
 
 section .rodata
@@ -96,6 +120,22 @@ nop_out:
   db 0x40, 0x40
   db 0xC3
 nop_out_end:
+; At CODE+33Ah: mov [CODE+341h], bl; mov al, 0 (at 340h); ret
+patch_next_block:
+  db 0x88, 0x1D
+  dd CODE + 0x341
+  db 0xB0, 0x00
+  db 0xC3
+patch_next_block_end:
+; At CODE+400h: inc dword [CODE+40Ch]; mov eax, [CODE+40Ch]; ret; dd 0
+count_beside:
+  db 0xFF, 0x05
+  dd CODE + 0x40C
+  db 0xA1
+  dd CODE + 0x40C
+  db 0xC3
+  dd 0
+count_beside_end:
 PAGING_GDT
 
 ROM_END
