@@ -13,6 +13,7 @@ start:
   SET_VECTOR 4, overflow
   SET_VECTOR 5, bound_range
   SET_VECTOR 13, general_protection
+  SET_VECTOR 12, stack_fault  ; not expected: a peer that takes #SS at PUSHA reports it
 
   ; INT 40h: the handler sees the pushed frame and IF cleared.
   sti
@@ -58,6 +59,7 @@ start:
   ; poisoned words at 1-6.
   mov ax, 0x2000
   mov es, ax
+  mov word [0x660], 0
   mov word [es:0x0001], 0xA5A5
   mov word [es:0x0003], 0xA5A5
   mov word [es:0x0005], 0xA5A5
@@ -69,6 +71,7 @@ start:
   xor ax, ax
   mov ss, ax
   mov sp, 0x7000
+  CHECK_EQ word [0x660], 0, "PUSHA with SP = 15 raises no #SS"
   CHECK_EQ word [0x650], .pusha, "PUSHA with SP = 15 raises #GP at the PUSHA"
   CHECK_EQ bx, 15, "PUSHA with SP = 15 leaves SP"
   mov ax, [es:0x0001]
@@ -112,5 +115,6 @@ RECORDING_HANDLER invalid_opcode, 0x620, 2
 RECORDING_HANDLER overflow, 0x630, 0
 RECORDING_HANDLER bound_range, 0x640, 4       ; BOUND AX,[disp16] is 4 bytes
 RECORDING_HANDLER general_protection, 0x650, 1  ; PUSHA is 1 byte
+RECORDING_HANDLER stack_fault, 0x660, 1         ; PUSHA is 1 byte
 
 ROM_END
