@@ -7,13 +7,8 @@
 # Skips (exit 77) when the guest files are not in the cache.
 # usage: linux_boot.sh X86LAB [LOG]
 set -u
-x86lab=$1
-log=${2:-$(mktemp)}
-cache=${X86LAB_GUEST_CACHE:-$HOME/.cache/x86lab/guests}
-if [ ! -s "$cache/vmlinuz" ] || [ ! -s "$cache/initrd.gz" ]; then
-  echo "skipped: no Linux guest in $cache (run scripts/fetch-linux-guest.sh to fetch Debian's kernel and busybox)"
-  exit 77
-fi
+. "$(dirname "$0")/linux_guest.sh"
+linux_guest_start "$1" "${2:-}" initrd.gz
 # Checksum printed by the same tls_test under qemu-i386 (the independent reference).
 expected_tls='tls_test: threads=4 main_counter=7 checksum=8d69b2f4'
 

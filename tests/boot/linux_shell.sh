@@ -8,13 +8,8 @@
 # Skips (exit 77) when the guest files are not in the cache.
 # usage: linux_shell.sh X86LAB [LOG]
 set -u
-x86lab=$1
-log=${2:-$(mktemp)}
-cache=${X86LAB_GUEST_CACHE:-$HOME/.cache/x86lab/guests}
-if [ ! -s "$cache/vmlinuz" ] || [ ! -s "$cache/initrd-shell.gz" ]; then
-  echo "skipped: no Linux shell guest in $cache (run scripts/fetch-linux-guest.sh)"
-  exit 77
-fi
+. "$(dirname "$0")/linux_guest.sh"
+linux_guest_start "$1" "${2:-}" initrd-shell.gz
 input=$(mktemp)
 trap 'rm -f "$input"' EXIT
 printf 'echo answer=$((6 * 7))\ngrep -c ^processor /proc/cpuinfo\nhalt -f\n' >"$input"
