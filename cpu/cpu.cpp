@@ -15,12 +15,12 @@ Cpu::Cpu(Mmu& mmu, PortBus& ports, Counters& counters, const CpuProfile& profile
     : mmu_(mmu), ports_(ports), counters_(counters), profile_(profile), decode_cache_(mmu.bus(), counters) {
   mmu_.set_tlb_geometry(profile.tlb);
   // A changed translation ends a linked run after its instruction (run_linked).
-  mmu_.watch_translation_changes(&attention_, kSlowStep);
-  decode_cache_.watch_retirements(&attention_, kSlowStep);
+  mmu_.watch_translation_changes(attention_);
+  decode_cache_.watch_retirements(attention_);
   reset();
 }
 
-Cpu::~Cpu() { mmu_.unwatch_translation_changes(&attention_); }
+Cpu::~Cpu() { mmu_.unwatch_translation_changes(attention_); }
 
 void Cpu::reset() {
   state = CpuState{};
@@ -33,7 +33,8 @@ void Cpu::reset() {
   state.idtr = {0, 0x03FF};
   reset_segment(state.ldtr, 0, 0, 2, true);  // LDT
   reset_segment(state.tr, 0, 0, 11, true);   // busy 32-bit TSS
-  attention_ = monitor_ ? u32{kMonitor} : 0u;
+  attention_.clear(~u32{0});
+  if (monitor_) attention_.raise(Attention::kMonitor);
   pending_debug_ = instruction_debug_hits_ = 0;
   task_switch_committed_ = push_rf_ = false;
   fault_chain_size_ = 0;
@@ -46,8 +47,8 @@ void Cpu::reset() {
 void Cpu::write_eflags(u32 value, u32 writable) {
   // Bit 1 always reads as 1 and is not among the writable bits (kImplemented), so it is set after masking.
   state.eflags = (((state.eflags & ~writable) | (value & writable)) & flag::kImplemented) | flag::Reserved1;
-  if (state.eflags & flag::TF) attention_ |= kTrap;
-  attention_ |= kCheckInterrupt;
+  if (state.eflags & flag::TF) attention_.raise(Attention::kTrap);
+  attention_.raise(Attention::kCheckInterrupt);
 }
 
 void Cpu::sync_paging() {
@@ -93,7 +94,7 @@ void Cpu::load_segment(u8 segment, u16 selector) {
   if (!protected_mode()) {
     if (virtual_8086()) load_virtual_8086_segment(reg, selector, false);
     else load_real_mode_segment(reg, selector);
-    if (counters_.tracer) [[unlikely]] trace_descriptorless_load(segment);
+    if (tracer()) [[unlikely]] trace_descriptorless_load(segment);
     return;
   }
   SegmentationContext context = segmentation_context();
@@ -105,7 +106,7 @@ void Cpu::load_code_segment_real(u16 selector) {
   ++counters_.segment_loads[CS];
   if (virtual_8086()) load_virtual_8086_segment(state.segments[CS], selector, true);
   else load_real_mode_segment(state.segments[CS], selector);
-  if (counters_.tracer) [[unlikely]] trace_descriptorless_load(CS);
+  if (tracer()) [[unlikely]] trace_descriptorless_load(CS);
 }
 
 void Cpu::trace_descriptorless_load(u8 segment) {
@@ -117,7 +118,7 @@ void Cpu::trace_descriptorless_load(u8 segment) {
   event.b = reg.cache.base;
   event.c = reg.cache.limit;
   event.flags = kEventNoDescriptor;
-  counters_.tracer->emit(event);
+  tracer()->emit(event);
 }
 
 void Cpu::emit_control(u8 which, u32 old_value, u32 new_value) {
@@ -126,7 +127,7 @@ void Cpu::emit_control(u8 which, u32 old_value, u32 new_value) {
   event.detail = which;
   event.c = old_value;
   event.value = new_value;
-  counters_.tracer->emit(event);
+  tracer()->emit(event);
 }
 
 void Cpu::set_cost_model(const CostModel& model) {
@@ -168,7 +169,7 @@ void Cpu::insert_code_lines(u32 linear, unsigned length) {
 // through retire() and counts its code lines (a linked run does not).
 void Cpu::execute_ending_run(Cpu& cpu, const Instruction& insn) {
   insn.form_executor()(cpu, insn);
-  cpu.request_slow_step();
+  cpu.attention_.raise(Attention::kCodeSegmentLoaded);
 }
 
 // The executor decode_at gives `insn`.
@@ -355,7 +356,7 @@ template <bool kMayBeReplay, bool kViaLink>
   instruction_eip_ = state.eip;
   watch_replay_start();
   const u32 start_esp = state.gpr[ESP];
-  Tracer* tracer = counters_.tracer;
+  Tracer* tracer = this->tracer();
   std::array<u32, 10> before;  // EAX..EDI, EIP, EFLAGS for register-write events (while tracing)
   u16 selector = 0;            // CS at the start (while tracing)
   if (tracer) [[unlikely]] {
@@ -445,7 +446,7 @@ void Cpu::abort_instruction(const Fault& fault, u32 start_esp) {
 // start; a far transfer changes it), linear address `linear`.
 void Cpu::trace_retired(const Instruction& insn, u16 selector, u32 linear,
                         const std::array<u8, kMaxInstructionBytes>& bytes, const std::array<u32, 10>& before) {
-  Tracer& tracer = *counters_.tracer;
+  Tracer& tracer = *this->tracer();
   Event event;
   event.kind = EventKind::Instruction;
   event.a = selector;
@@ -477,11 +478,11 @@ bool Cpu::try_deliver_interrupt() {
   const bool was_halted = state.halted;
   state.halted = false;
   const u8 vector = pic_->acknowledge();
-  if (was_halted && counters_.tracer) {
+  if (was_halted && tracer()) {
     Event wake;
     wake.kind = EventKind::Wake;
     wake.detail = vector;
-    counters_.tracer->emit(wake);
+    tracer()->emit(wake);
   }
   ++counters_.locked_by_kind[static_cast<std::size_t>(AccessKind::InterruptAcknowledge)];
   fault_chain_size_ = 0;
@@ -493,7 +494,7 @@ bool Cpu::try_deliver_interrupt() {
   if (state.shutdown) return;
   // Debug traps of the previous instruction, NMI and INTR (between_instructions.cpp);
   // a delivered event takes the place of an instruction.
-  if (attention_ && service_events()) return;
+  if (attention_.any() && service_events()) return;
   if (state.halted) return;
   state.interrupt_shadow = false;
   state.mov_ss_shadow = false;
@@ -501,7 +502,7 @@ bool Cpu::try_deliver_interrupt() {
 }
 
 void Cpu::step() {
-  attention_ |= kCheckInterrupt;  // as at the start of run(): the state may have been edited
+  attention_.raise(Attention::kCheckInterrupt);  // as at the start of run(): the state may have been edited
   execute_step();
   decode_cache_.settle();
 }
@@ -571,7 +572,7 @@ u64 Cpu::run_linked_loop(u64 max_steps) {
       state.eip = eip + insn.length;  // a 32-bit code segment (the fetch context's D bit)
       insn.execute(*this, insn);
       --remaining;
-      if (attention_) [[unlikely]] {
+      if (attention_.any()) [[unlikely]] {
         // retire() or abort_instruction() sets previous_entry_.
         if (!deliver_signalled_fault(start_esp_)) {
           if (instruction_debug_hits_) note_debug_traps(false);
@@ -599,16 +600,17 @@ u64 Cpu::run_linked_loop(u64 max_steps) {
 StopReason Cpu::run_instructions(u64 max_instructions) {
   // The state may have been changed from outside (a debugger setting IF, a loader):
   // look at INTR once; from here on the PIC and IF changes ask for the check.
-  attention_ |= kCheckInterrupt;
+  attention_.raise(Attention::kCheckInterrupt);
   for (u64 i = 0; i < max_instructions; ++i) {
-    if (attention_ & (kStopRequested | kMonitor)) [[unlikely]] {
-      if (attention_ & kMonitor) monitor_->before_step();
-      if (attention_ & kStopRequested) {
-        attention_ &= ~kStopRequested;
+    if (attention_.has(Attention::kStopRequested | Attention::kMonitor)) [[unlikely]] {
+      if (attention_.has(Attention::kMonitor)) monitor_->before_step();
+      if (attention_.has(Attention::kStopRequested)) {
+        attention_.clear(Attention::kStopRequested);
         return StopReason::StopRequested;
       }
     }
-    if (counters_.subcycles >= subcycle_limit_) return StopReason::CycleLimit;
+    // A signal stop ends the run as a reached cycle limit does (stop_from_signal).
+    if (counters_.subcycles >= subcycle_limit_ || attention_.signalled()) return StopReason::CycleLimit;
     execute_step();
     ++steps_;
     if (run_linked_ready()) i += run_linked(max_instructions - i - 1);

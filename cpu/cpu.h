@@ -81,33 +81,46 @@ class Cpu {
   // run() also returns (StopReason::CycleLimit) before a step when Counters::cycles()
   // has reached this cycle count: the platform sets it to its next device event.
   // (Kept in 1/256 cycles, as Counters::subcycles; a count beyond 2^56 means none.)
-  void set_cycle_limit(u64 cycles) { subcycle_limit_ = cycles >> 56 ? ~u64{0} : cycles << 8; }
+  // Also ends a signal stop (stop_from_signal).
+  void set_cycle_limit(u64 cycles) {
+    subcycle_limit_ = cycles >> 56 ? ~u64{0} : cycles << 8;
+    attention_.clear_signal();
+  }
   // Ends run() at the next instruction boundary (or REP batch) as a reached cycle limit
-  // does; async-signal-safe (one relaxed atomic store), for a signal handler: the
-  // caller records why and checks that before the next run().
-  void stop_from_signal() { std::atomic_ref<u64>(subcycle_limit_).store(0, std::memory_order_relaxed); }
+  // does, and every run() until the next set_cycle_limit; async-signal-safe
+  // (Attention::raise_from_signal), for a signal handler: the caller records why and
+  // checks that before the next run().
+  void stop_from_signal() { attention_.raise_from_signal(); }
   // Steps (instructions and deliveries) run() has taken since construction.
   u64 steps() const { return steps_; }
   // Executes one instruction, or delivers one pending interrupt, or does nothing when halted.
   void step();
-  void stop() { attention_ |= kStopRequested; }
+  void stop() { attention_.raise(Attention::kStopRequested); }
   // Sets (or, with null, removes) the debugger's step monitor.
   void set_step_monitor(StepMonitor* monitor) {
     monitor_ = monitor;
-    attention_ = monitor ? attention_ | u32{kMonitor} : attention_ & ~u32{kMonitor};
+    if (monitor) attention_.raise(Attention::kMonitor);
+    else attention_.clear(Attention::kMonitor);
   }
   void set_interrupt_controller(InterruptController* pic) { pic_ = pic; }
   // The x87 FERR#/IGNNE# pins (cpu/x87/error_pins.h); the platform wires FERR# to IRQ 13.
   void set_x87_error_pins(X87ErrorPins pins) { x87_error_pins_ = std::move(pins); }
   const X87ErrorPins& x87_error_pins() const { return x87_error_pins_; }
   // Re-evaluates whether an interrupt could be pending (devices call it when an IRQ line changes).
-  void notify_interrupt() { attention_ |= kCheckInterrupt; }
+  void notify_interrupt() { attention_.raise(Attention::kCheckInterrupt); }
 
   const CpuProfile& profile() const { return profile_; }
   // Installs a cost model: per-mnemonic instruction costs and the event costs in
   // Counters::costs. Without one, every instruction costs one cycle.
   void set_cost_model(const CostModel& model);
   Counters& counters() { return counters_; }
+  // The attached tracer, or null (events are produced only while one is set): the
+  // Mmu's, which the port bus shares. set_tracer attaches one to both (or detaches).
+  Tracer* tracer() const { return mmu_.tracer(); }
+  void set_tracer(Tracer* tracer) {
+    mmu_.set_tracer(tracer);
+    ports_.set_tracer(tracer);
+  }
   Mmu& mmu() { return mmu_; }
   PortBus& ports() { return ports_; }
 
@@ -275,7 +288,7 @@ class Cpu {
   // Emits a ControlRegister trace event while tracing: `which` is 0-4 for CRn, 8 GDTR
   // (base), 9 IDTR (base), 10 LDTR and 11 TR (selectors).
   void trace_control(u8 which, u32 old_value, u32 new_value) {
-    if (counters_.tracer) [[unlikely]] emit_control(which, old_value, new_value);
+    if (tracer()) [[unlikely]] emit_control(which, old_value, new_value);
   }
 
   // ---- events ----
@@ -295,13 +308,13 @@ class Cpu {
   // and descriptor loads are thrown as before.
   void signal_fault(const Fault& fault) {
     signalled_fault_ = fault;
-    request_slow_step();
+    attention_.raise(Attention::kFaultSignalled);
   }
   // Ends a linked run after the current instruction (docs/performance.md): for state
   // the linked run does not test after every instruction, which the slow step then
   // looks at (HLT and the x87 wait for FERR#, armed code breakpoints, a signalled
   // fault, a data breakpoint hit, a replayed instruction's start).
-  void request_slow_step() { attention_ |= kSlowStep; }
+  void request_slow_step() { attention_.raise(Attention::kSlowStep); }
   // The instruction after this one cannot be interrupted (STI, SDM "STI"), and after a
   // load of SS (`mov_ss`: MOV SS, POP SS, SDM "MOV") takes no debug trap either. The
   // linked run clears no shadow, so this asks for the slow step, which starts the next
@@ -309,7 +322,7 @@ class Cpu {
   void start_interrupt_shadow(bool mov_ss) {
     state.interrupt_shadow = true;
     if (mov_ss) state.mov_ss_shadow = true;
-    request_slow_step();
+    attention_.raise(Attention::kInterruptShadow);
   }
 
   // The EIP of the instruction being executed and its length.
@@ -356,10 +369,6 @@ class Cpu {
   void update_access_checks();
 
  private:
-  // kSlowStep: request_slow_step(); service_events() clears it, the slow step testing
-  // everything itself.
-  enum : u32 { kStopRequested = 1u << 0, kCheckInterrupt = 1u << 1, kTrap = 1u << 2, kDebugTrap = 1u << 3, kNmi = 1u << 4,
-               kMonitor = 1u << 5, kSlowStep = 1u << 6 };
   static constexpr u32 kDr6Bs = 1u << 14, kDr6Bt = 1u << 15;
   static constexpr std::string_view kInstructionBreakpointCause = "instruction breakpoint";
   void execute_one();
@@ -415,13 +424,13 @@ class Cpu {
   // breakpoint, TF or RF; the last instruction came from the decode cache in a 32-bit
   // code segment; the CPU neither halted nor shut down.
   bool run_linked_ready() const {
-    return !needs_slow_step() && previous_entry_ && !counters_.tracer && fetch_context_.context.db;
+    return !needs_slow_step() && previous_entry_ && !tracer() && fetch_context_.context.db;
   }
   // Something only the slow step handles before the next instruction: the attention
   // word (interrupt check, trap, NMI, stop request, monitor), an armed code
   // breakpoint, TF or RF, HLT or shutdown (run_linked checks it after each instruction).
   bool needs_slow_step() const {
-    return attention_ | code_breakpoints_ | state.halted | state.shutdown | (state.eflags & (flag::RF | flag::TF));
+    return attention_.any() | code_breakpoints_ | state.halted | state.shutdown | (state.eflags & (flag::RF | flag::TF));
   }
   // Delivers a fault raised by signal_fault during the instruction as a caught one
   // (execute_one, run_linked); false when none was raised.
@@ -454,7 +463,7 @@ class Cpu {
   InterruptController* pic_ = nullptr;
   StepMonitor* monitor_ = nullptr;
   X87ErrorPins x87_error_pins_;
-  u32 attention_ = 0;
+  Attention attention_;  // every reason to leave the linked run (mmu/attention.h)
   u64 subcycle_limit_ = ~u64{0};
   u64 steps_ = 0;
   u32 instruction_eip_ = 0;

@@ -106,7 +106,7 @@ void hlt(Cpu& c, const Instruction&) {
   if (c.state.cpl != 0 && !c.real_mode()) [[unlikely]] return c.signal_fault(gp(0, "HLT at CPL > 0"));
   c.state.halted = true;
   c.request_slow_step();
-  if (Tracer* tracer = c.counters().tracer) {
+  if (Tracer* tracer = c.tracer()) {
     Event halt;
     halt.kind = EventKind::Halt;
     tracer->emit(halt);

@@ -15,7 +15,7 @@ void account_load(SegmentationContext& context, const SegmentRegister& reg, u8 f
                   bool accessed_written) {
   ++context.counters.segment_loads_by_cause[static_cast<std::size_t>(context.cause)];
   if (slot) context.counters.add_cost(context.counters.costs.segment_load);
-  Tracer* tracer = context.counters.tracer;
+  Tracer* tracer = context.mmu.tracer();
   if (!tracer) return;
   Event event;
   event.kind = EventKind::SegmentLoad;

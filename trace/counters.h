@@ -41,7 +41,6 @@ struct Counters {
   // fraction the cost model's prices carry.
   u64 subcycles = 0;
   CycleCosts costs;                                // event costs of the active profile
-  Tracer* tracer = nullptr;                        // attached tracer, or null: events are produced only when set
 
   // Modeled cycles (RDTSC reads this).
   u64 cycles() const { return subcycles >> 8; }

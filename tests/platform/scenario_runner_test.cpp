@@ -31,7 +31,6 @@ TEST(ScenarioRunner, ExitPortPassIsSuccessAndTheConsoleIsParsed) {
   EXPECT_EQ(latency[8], 1'000'000);
   EXPECT_NE(result.console.find("selftest: free text"), std::string::npos);
   EXPECT_EQ(result.counters.exceptions_by_vector[0x50], 3u);  // three INT 50h
-  EXPECT_EQ(result.counters.tracer, nullptr);
 }
 
 TEST(ScenarioRunner, InstructionCountsFollowTheLoopLength) {
