@@ -104,8 +104,7 @@ void bound(Cpu& c, const Instruction& i) {
 
 void hlt(Cpu& c, const Instruction&) {
   if (c.state.cpl != 0 && !c.real_mode()) [[unlikely]] return c.signal_fault(gp(0, "HLT at CPL > 0"));
-  c.state.halted = true;
-  c.request_slow_step();
+  c.halt();
   if (Tracer* tracer = c.tracer()) {
     Event halt;
     halt.kind = EventKind::Halt;

@@ -1,4 +1,4 @@
-// The linked run (Cpu::run_linked, docs/performance.md): inside run(), instructions
+// The linked run (LinkedRunner, cpu/linked_runner.h, docs/performance.md): inside run(), instructions
 // reached through decode-cache successor links skip the per-instruction checks of the
 // slow step. It must stop wherever the slow step would act differently, so run(n)
 // leaves the same state and counters as n calls of step(). The tests place the event
@@ -92,6 +92,44 @@ TEST(LinkedRun, StopsExactlyAtTheCycleLimit) {
   EXPECT_EQ(f.counters.cycles(), 1000u);
   EXPECT_EQ(f.cpu.state.gpr[EAX], 500u);
   EXPECT_EQ(f.cpu.steps(), 1000u);
+}
+
+// A port whose fifth write stops the CPU as a signal handler would
+// (Cpu::stop_from_signal, Attention::raise_from_signal), in the middle of an
+// instruction inside the linked run.
+struct SignalAtTheFifthWrite : BusDevice {
+  Cpu* cpu = nullptr;
+  int writes = 0;
+  u32 read(u32, unsigned) override { return 0; }
+  void write(u32, unsigned, u32) override {
+    if (++writes == 5) cpu->stop_from_signal();
+  }
+  std::string_view device_name() const override { return "signal"; }
+};
+
+// The signal stop ends run() right after the instruction during which it came, as a
+// reached cycle limit does (StopReason::CycleLimit), and every run() after it until
+// the next set_cycle_limit. From the second round on, OUT runs inside the linked run.
+TEST(LinkedRun, ASignalStopEndsTheRunAfterItsInstructionUntilTheNextCycleLimit) {
+  RealMode32 f;
+  SignalAtTheFifthWrite port;
+  port.cpu = &f.cpu;
+  f.ports.attach(0x80, 0x80, &port);
+  f.code(0x1000, {0x40,         // loop: inc eax
+                  0xE6, 0x80,   // out 80h, al
+                  0xEB, 0xFB});  // jmp loop
+  f.start(0x1000);
+  f.cpu.state.gpr[EAX] = 0;
+  EXPECT_EQ(f.cpu.run(1'000'000), StopReason::CycleLimit);
+  EXPECT_EQ(f.cpu.state.gpr[EAX], 5u);
+  EXPECT_EQ(f.cpu.state.eip, 0x1003u);  // after the fifth OUT
+  EXPECT_EQ(f.counters.instructions, 14u);
+  EXPECT_EQ(f.cpu.run(100), StopReason::CycleLimit);
+  EXPECT_EQ(f.counters.instructions, 14u) << "the stop holds until the next cycle limit";
+  f.cpu.set_cycle_limit(~u64{0});
+  EXPECT_EQ(f.cpu.run(3), StopReason::InstructionLimit);
+  EXPECT_EQ(f.cpu.state.gpr[EAX], 6u);
+  EXPECT_EQ(f.counters.instructions, 17u);
 }
 
 // An interrupt controller whose request appears at its 20th look (a device raising
