@@ -14,6 +14,7 @@ namespace x86lab {
 
 Cpu::Cpu(Mmu& mmu, PortBus& ports, Counters& counters, const CpuProfile& profile)
     : mmu_(mmu), ports_(ports), counters_(counters), profile_(profile), decode_cache_(mmu.bus(), counters) {
+  mmu_.bus().attach_clock(&clock_);
   mmu_.set_tlb_geometry(profile.tlb);
   // A changed translation or a written code page ends a linked run after its
   // instruction (LinkedRunner::run_linked).
@@ -22,7 +23,10 @@ Cpu::Cpu(Mmu& mmu, PortBus& ports, Counters& counters, const CpuProfile& profile
   reset();
 }
 
-Cpu::~Cpu() { mmu_.unwatch_translation_changes(attention_); }
+Cpu::~Cpu() {
+  mmu_.unwatch_translation_changes(attention_);
+  if (&mmu_.bus().clock() == &clock_) mmu_.bus().attach_clock(nullptr);
+}
 
 void Cpu::reset() {
   state = CpuState{};
@@ -136,7 +140,7 @@ void Cpu::set_cost_model(const CostModel& model) {
   const auto& rows = InstructionTable::get().rows();
   row_costs_.resize(rows.size());
   for (std::size_t i = 0; i < rows.size(); ++i) row_costs_[i] = model.instruction_cost(std::string(rows[i]->mnemonic));
-  counters_.costs = {model.memory_operand, model.segment_load, model.locked_access, model.far_transfer,
+  clock_.costs = {model.memory_operand, model.segment_load, model.locked_access, model.far_transfer,
                      model.exception_delivery, model.interrupt_delivery, model.iret, model.task_switch,
                      model.page_walk, model.new_code_line, model.string_iteration};
   decode_cache_.clear();  // cached instructions carry the old costs
@@ -144,7 +148,7 @@ void Cpu::set_cost_model(const CostModel& model) {
 
 u32 Cpu::instruction_cost(const Instruction& insn) const {
   const u32 row = row_costs_.empty() ? kSubcyclesPerCycle : row_costs_[insn.row];
-  return row + (insn.is_memory() ? counters_.costs.memory_operand : 0);
+  return row + (insn.is_memory() ? clock_.costs.memory_operand : 0);
 }
 
 // Counts the 32- and 64-byte code lines an instruction's bytes occupy (by linear
@@ -157,7 +161,7 @@ void Cpu::insert_code_lines(u32 linear, unsigned length) {
     const unsigned fresh = code_lines_.insert(line);
     if (fresh) {
       ++counters_.code_lines_32;
-      counters_.add_cost(counters_.costs.new_code_line);
+      clock_.add_cost(clock_.costs.new_code_line);
     }
     if (fresh == 2) ++counters_.code_lines_64;
   }
@@ -173,10 +177,11 @@ void Cpu::execute_ending_run(Cpu& cpu, const Instruction& insn) {
 
 // The executor of a cached instruction the accelerator linked when it faulted
 // (LinkedRunner::faulted) before it ever retired at its linear address, until that
-// first retirement: the form's own (or execute_ending_run), then a request for the
-// slow step, whose retirement counts its code lines (a linked run does not).
+// first retirement: the form's own, then a request for the slow step (which also ends
+// the run after an instruction that may load CS), whose retirement counts its code
+// lines (a linked run does not).
 void Cpu::execute_until_retired(Cpu& cpu, const Instruction& insn) {
-  own_executor(insn)(cpu, insn);
+  insn.form_executor()(cpu, insn);
   cpu.attention_.raise(Attention::kSlowStep);
 }
 
@@ -259,7 +264,7 @@ void Cpu::abort_instruction(const Fault& fault, u32 start_esp) {
     state.eip = instruction_eip_;
     state.gpr[ESP] = start_esp;
   }
-  counters_.add_cost(kSubcyclesPerCycle);
+  clock_.add_cost(kSubcyclesPerCycle);
   deliver_fault(fault);
 }
 

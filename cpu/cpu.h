@@ -81,9 +81,9 @@ class Cpu {
   // Counters are exact when it returns (the decode cache's per-entry statistics are
   // added up then, DecodeCache::settle).
   StopReason run(u64 max_instructions);
-  // run() also returns (StopReason::CycleLimit) before a step when Counters::cycles()
+  // run() also returns (StopReason::CycleLimit) before a step when clock().cycles()
   // has reached this cycle count: the platform sets it to its next device event.
-  // (Kept in 1/256 cycles, as Counters::subcycles; a count beyond 2^56 means none.)
+  // (Kept in 1/256 cycles, as ModeledClock::subcycles; a count beyond 2^56 means none.)
   // Also ends a signal stop (stop_from_signal).
   void set_cycle_limit(u64 cycles) {
     subcycle_limit_ = cycles >> 56 ? ~u64{0} : cycles << 8;
@@ -115,9 +115,14 @@ class Cpu {
 
   const CpuProfile& profile() const { return profile_; }
   // Installs a cost model: per-mnemonic instruction costs and the event costs in
-  // Counters::costs. Without one, every instruction costs one cycle.
+  // the clock's costs (clock().costs). Without one, every instruction costs one cycle.
   void set_cost_model(const CostModel& model);
   Counters& counters() { return counters_; }
+  const Counters& counters() const { return counters_; }
+  // The modeled clock (trace/modeled_clock.h): machine state the CPU owns; the bus it
+  // is attached to charges its locked cycles to it, the Mmu its page walks.
+  ModeledClock& clock() { return clock_; }
+  const ModeledClock& clock() const { return clock_; }
   // The attached tracer, or null (events are produced only while one is set): the
   // Mmu's, which the port bus shares. set_tracer attaches one to both (or detaches).
   Tracer* tracer() const { return mmu_.tracer(); }
@@ -274,7 +279,7 @@ class Cpu {
 
   // ---- segment loads (every path that writes a descriptor cache goes here) ----
   SegmentationContext segmentation_context(SegmentLoadCause cause = SegmentLoadCause::Instruction) {
-    SegmentationContext context{mmu_, counters_, state.gdtr, state.ldtr, state.cpl, profile_.accessed_bit_always_written,
+    SegmentationContext context{mmu_, counters_, clock_, state.gdtr, state.ldtr, state.cpl, profile_.accessed_bit_always_written,
             state.segments.data()};
     context.cause = cause;
     return context;
@@ -410,7 +415,7 @@ class Cpu {
       }
     }
     // A signal stop ends the run as a reached cycle limit does (stop_from_signal).
-    if (counters_.subcycles >= subcycle_limit_ || attention_.signalled()) {
+    if (clock_.subcycles >= subcycle_limit_ || attention_.signalled()) {
       reason = StopReason::CycleLimit;
       return true;
     }
@@ -487,7 +492,7 @@ class Cpu {
       replay_.candidate = false;
       ++counters_.replayed_instructions;
     }
-    counters_.add_cost(insn.cost);
+    clock_.add_cost(insn.cost);
     if constexpr (kStatistics) {
       if (entry) [[likely]] {
         ++entry->executions;
@@ -526,6 +531,7 @@ class Cpu {
   Mmu& mmu_;
   PortBus& ports_;
   Counters& counters_;
+  ModeledClock clock_;
   const CpuProfile& profile_;
   InterruptController* pic_ = nullptr;
   StepMonitor* monitor_ = nullptr;

@@ -102,8 +102,8 @@ void Cpu::shutdown() {
 
 void Cpu::deliver(u8 vector, std::optional<u32> error_code, EventSource source, u32 return_eip) {
   ++counters_.exceptions_by_vector[vector];
-  counters_.add_cost(source == EventSource::External ? counters_.costs.interrupt_delivery
-                                                     : counters_.costs.exception_delivery);
+  clock_.add_cost(source == EventSource::External ? clock_.costs.interrupt_delivery
+                                                     : clock_.costs.exception_delivery);
   if (Tracer* tracer = this->tracer()) {
     Event event;
     event.kind = EventKind::Exception;

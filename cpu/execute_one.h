@@ -42,7 +42,7 @@ template <class Fetch>
   if (tracer) [[unlikely]] {
     const SegmentRegister& cs = state.segments[CS];
     selector = cs.selector;
-    tracer->begin_instruction(counters_.instructions, counters_.cycles(), cs.selector, state.eip, state.cpl);
+    tracer->begin_instruction(counters_.instructions, clock_.cycles(), cs.selector, state.eip, state.cpl);
     std::copy(state.gpr.begin(), state.gpr.end(), before.begin());
     before[8] = state.eip;
     before[9] = state.eflags;

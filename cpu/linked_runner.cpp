@@ -183,7 +183,7 @@ u64 LinkedRunner::run_linked_loop(Cpu& cpu, u64 max_steps) {
   DecodeCache::Entry* previous = self.previous_entry_;  // the last retired instruction's entry
   try {
     while (remaining) {
-      if (cpu.counters_.subcycles >= cpu.subcycle_limit_) [[unlikely]] break;
+      if (cpu.clock_.subcycles >= cpu.subcycle_limit_) [[unlikely]] break;
       const u32 eip = cpu.state.eip;
       DecodeCache::Entry* const next = DecodeCache::linked(*previous, eip, link_key);
       if (!next) [[unlikely]] break;

@@ -69,7 +69,7 @@ class LinkedRunner {
   // returns how many steps it did, at most `max_steps`.
   static u64 run_linked(Cpu& cpu, u64 max_steps);
   template <bool kWatchReplay>
-  static u64 run_linked_loop(Cpu& cpu, u64 max_steps);
+  [[gnu::noinline]] static u64 run_linked_loop(Cpu& cpu, u64 max_steps);
 
   NumberedContext fetch_context_{{}, 1};              // the current context
   std::array<NumberedContext, 4> recent_contexts_{};  // serial 0: empty

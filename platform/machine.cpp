@@ -21,7 +21,7 @@ Machine::Machine(const MachineConfig& config)
       ports(counters),
       mmu(bus),
       cpu(mmu, ports, counters, *config.profile),
-      clock(counters, config.cpu_hz),
+      clock(cpu.clock(), config.cpu_hz),
       config_(config),
       debug_ports_(config.debug_console, config.post, cpu),
       port92_(bus, [this] { cpu.reset(); }) {

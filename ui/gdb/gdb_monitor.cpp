@@ -159,7 +159,7 @@ Reply GdbProtocol::monitor(const std::string& command) {
                  : "no breakpoint " + w[1] + "\n";
     } else if (first == "stats") {
       std::ostringstream out;
-      debugger_.machine().counters.print(out);
+      debugger_.machine().counters.print(out, debugger_.machine().cpu.clock().cycles());
       text = out.str();
     } else if (first == "phys" && w.size() == 3) {
       text = describe_physical(debugger_, number(w[1]), number(w[2]));
