@@ -223,26 +223,30 @@ TEST(DecodeCache, TheA20GateSelectsThePhysicalPage) {
 }
 
 // Successor links (cpu/linked_runner.cpp, LinkedRunner::fetch): an entry remembers
-// the entry that ran after it. The two tests below run the same instruction twice to
-// the same EIP in a different fetch context through run() (the accelerator's; step()
-// takes no links); taking the remembered link would run the first context's
-// instruction.
-TEST(DecodeCache, ALinkIsNotTakenWhenTheSameEipIsInAnotherCodeSegment) {
+// the entry that ran after it. The tests below run the same instruction to the same
+// EIP in different fetch contexts through run() (the accelerator's; step() takes no
+// links); taking the remembered link would run the first context's instruction.
+// In one run, where links stay valid (run() and step() make every link stale when
+// they return, DecodeCache::settle): IRET returns alternately to
+// 0200:0100 (add bx, 1) and 0300:0100 (add bx, 100h), each followed by a far JMP back
+// to the IRET. From the third round on every instruction is cached and no entry is
+// replaced, so IRET's link to EIP 0100h is live; it belongs to the code segment of
+// the round that made it, and taking it in the other would add the other constant.
+TEST(DecodeCache, ALinkIsNotTakenInOneRunWhenTheSameEipIsInAnotherCodeSegment) {
   testing::CpuFixture f;
   f.real_mode_at(0x1000);
-  f.code(0x1000, {0xCF});              // iret
-  f.code(0x2100, {0xB8, 0x11, 0x11});  // 0200:0100: mov ax, 1111h
-  f.code(0x3100, {0xB8, 0x22, 0x22});  // 0300:0100: mov ax, 2222h
-  auto iret_to = [&](u16 cs) {
-    f.real_mode_at(0x1000);
-    f.cpu.state.gpr[ESP] = 0x7FFA;  // IP, CS, FLAGS
-    f.code(0x7FFA, {0x00, 0x01, static_cast<u8>(cs), static_cast<u8>(cs >> 8), 0x02, 0x00});
-    f.cpu.run(2);
-    return f.cpu.state.gpr[EAX] & 0xFFFF;
-  };
-  EXPECT_EQ(iret_to(0x0200), 0x1111u);
-  EXPECT_EQ(iret_to(0x0300), 0x2222u) << "IRET's link to 0100h belongs to CS base 2000h";
-  EXPECT_EQ(iret_to(0x0200), 0x1111u);
+  f.code(0x1000, {0xCF});                                            // iret
+  f.code(0x2100, {0x81, 0xC3, 0x01, 0x00, 0xEA, 0x00, 0x10, 0x00, 0x00});  // add bx, 1; jmp 0000:1000
+  f.code(0x3100, {0x81, 0xC3, 0x00, 0x01, 0xEA, 0x00, 0x10, 0x00, 0x00});  // add bx, 100h; jmp 0000:1000
+  constexpr unsigned kRounds = 20;
+  for (unsigned i = 0; i < kRounds; ++i) {  // IP, CS, FLAGS per IRET
+    const u8 cs = i % 2 ? 0x03 : 0x02;
+    f.code(0x7000 + 6 * i, {0x00, 0x01, 0x00, cs, 0x02, 0x00});
+  }
+  f.cpu.state.gpr[ESP] = 0x7000;
+  f.cpu.state.gpr[EBX] = 0;
+  f.cpu.run(3 * kRounds);
+  EXPECT_EQ(f.cpu.state.gpr[EBX], 0x0A0Au) << "10 rounds in each segment";
 }
 
 TEST(DecodeCache, ALinkIsNotTakenAfterMovCr3RemapsTheNextInstruction) {
