@@ -9,16 +9,16 @@ namespace x86lab {
 
 void Cpu::raise_nmi() {
   state.nmi_pending = true;
-  attention_ |= kNmi;
+  attention_.raise(Attention::kNmi);
 }
 
 bool Cpu::service_events() {
-  attention_ &= ~(kTrap | kSlowStep);  // TF is sampled at the start of each instruction (cpu.cpp)
+  attention_.clear(Attention::kTrap | Attention::kSlowStepRequests);  // TF is sampled at the start of each instruction (cpu.cpp)
   // Debug traps wait out a MOV SS/POP SS shadow: they are reported after the next
   // instruction together with its own (SDM "MOV": "...suppresses or inhibits some
   // debug exceptions ... on the following instruction boundary").
-  if ((attention_ & kDebugTrap) && !state.mov_ss_shadow) {
-    attention_ &= ~kDebugTrap;
+  if (attention_.has(Attention::kDebugTrap) && !state.mov_ss_shadow) {
+    attention_.clear(Attention::kDebugTrap);
     if (pending_debug_) {
       state.dr[6] |= pending_debug_;
       pending_debug_ = 0;
@@ -29,8 +29,8 @@ bool Cpu::service_events() {
     }
   }
   // NMI: blocked in both kinds of shadow and, after one is delivered, until the next IRET.
-  if ((attention_ & kNmi) && !state.interrupt_shadow && !state.nmi_blocked) {
-    attention_ &= ~kNmi;
+  if (attention_.has(Attention::kNmi) && !state.interrupt_shadow && !state.nmi_blocked) {
+    attention_.clear(Attention::kNmi);
     state.nmi_pending = false;
     state.nmi_blocked = true;
     fault_chain_size_ = 0;
@@ -41,10 +41,10 @@ bool Cpu::service_events() {
   // output changes and the CPU sets when IF may have become 1 (write_eflags, STI, a
   // task switch, the start of run()). It stays set through an interrupt shadow and
   // after a delivery (another request may be waiting).
-  if ((attention_ & kCheckInterrupt) && !state.interrupt_shadow) {
-    attention_ &= ~kCheckInterrupt;
+  if (attention_.has(Attention::kCheckInterrupt) && !state.interrupt_shadow) {
+    attention_.clear(Attention::kCheckInterrupt);
     if (try_deliver_interrupt()) {
-      attention_ |= kCheckInterrupt;
+      attention_.raise(Attention::kCheckInterrupt);
       return true;
     }
   }

@@ -12,6 +12,7 @@
 #include "cpu/x87/error_pins.h"
 #include "cpu/flags.h"
 #include "cpu/instruction.h"
+#include "cpu/linked_runner.h"
 #include "mmu/paging.h"
 #include "mmu/port_bus.h"
 #include "segmentation/segment_loading.h"
@@ -74,40 +75,61 @@ class Cpu {
   void reset();
 
   // Executes up to `max_instructions` instructions (delivering interrupts between
-  // them) or until the CPU halts, shuts down or stop() is called.
+  // them) or until the CPU halts, shuts down or stop() is called: as many calls of
+  // step() would, with the same state and counters. Unless a tracer or a step monitor
+  // observes every instruction, the accelerator runs it (cpu/linked_runner.h).
   // Counters are exact when it returns (the decode cache's per-entry statistics are
   // added up then, DecodeCache::settle).
   StopReason run(u64 max_instructions);
-  // run() also returns (StopReason::CycleLimit) before a step when Counters::cycles()
+  // run() also returns (StopReason::CycleLimit) before a step when clock().cycles()
   // has reached this cycle count: the platform sets it to its next device event.
-  // (Kept in 1/256 cycles, as Counters::subcycles; a count beyond 2^56 means none.)
-  void set_cycle_limit(u64 cycles) { subcycle_limit_ = cycles >> 56 ? ~u64{0} : cycles << 8; }
+  // (Kept in 1/256 cycles, as ModeledClock::subcycles; a count beyond 2^56 means none.)
+  // Also ends a signal stop (stop_from_signal).
+  void set_cycle_limit(u64 cycles) {
+    subcycle_limit_ = cycles >> 56 ? ~u64{0} : cycles << 8;
+    attention_.clear_signal();
+  }
   // Ends run() at the next instruction boundary (or REP batch) as a reached cycle limit
-  // does; async-signal-safe (one relaxed atomic store), for a signal handler: the
-  // caller records why and checks that before the next run().
-  void stop_from_signal() { std::atomic_ref<u64>(subcycle_limit_).store(0, std::memory_order_relaxed); }
+  // does, and every run() until the next set_cycle_limit; async-signal-safe
+  // (Attention::raise_from_signal), for a signal handler: the caller records why and
+  // checks that before the next run().
+  void stop_from_signal() { attention_.raise_from_signal(); }
   // Steps (instructions and deliveries) run() has taken since construction.
   u64 steps() const { return steps_; }
-  // Executes one instruction, or delivers one pending interrupt, or does nothing when halted.
+  // The reference interpreter: executes one instruction (fetch from the decode cache,
+  // execute, retire), or delivers one pending interrupt, or does nothing when halted.
   void step();
-  void stop() { attention_ |= kStopRequested; }
+  void stop() { attention_.raise(Attention::kStopRequested); }
   // Sets (or, with null, removes) the debugger's step monitor.
   void set_step_monitor(StepMonitor* monitor) {
     monitor_ = monitor;
-    attention_ = monitor ? attention_ | u32{kMonitor} : attention_ & ~u32{kMonitor};
+    if (monitor) attention_.raise(Attention::kMonitor);
+    else attention_.clear(Attention::kMonitor);
   }
   void set_interrupt_controller(InterruptController* pic) { pic_ = pic; }
   // The x87 FERR#/IGNNE# pins (cpu/x87/error_pins.h); the platform wires FERR# to IRQ 13.
   void set_x87_error_pins(X87ErrorPins pins) { x87_error_pins_ = std::move(pins); }
   const X87ErrorPins& x87_error_pins() const { return x87_error_pins_; }
   // Re-evaluates whether an interrupt could be pending (devices call it when an IRQ line changes).
-  void notify_interrupt() { attention_ |= kCheckInterrupt; }
+  void notify_interrupt() { attention_.raise(Attention::kCheckInterrupt); }
 
   const CpuProfile& profile() const { return profile_; }
   // Installs a cost model: per-mnemonic instruction costs and the event costs in
-  // Counters::costs. Without one, every instruction costs one cycle.
+  // the clock's costs (clock().costs). Without one, every instruction costs one cycle.
   void set_cost_model(const CostModel& model);
   Counters& counters() { return counters_; }
+  const Counters& counters() const { return counters_; }
+  // The modeled clock (trace/modeled_clock.h): machine state the CPU owns; the bus it
+  // is attached to charges its locked cycles to it, the Mmu its page walks.
+  ModeledClock& clock() { return clock_; }
+  const ModeledClock& clock() const { return clock_; }
+  // The attached tracer, or null (events are produced only while one is set): the
+  // Mmu's, which the port bus shares. set_tracer attaches one to both (or detaches).
+  Tracer* tracer() const { return mmu_.tracer(); }
+  void set_tracer(Tracer* tracer) {
+    mmu_.set_tracer(tracer);
+    ports_.set_tracer(tracer);
+  }
   Mmu& mmu() { return mmu_; }
   PortBus& ports() { return ports_; }
 
@@ -257,7 +279,7 @@ class Cpu {
 
   // ---- segment loads (every path that writes a descriptor cache goes here) ----
   SegmentationContext segmentation_context(SegmentLoadCause cause = SegmentLoadCause::Instruction) {
-    SegmentationContext context{mmu_, counters_, state.gdtr, state.ldtr, state.cpl, profile_.accessed_bit_always_written,
+    SegmentationContext context{mmu_, counters_, clock_, state.gdtr, state.ldtr, state.cpl, profile_.accessed_bit_always_written,
             state.segments.data()};
     context.cause = cause;
     return context;
@@ -275,7 +297,7 @@ class Cpu {
   // Emits a ControlRegister trace event while tracing: `which` is 0-4 for CRn, 8 GDTR
   // (base), 9 IDTR (base), 10 LDTR and 11 TR (selectors).
   void trace_control(u8 which, u32 old_value, u32 new_value) {
-    if (counters_.tracer) [[unlikely]] emit_control(which, old_value, new_value);
+    if (tracer()) [[unlikely]] emit_control(which, old_value, new_value);
   }
 
   // ---- events ----
@@ -295,13 +317,19 @@ class Cpu {
   // and descriptor loads are thrown as before.
   void signal_fault(const Fault& fault) {
     signalled_fault_ = fault;
-    request_slow_step();
+    attention_.raise(Attention::kFaultSignalled);
   }
   // Ends a linked run after the current instruction (docs/performance.md): for state
   // the linked run does not test after every instruction, which the slow step then
   // looks at (HLT and the x87 wait for FERR#, armed code breakpoints, a signalled
   // fault, a data breakpoint hit, a replayed instruction's start).
-  void request_slow_step() { attention_ |= kSlowStep; }
+  void request_slow_step() { attention_.raise(Attention::kSlowStep); }
+  // HLT and the x87 wait for FERR#: the CPU stops executing until an interrupt it
+  // can take or an NMI (the run loops look at `halted` after the step).
+  void halt() {
+    state.halted = true;
+    request_slow_step();
+  }
   // The instruction after this one cannot be interrupted (STI, SDM "STI"), and after a
   // load of SS (`mov_ss`: MOV SS, POP SS, SDM "MOV") takes no debug trap either. The
   // linked run clears no shadow, so this asks for the slow step, which starts the next
@@ -309,7 +337,7 @@ class Cpu {
   void start_interrupt_shadow(bool mov_ss) {
     state.interrupt_shadow = true;
     if (mov_ss) state.mov_ss_shadow = true;
-    request_slow_step();
+    attention_.raise(Attention::kInterruptShadow);
   }
 
   // The EIP of the instruction being executed and its length.
@@ -364,25 +392,70 @@ class Cpu {
   void update_access_checks();
 
  private:
-  // kSlowStep: request_slow_step(); service_events() clears it, the slow step testing
-  // everything itself.
-  enum : u32 { kStopRequested = 1u << 0, kCheckInterrupt = 1u << 1, kTrap = 1u << 2, kDebugTrap = 1u << 3, kNmi = 1u << 4,
-               kMonitor = 1u << 5, kSlowStep = 1u << 6 };
   static constexpr u32 kDr6Bs = 1u << 14, kDr6Bt = 1u << 15;
   static constexpr std::string_view kInstructionBreakpointCause = "instruction breakpoint";
-  void execute_one();
-  // step() without its INTR re-check (the run loop's step).
-  void execute_step();
+  friend class LinkedRunner;
+  // The reference fetch policy of execute_one: a full look-up in the decode cache
+  // (cached_instruction). LinkedRunner is the other one (links, the code page reused).
+  struct ReferenceFetch {
+    const Instruction* fetch(Cpu& cpu, u32 eip, Instruction& scratch) { return cpu.cached_instruction(eip, scratch); }
+    void retired(Cpu&, DecodeCache::Entry*, u32) {}
+    void faulted(Cpu&) {}
+  };
+  // One instruction: fetch (through `fetch`), execute, retire; a fault restores the
+  // instruction-start state and is delivered (cpu/execute_one.h).
+  template <class Fetch>
+  void execute_one(Fetch& fetch);
+  // step() without its INTR re-check (the run loops' step).
+  template <class Fetch>
+  void execute_step(Fetch& fetch);
+  // execute_step with the accelerator's fetch (LinkedRunner::run's slow step).
+  void linked_step();
+  // The checks of a run loop before a step: the step monitor, a stop request, the
+  // cycle limit and the signal stop. True (with `reason`) when run() returns.
+  bool stop_before_step(StopReason& reason) {
+    if (attention_.has(Attention::kStopRequested | Attention::kMonitor)) [[unlikely]] {
+      if (attention_.has(Attention::kMonitor)) monitor_->before_step();
+      if (attention_.has(Attention::kStopRequested)) {
+        attention_.clear(Attention::kStopRequested);
+        reason = StopReason::StopRequested;
+        return true;
+      }
+    }
+    // A signal stop ends the run as a reached cycle limit does (stop_from_signal).
+    if (clock_.subcycles >= subcycle_limit_ || attention_.signalled()) {
+      reason = StopReason::CycleLimit;
+      return true;
+    }
+    return false;
+  }
+  // After a step: shutdown, or a halt nothing can wake (an interrupt it can take or an NMI).
+  bool stop_after_step(StopReason& reason) const {
+    if (!(state.shutdown | state.halted)) [[likely]] return false;
+    if (state.shutdown) {
+      reason = StopReason::Shutdown;
+      return true;
+    }
+    if ((!pic_ || !(state.eflags & flag::IF) || !pic_->interrupt_pending()) && !state.nmi_pending) {
+      reason = StopReason::Halted;
+      return true;
+    }
+    return false;
+  }
   // Decodes the instruction at CS:EIP byte by byte (segment limit, paging and the
   // code-page mark per byte), filling `bytes` when it is not null.
   void decode_at(u32 eip, Instruction& insn, u8* bytes);
   static void execute_ending_run(Cpu& cpu, const Instruction& insn);
+  static void execute_until_retired(Cpu& cpu, const Instruction& insn);
   static Executor own_executor(const Instruction& insn);
   // Instruction::cost of a decoded instruction under the installed cost model.
   u32 instruction_cost(const Instruction& insn) const;
   // The decoded instruction at CS:EIP from the decode cache (decoding and caching it
   // on a miss), or null when it must be decoded byte by byte (see cpu.cpp).
   const Instruction* cached_instruction(u32 eip, Instruction& scratch);
+  // Its look-up once the first byte passed the limit check and was translated to
+  // `physical` (A20 applied; `offset`: EIP as a CS offset).
+  const Instruction* look_up(u32 eip, u32 offset, u32 physical, Instruction& scratch);
   [[gnu::noinline]] const Instruction* decode_and_cache(u32 eip, u32 offset, u32 physical, Instruction& scratch);
   // Between instructions (between_instructions.cpp): debug traps, NMI, INTR. True
   // when an event was delivered (it takes the place of an instruction).
@@ -414,43 +487,51 @@ class Cpu {
   // Restores the instruction-start state after `fault` and delivers it (execute_one).
   void abort_instruction(const Fault& fault, u32 start_esp);
   StopReason run_instructions(u64 max_instructions);  // run() without settling the statistics
-  // Counts a retired instruction (cpu.cpp).
-  template <bool kMayBeReplay = true>
-  void retire(const Instruction& insn, DecodeCache::Entry* entry, u32 linear);
+  // Counts a retired instruction: the instruction and its cost, a replayed start, the
+  // statistics (in its decode-cache entry when it came from one; `linear`: its linear
+  // address, CS base + instruction_eip_). `kMayBeReplay` false: the caller knows it
+  // is no replay candidate. kViaLink: it came through a successor link, so its code
+  // lines are in the set already (LinkedRunner::retired makes links only to retired
+  // instructions) and `linear` is unused.
   template <bool kMayBeReplay, bool kViaLink>
-  void count_retirement(const Instruction& insn, DecodeCache::Entry* entry, u32 linear);
-  // True when run_linked may start: no tracer, monitor, pending attention, code
-  // breakpoint, TF or RF; the last instruction came from the decode cache in a 32-bit
-  // code segment; the CPU neither halted nor shut down.
-  bool run_linked_ready() const {
-    return !needs_slow_step() && previous_entry_ && !counters_.tracer && fetch_context_.context.db;
+  [[gnu::always_inline]] void count_retirement(const Instruction& insn, DecodeCache::Entry* entry, u32 linear) {
+    ++counters_.instructions;
+    if (kMayBeReplay && replay_.candidate) [[unlikely]] {
+      replay_.candidate = false;
+      ++counters_.replayed_instructions;
+    }
+    clock_.add_cost(insn.cost);
+    if constexpr (kStatistics) {
+      if (entry) [[likely]] {
+        ++entry->executions;
+        if (!kViaLink) retire_code_bytes(entry->lines_linear, linear, insn.length);
+      } else {
+        retire_uncached(insn, linear);
+      }
+    }
   }
   // Something only the slow step handles before the next instruction: the attention
   // word (interrupt check, trap, NMI, stop request, monitor), an armed code
-  // breakpoint, TF or RF, HLT or shutdown (run_linked checks it after each instruction).
+  // breakpoint, TF or RF, HLT or shutdown (the linked run checks it after each instruction).
   bool needs_slow_step() const {
-    return attention_ | code_breakpoints_ | state.halted | state.shutdown | (state.eflags & (flag::RF | flag::TF));
+    return attention_.any() | code_breakpoints_ | state.halted | state.shutdown | (state.eflags & (flag::RF | flag::TF));
   }
   // Delivers a fault raised by signal_fault during the instruction as a caught one
-  // (execute_one, run_linked); false when none was raised.
-  bool deliver_signalled_fault(u32 start_esp) {
+  // (execute_one, the linked run), after telling `fetch`; false when none was raised.
+  template <class Fetch>
+  bool deliver_signalled_fault(u32 start_esp, Fetch& fetch) {
     if (!signalled_fault_) [[likely]] return false;
     const Fault fault = *signalled_fault_;
     signalled_fault_.reset();
+    fetch.faulted(*this);
     abort_instruction(fault, start_esp);
     return true;
   }
-  // Runs instructions through successor links while nothing needs the slow step;
-  // returns how many steps it did, at most `max_steps` (cpu.cpp).
-  u64 run_linked(u64 max_steps);
-  template <bool kWatchReplay>
-  u64 run_linked_loop(u64 max_steps);
   void emit_control(u8 which, u32 old_value, u32 new_value);
   // A SegmentLoad event for a real-mode or virtual-8086 load (no descriptor).
   void trace_descriptorless_load(u8 segment);
   void trace_retired(const Instruction& insn, u16 selector, u32 linear, const std::array<u8, 15>& bytes,
                      const std::array<u32, 10>& before);
-  bool link_fetched(DecodeCache::Entry& entry, u32 linear);
   bool try_deliver_interrupt();
   void deliver_real_mode(u8 vector, u32 return_eip);
   void deliver_protected_mode(u8 vector, std::optional<u32> error_code, EventSource source, u32 return_eip);
@@ -458,75 +539,32 @@ class Cpu {
   Mmu& mmu_;
   PortBus& ports_;
   Counters& counters_;
+  ModeledClock clock_;
   const CpuProfile& profile_;
   InterruptController* pic_ = nullptr;
   StepMonitor* monitor_ = nullptr;
   X87ErrorPins x87_error_pins_;
-  u32 attention_ = 0;
+  Attention attention_;  // every reason to leave the linked run (mmu/attention.h)
   u64 subcycle_limit_ = ~u64{0};
   u64 steps_ = 0;
   u32 instruction_eip_ = 0;
-  u32 start_esp_ = 0;  // ESP at the start of the linked run's current instruction
   std::string_view delivery_cause_;   // the failed check of the fault being delivered (for traces)
   std::vector<u32> row_costs_;        // cost of each InstructionTable row, in 1/256 cycles
   CodeLineSet code_lines_;            // 32-byte code lines fetched (Counters::code_lines_*)
   DecodeCache decode_cache_;          // decoded instructions by physical address (cpu/decode_cache.h)
   Instruction scratch_;               // the instruction being decoded outside the cache
   std::optional<Fault> signalled_fault_;  // raised by signal_fault, delivered by execute_one
-  // What the decode cache's successor links assume (cached_instruction): the TLB's
-  // state and CS's descriptor cache and CPL as they were when the links were made.
-  // Each context gets a number of its own (`serial`, never reused); the few last seen
-  // keep theirs, so links made in them (a ring-3 loop and its ring-0 fault handler)
-  // stay usable across the switches between them.
-  struct FetchContext {
-    u32 epoch = 0;  // Mmu::translation_epoch()
-    u32 base = 0, valid_min = 0, valid_max = 0;
-    u8 cpl = 0;
-    bool db = false;
-    bool operator==(const FetchContext&) const = default;
-  };
-  // The fetch context the CPU is in now.
-  FetchContext current_fetch_context() const {
-    const DescriptorCache& cs = state.segments[CS].cache;
-    return {mmu_.translation_epoch(), cs.base, cs.valid_min, cs.valid_max, state.cpl, cs.db};
-  }
-  // True when the TLB, CS's descriptor cache and CPL are as in `known`.
-  bool in_fetch_context(const FetchContext& known) const { return known == current_fetch_context(); }
-  struct NumberedContext {
-    FetchContext context;
-    u32 serial = 0;
-  };
-  // The number of `context`, giving it a new one when it is none of the recent ones.
-  [[gnu::noinline]] u32 context_serial(const FetchContext& context);
-  // cached_instruction's pieces (cpu.cpp).
-  u32 translate_code_page(u32 offset);
   // The executing instruction comes from `entry` (its retirement is counted there).
   const Instruction& use_entry(DecodeCache::Entry& entry) {
     current_entry_ = &entry;
     return entry.insn;
   }
-  NumberedContext fetch_context_{{}, 1};            // the current context
-  std::array<NumberedContext, 4> recent_contexts_{};  // serial 0: empty
-  u32 next_context_serial_ = 2;
-  u8 next_recent_context_ = 0;
   // The executing instruction's entry, or null: set when the fetch completes, and
-  // cleared by every fetch step that can fault before that (translate_code_page,
+  // cleared by every fetch step that can fault before that (the translation,
   // decode_at, check_code_breakpoint), so a fault finds here only an instruction
   // that was fetched from the entry (abort_instruction).
   DecodeCache::Entry* current_entry_ = nullptr;
-  DecodeCache::Entry* previous_entry_ = nullptr;  // the last retired instruction's entry, or null
-  u64 fetch_link_key_ = 0;  // the decode cache's link key when the executing instruction was fetched
-  // The entry to link the executing instruction from at its retirement (its fetch was
-  // a full look-up after it), or null (linked already, or no predecessor).
-  DecodeCache::Entry* link_from_ = nullptr;
-  // The translation of the page the last cached instruction came from (cached_instruction),
-  // valid in the fetch context it was made in: the page holds the CS offsets
-  // offset_base .. offset_base + FFFh (modulo 2^32).
-  struct CodePage {
-    u32 offset_base = 0;
-    u32 frame = 0;
-    u32 serial = 0;  // FetchContext number when translated; 0: none
-  } code_page_;
+  LinkedRunner runner_;  // the accelerator (cpu/linked_runner.h): links, fetch contexts, code page
   u32 pending_debug_ = 0;             // DR6 bits of #DB traps waiting for the next instruction boundary
   u32 instruction_debug_hits_ = 0;    // data breakpoints hit by the current instruction (B0-B3)
   u8 code_breakpoints_ = 0;           // enabled execute breakpoints, bit n = DRn

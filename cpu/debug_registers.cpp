@@ -83,7 +83,7 @@ void Cpu::check_access(u32 linear, unsigned size, bool is_write) {
 void Cpu::note_debug_traps(bool single_step) {
   pending_debug_ |= instruction_debug_hits_ | (single_step ? kDr6Bs : 0);
   instruction_debug_hits_ = 0;
-  attention_ |= kDebugTrap;
+  attention_.raise(Attention::kDebugTrap);
 }
 
 }  // namespace x86lab

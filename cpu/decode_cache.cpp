@@ -20,7 +20,7 @@ void DecodeCache::code_blocks_written(u32 page, u64 blocks) {
     if (take_reached_into(slot)) ++generations_[(slot - 1) & (kGenerationSlots - 1)];
   }
   next_link_stamp();
-  *watch_word_ |= watch_bits_;
+  watch_->raise(Attention::kCodePageWritten);
 }
 
 void DecodeCache::settle() {

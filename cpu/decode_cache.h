@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "cpu/instruction.h"
+#include "mmu/attention.h"
 #include "mmu/physical_bus.h"
 #include "trace/counters.h"
 
@@ -117,16 +118,13 @@ class DecodeCache final : public CodeWriteListener {
   void clear() {
     for (u32 slot = 0; slot < kGenerationSlots; ++slot) ++generations_[slot];
     next_link_stamp();
-    *watch_word_ |= watch_bits_;
+    watch_->raise(Attention::kCodePageWritten);
   }
-  // Has every later retirement of entries (code_blocks_written, clear) OR `bits` into
-  // `*word`: the CPU's attention word, so that its linked run, which uses one
-  // link_key() throughout, ends after an instruction that wrote into code.
-  // `word` must outlive the cache.
-  void watch_retirements(u32* word, u32 bits) {
-    watch_word_ = word;
-    watch_bits_ = bits;
-  }
+  // Has every later retirement of entries (code_blocks_written, clear) raise
+  // Attention::kCodePageWritten in `attention`: the CPU's, so that its linked run,
+  // which uses one link_key() throughout, ends after an instruction that wrote into a
+  // code page. `attention` must outlive the cache.
+  void watch_retirements(Attention& attention) { watch_ = &attention; }
 
   // ---- statistics of cached instructions ----
   // The CPU counts a retirement of a cached instruction in its entry (executions)
@@ -216,9 +214,8 @@ class DecodeCache final : public CodeWriteListener {
   std::unique_ptr<u32[]> generations_;   // by block_slot()
   std::unique_ptr<u64[]> reached_into_;  // a bit per generation slot (set_reached_into)
   u32 link_stamp_ = 1;  // links start out stale (next_stamp 0)
-  u32 unwatched_ = 0;
-  u32* watch_word_ = &unwatched_;  // watch_retirements()
-  u32 watch_bits_ = 0;
+  Attention unwatched_;
+  Attention* watch_ = &unwatched_;  // watch_retirements()
 };
 
 }  // namespace x86lab

@@ -88,7 +88,7 @@ void Cpu::deliver_event(u8 vector, std::optional<u32> error_code, EventSource so
 void Cpu::shutdown() {
   state.shutdown = true;
   push_rf_ = false;
-  if (Tracer* tracer = counters_.tracer) {
+  if (Tracer* tracer = this->tracer()) {
     Event event;
     event.kind = EventKind::Exception;
     event.detail = static_cast<u8>(Vector::DF);
@@ -102,9 +102,9 @@ void Cpu::shutdown() {
 
 void Cpu::deliver(u8 vector, std::optional<u32> error_code, EventSource source, u32 return_eip) {
   ++counters_.exceptions_by_vector[vector];
-  counters_.add_cost(source == EventSource::External ? counters_.costs.interrupt_delivery
-                                                     : counters_.costs.exception_delivery);
-  if (Tracer* tracer = counters_.tracer) {
+  clock_.add_cost(source == EventSource::External ? clock_.costs.interrupt_delivery
+                                                     : clock_.costs.exception_delivery);
+  if (Tracer* tracer = this->tracer()) {
     Event event;
     event.kind = EventKind::Exception;
     event.detail = vector;

@@ -104,9 +104,8 @@ void bound(Cpu& c, const Instruction& i) {
 }
 
 void hlt(Cpu& c, const Instruction&) {
-  c.state.halted = true;
-  c.request_slow_step();
-  if (Tracer* tracer = c.counters().tracer) {
+  c.halt();
+  if (Tracer* tracer = c.tracer()) {
     Event halt;
     halt.kind = EventKind::Halt;
     tracer->emit(halt);

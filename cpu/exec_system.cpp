@@ -29,7 +29,7 @@ void cpuid(Cpu& c, const Instruction&) {
 }
 
 // The time-stamp counter: the modeled cycle count plus the offset a WRMSR to it set.
-u64 time_stamp_counter(Cpu& c) { return c.counters().cycles() + c.state.tsc_offset; }
+u64 time_stamp_counter(Cpu& c) { return c.clock().cycles() + c.state.tsc_offset; }
 
 // RDTSC returns the time-stamp counter; CR4.TSD makes it privileged.
 void rdtsc(Cpu& c, const Instruction&) {
@@ -46,7 +46,7 @@ void rdpmc(Cpu& c, const Instruction&) {
     throw gp(0, "RDPMC with CR4.PCE clear at CPL > 0");
   const u32 n = c.state.gpr[ECX];
   if (n > 1) throw gp(0, "RDPMC of a counter the P6 does not have");
-  const u64 value = pmc::read_counter(c.state, c.counters(), n);
+  const u64 value = pmc::read_counter(c.state, c.counters(), c.clock(), n);
   c.state.gpr[EAX] = static_cast<u32>(value);
   c.state.gpr[EDX] = static_cast<u32>(value >> 32);
 }
@@ -59,7 +59,7 @@ void rdmsr(Cpu& c, const Instruction&) {
   u64 value;
   switch (c.state.gpr[ECX]) {
     case msr::kTsc: value = time_stamp_counter(c); break;
-    case pmc::kPerfCtr0: case pmc::kPerfCtr1: value = pmc::read_counter(c.state, c.counters(), c.state.gpr[ECX] - pmc::kPerfCtr0); break;
+    case pmc::kPerfCtr0: case pmc::kPerfCtr1: value = pmc::read_counter(c.state, c.counters(), c.clock(), c.state.gpr[ECX] - pmc::kPerfCtr0); break;
     case pmc::kPerfEvtSel0: case pmc::kPerfEvtSel1: value = c.state.perfevtsel[c.state.gpr[ECX] - pmc::kPerfEvtSel0]; break;
     case msr::kApicBase: value = 0xFEE00000u; break;  // APIC global enable clear: no APIC
     case msr::kBiosSignId: value = 0; break;  // IA32_BIOS_SIGN_ID: no microcode update loaded (EDX = 0)
@@ -77,15 +77,15 @@ void wrmsr(Cpu& c, const Instruction&) {
   const u32 value = c.state.gpr[EAX];
   switch (c.state.gpr[ECX]) {
     // The TSC takes the value written from here on; device time (the cycle count) goes on.
-    case msr::kTsc: c.state.tsc_offset = ((u64{c.state.gpr[EDX]} << 32) | value) - c.counters().cycles(); break;
+    case msr::kTsc: c.state.tsc_offset = ((u64{c.state.gpr[EDX]} << 32) | value) - c.clock().cycles(); break;
     case pmc::kPerfCtr0: case pmc::kPerfCtr1: {
       const unsigned n = c.state.gpr[ECX] - pmc::kPerfCtr0;
-      pmc::reprogram(c.state, c.counters(), [&] { c.state.perfctr_base[n] = pmc::counter_from_write(value); });
+      pmc::reprogram(c.state, c.counters(), c.clock(), [&] { c.state.perfctr_base[n] = pmc::counter_from_write(value); });
       break;
     }
     case pmc::kPerfEvtSel0: case pmc::kPerfEvtSel1: {
       const unsigned n = c.state.gpr[ECX] - pmc::kPerfEvtSel0;
-      pmc::reprogram(c.state, c.counters(), [&] { c.state.perfevtsel[n] = value; });
+      pmc::reprogram(c.state, c.counters(), c.clock(), [&] { c.state.perfevtsel[n] = value; });
       break;
     }
     case msr::kSysenterCs: c.state.sysenter_cs = value & 0xFFFF; break;

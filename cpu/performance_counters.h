@@ -11,6 +11,7 @@
 #pragma once
 #include "cpu/cpu_state.h"
 #include "trace/counters.h"
+#include "trace/modeled_clock.h"
 
 namespace x86lab::pmc {
 
@@ -21,28 +22,28 @@ inline constexpr u64 kCounterMask = (u64{1} << 40) - 1;
 
 // What counter n (0 or 1) counts now, in the unit of its event; 0 for an event x86lab
 // does not model or a counter that is off.
-inline u64 event_source(const CpuState& s, const Counters& counters, unsigned n) {
+inline u64 event_source(const CpuState& s, const Counters& counters, const ModeledClock& clock, unsigned n) {
   const u32 select = s.perfevtsel[n];
   if (!(s.perfevtsel[0] & kEnable) || !(select & (kUsr | kOs))) return 0;
   switch (static_cast<u8>(select)) {
     case kInstructionsRetired: return counters.instructions;
-    case kCpuClocksUnhalted: return counters.cycles();
+    case kCpuClocksUnhalted: return clock.cycles();
     default: return 0;
   }
 }
 
 // The 40-bit value of counter n (0 or 1).
-inline u64 read_counter(const CpuState& s, const Counters& counters, unsigned n) {
-  return (s.perfctr_base[n] + event_source(s, counters, n) - s.perfctr_since[n]) & kCounterMask;
+inline u64 read_counter(const CpuState& s, const Counters& counters, const ModeledClock& clock, unsigned n) {
+  return (s.perfctr_base[n] + event_source(s, counters, clock, n) - s.perfctr_since[n]) & kCounterMask;
 }
 
 // Applies `change` to the counter MSRs with both counters' values kept across it:
 // their counts so far are folded into perfctr_base before and re-based after.
 template <class Change>
-void reprogram(CpuState& s, const Counters& counters, Change change) {
-  for (unsigned n = 0; n < 2; ++n) s.perfctr_base[n] = read_counter(s, counters, n);
+void reprogram(CpuState& s, const Counters& counters, const ModeledClock& clock, Change change) {
+  for (unsigned n = 0; n < 2; ++n) s.perfctr_base[n] = read_counter(s, counters, clock, n);
   change();
-  for (unsigned n = 0; n < 2; ++n) s.perfctr_since[n] = event_source(s, counters, n);
+  for (unsigned n = 0; n < 2; ++n) s.perfctr_since[n] = event_source(s, counters, clock, n);
 }
 
 // WRMSR to PerfCtr n: bits 31-0 written, bit 31 extended into bits 39-32.

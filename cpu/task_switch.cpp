@@ -113,8 +113,8 @@ void Cpu::switch_task(Selector selector, const DescriptorSlot& tss, TaskSwitchRe
   if (reason != TaskSwitchReason::Iret) set_tss_busy(context, tss.linear, true);
   load_task_register_cache(state.tr, selector.value, d);
   state.cr0 |= cr0::TS;
-  counters_.add_cost(counters_.costs.task_switch);
-  if (Tracer* tracer = counters_.tracer) {
+  clock_.add_cost(clock_.costs.task_switch);
+  if (Tracer* tracer = this->tracer()) {
     Event event;
     event.kind = EventKind::TaskSwitch;
     event.a = old_tr;
@@ -141,9 +141,9 @@ void Cpu::switch_task(Selector selector, const DescriptorSlot& tss, TaskSwitchRe
   write_debug_register(7, state.dr[7] & ~0x55u);
   if (image.trap) {
     pending_debug_ |= kDr6Bt;
-    attention_ |= kDebugTrap;
+    attention_.raise(Attention::kDebugTrap);
   }
-  attention_ |= kCheckInterrupt;
+  attention_.raise(Attention::kCheckInterrupt);
 
   // Descriptors of the new task, in the spirit of Table 7-1's order (LDT, CS, SS,
   // then DS ES FS GS): #TS for an invalid selector or type, #NP (#SS for SS) when

@@ -42,31 +42,28 @@ void Mmu::invalidate_page(u32 linear) {
   ++counters_.tlb_page_invalidations;
   tlb_.invalidate_page(linear);
   model_.invalidate_page(linear);
-  tlb_.clear_model_marks();  // the model forgot every set's most recently used way
+  model_marks_.clear_all();  // the model forgot every set's most recently used way
 }
 
 void Mmu::flush_non_global() {
   ++counters_.tlb_flushes;
   tlb_.flush_non_global();
   model_.flush(true);
-  tlb_.clear_model_marks();
+  model_marks_.clear_all();
 }
 
 void Mmu::flush_all() {
   ++counters_.tlb_flushes;
   tlb_.flush_all();
   model_.flush(false);
-  tlb_.clear_model_marks();
+  model_marks_.clear_all();
 }
 
-void Mmu::note_data_model(TlbEntry& entry, u32 linear) {
+void Mmu::note_data_model(const TlbEntry& entry, TlbModelMarks::Mark& mark, u32 linear) {
   const TlbModel::DataAccess result = model_.access_data(linear, entry.rights);
-  if (result.displaced_page != TlbModel::kNoPage) tlb_.clear_model_mark(result.displaced_page);
-  if (result.evicted_page != TlbModel::kNoPage) tlb_.clear_model_residence(result.evicted_page);
-  if (result.mru) {
-    entry.rights |= tlb_right::ModelMru | tlb_right::ModelResident;
-    entry.model_way = result.way;
-  }
+  if (result.displaced_page != TlbModel::kNoPage) model_marks_.clear_mru(result.displaced_page);
+  if (result.evicted_page != TlbModel::kNoPage) model_marks_.clear(result.evicted_page);
+  if (result.mru) mark = {TlbModelMarks::kMru | TlbModelMarks::kResident, result.way};
 }
 
 u32 Mmu::translate_miss(u32 linear, AccessIntent intent, bool user) {
@@ -80,13 +77,14 @@ u32 Mmu::translate_miss(u32 linear, AccessIntent intent, bool user) {
   }
   const Translation t = walk(linear, intent, user);
   tlb_.fill(linear, t.frame, t.rights, bus_.host_read_page(t.frame), bus_.host_write_page(t.frame));
+  model_marks_.clear(linear >> 12);  // a new entry starts without the model's marks
   note_model(tlb_.slot(linear), linear, intent);
   return t.frame | (linear & 0xFFF);
 }
 
 Mmu::Translation Mmu::walk(u32 linear, AccessIntent intent, bool user) {
   ++counters_.page_walks;
-  counters_.add_cost(counters_.costs.page_walk);
+  bus_.clock().add_cost(bus_.clock().costs.page_walk);
   const bool write = intent == AccessIntent::Write;
   const u32 pde_at = pde_address(control_.cr3, linear);
   const u32 pde = bus_.read<u32>(pde_at, AccessKind::PageDirectoryRead);
@@ -113,13 +111,13 @@ Mmu::Translation Mmu::walk(u32 linear, AccessIntent intent, bool user) {
     const u32 set = kAccessed | (large && write ? kDirty : 0);
     const u32 old = bus_.locked_rmw<u32>(pde_at, AccessKind::PageDirectoryAD, [set](u32 value) { return value | set; });
     // Paging-structure entries have no linear address: the event's linear is the physical one.
-    if (counters_.tracer) [[unlikely]]
+    if (tracer_) [[unlikely]]
       trace_access(pde_at, pde_at, 4, AccessKind::PageDirectoryAD, kEventWrite | kEventLocked, old | set, old);
   }
   if (!large && (!(pte & kAccessed) || (write && !(pte & kDirty)))) {
     const u32 set = kAccessed | (write ? kDirty : 0);
     const u32 old = bus_.locked_rmw<u32>(pte_at, AccessKind::PageTableAD, [set](u32 value) { return value | set; });
-    if (counters_.tracer) [[unlikely]]
+    if (tracer_) [[unlikely]]
       trace_access(pte_at, pte_at, 4, AccessKind::PageTableAD, kEventWrite | kEventLocked, old | set, old);
   }
 
@@ -128,7 +126,7 @@ Mmu::Translation Mmu::walk(u32 linear, AccessIntent intent, bool user) {
   if (control_.pge && (pte & kGlobal)) rights |= tlb_right::Global;
   if (large) rights |= tlb_right::Large;
   const u32 frame = large ? large_frame(pde, linear) : pte & 0xFFFFF000u;
-  if (counters_.tracer) [[unlikely]]
+  if (tracer_) [[unlikely]]
     trace_walk(linear, frame | (linear & 0xFFF), write, pde, large ? 0 : pte);
   return {frame, rights};
 }
@@ -140,7 +138,7 @@ void Mmu::trace_walk(u32 linear, u32 physical, bool write, u32 pde, u32 pte) {
   event.b = physical;
   event.flags = write ? kEventWrite : 0;
   event.value = u64{pde} << 32 | pte;  // as read, before this walk's A/D updates
-  counters_.tracer->emit(event);
+  tracer_->emit(event);
 }
 
 std::optional<u32> Mmu::debug_translate(u32 linear) const {

@@ -28,7 +28,7 @@ struct PagingControl {
 class Mmu {
  public:
   explicit Mmu(PhysicalBus& bus, const TlbGeometry& geometry = kP6TlbGeometry)
-      : bus_(bus), counters_(bus.counters()), model_(geometry, counters_) {
+      : bus_(bus), counters_(bus.counters()), model_(geometry, counters_, tracer_) {
     bus_.attach_tlb(&tlb_);
   }
   ~Mmu() { bus_.detach_tlb(&tlb_); }
@@ -36,6 +36,10 @@ class Mmu {
   Mmu& operator=(const Mmu&) = delete;
 
   PhysicalBus& bus() { return bus_; }
+  // The attached tracer, or null: memory, page-walk and TLB-miss events (and, through
+  // Cpu::tracer, the CPU's) are produced only while one is set (Cpu::set_tracer).
+  Tracer* tracer() const { return tracer_; }
+  void set_tracer(Tracer* tracer) { tracer_ = tracer; }
   const PagingControl& control() const { return control_; }
   // Takes new paging bits. As on the P6 family, a change of CR0.PG, CR4.PSE or
   // CR4.PGE flushes the whole TLB, global entries included; a new CR3 flushes the
@@ -43,8 +47,8 @@ class Mmu {
   void set_control(const PagingControl& control);
   // The statistics model's TLB sizes (the CPU profile's); resets the model.
   void set_tlb_geometry(const TlbGeometry& geometry) {
-    model_ = TlbModel(geometry, counters_);
-    tlb_.clear_model_marks();
+    model_ = TlbModel(geometry, counters_, tracer_);
+    model_marks_.clear_all();
     tlb_.note_change();
   }
 
@@ -70,20 +74,21 @@ class Mmu {
   // memory-map changes): a caller that keeps a translation (the CPU's current code
   // page) may reuse it, with the same rights and `user`, while this stays the same.
   u32 translation_epoch() const { return tlb_.changes(); }
-  // Every later change of translation_epoch() ORs `bits` into `*word` (Tlb::watch_changes).
-  void watch_translation_changes(u32* word, u32 bits) { tlb_.watch_changes(word, bits); }
-  void unwatch_translation_changes(const u32* word) { tlb_.unwatch_changes(word); }
+  // Every later change of translation_epoch() raises Attention::kTranslationChanged
+  // in `attention` (Tlb::watch_changes).
+  void watch_translation_changes(Attention& attention) { tlb_.watch_changes(attention); }
+  void unwatch_translation_changes(const Attention& attention) { tlb_.unwatch_changes(attention); }
 
   // The host address for an access of `size` bytes at `linear` that needs nothing but
   // the copy: inside one page, no tracer, and with paging on a TLB hit with the rights
   // `kIntent` (Read or Write) needs and a host pointer for it, on a page the TLB
-  // statistics model holds (tlb_right::ModelResident: a hit, without a call); with
+  // statistics model holds (TlbModelMarks::kResident: a hit, without a call); with
   // paging off a page the bus reads or writes directly (RAM, and ROM for reads; not a
   // code page for writes). Counts that hit and the access of `kind` as read()/write()
   // would; null, with nothing counted, in any other case.
   template <AccessIntent kIntent>
   [[gnu::always_inline]] u8* direct_pointer(u32 linear, unsigned size, bool user, AccessKind kind) {
-    if (crosses_page(linear, size) || counters_.tracer) return nullptr;
+    if (crosses_page(linear, size) || tracer_) return nullptr;
     if (!control_.pg) {
       u8* const page = kIntent == AccessIntent::Write ? bus_.host_write_page(linear)
                                                       : const_cast<u8*>(bus_.host_read_page(linear));
@@ -92,11 +97,14 @@ class Mmu {
       return page + (linear & 0xFFF);
     }
     TlbEntry& entry = tlb_.slot(linear);
-    u8 need = kIntent == AccessIntent::Write ? write_rights_[user] : (user ? tlb_right::User : 0);
-    if constexpr (kStatistics) need |= tlb_right::ModelResident;
+    const u8 need = kIntent == AccessIntent::Write ? write_rights_[user] : (user ? tlb_right::User : 0);
     u8* const host = kIntent == AccessIntent::Write ? entry.host_write : const_cast<u8*>(entry.host_read);
     if (!tlb_.holds(entry, linear) || (entry.rights & need) != need || !host) return nullptr;
-    if constexpr (kStatistics) note_resident_hit(entry, linear);
+    if constexpr (kStatistics) {
+      TlbModelMarks::Mark& mark = model_marks_.slot(linear);
+      if (!(mark.bits & TlbModelMarks::kResident)) [[unlikely]] return nullptr;
+      note_resident_hit(mark, linear);
+    }
     counters_.count_access(kind);
     return host + (linear & 0xFFF);
   }
@@ -112,7 +120,7 @@ class Mmu {
       counters_.count_access(kind);
       T value;
       std::memcpy(&value, entry->host_read + (linear & 0xFFF), sizeof(T));
-      if (counters_.tracer) [[unlikely]]
+      if (tracer_) [[unlikely]]
         trace_access(linear, entry->frame | (linear & 0xFFF), sizeof(T), kind, 0, value, 0);
       return value;
     }
@@ -125,7 +133,7 @@ class Mmu {
     if (!crosses_page(linear, sizeof(T))) {
       const u32 physical = translate(linear, intent, user);
       const T value = bus_.read<T>(physical, kind);
-      if (counters_.tracer) [[unlikely]] trace_access(linear, physical, sizeof(T), kind, 0, value, 0);
+      if (tracer_) [[unlikely]] trace_access(linear, physical, sizeof(T), kind, 0, value, 0);
       return value;
     }
     const u32 first = translate(linear, intent, user);
@@ -133,7 +141,7 @@ class Mmu {
     u64 value = 0;
     for (unsigned i = 0; i < sizeof(T); ++i)
       value |= u64{bus_.read<u8>(split_address(linear, i, first, second), kind)} << (8 * i);
-    if (counters_.tracer) [[unlikely]] trace_access(linear, first, sizeof(T), kind, 0, value, 0);
+    if (tracer_) [[unlikely]] trace_access(linear, first, sizeof(T), kind, 0, value, 0);
     return static_cast<T>(value);
   }
 
@@ -144,7 +152,7 @@ class Mmu {
       note_model(*entry, linear, AccessIntent::Write);
       counters_.count_access(kind);
       std::memcpy(entry->host_write + (linear & 0xFFF), &value, sizeof(T));
-      if (counters_.tracer) [[unlikely]]
+      if (tracer_) [[unlikely]]
         trace_access(linear, entry->frame | (linear & 0xFFF), sizeof(T), kind, kEventWrite, value, 0);
       return;
     }
@@ -158,14 +166,14 @@ class Mmu {
       bus_.write<T>(physical, value, kind);
       // A write into a code page clears its mark: later writes may go direct again.
       if (control_.pg) refresh_host_write(linear, physical);
-      if (counters_.tracer) [[unlikely]] trace_access(linear, physical, sizeof(T), kind, kEventWrite, value, 0);
+      if (tracer_) [[unlikely]] trace_access(linear, physical, sizeof(T), kind, kEventWrite, value, 0);
       return;
     }
     const u32 first = translate(linear, AccessIntent::Write, user);
     const u32 second = translate((linear | 0xFFF) + 1, AccessIntent::Write, user);
     for (unsigned i = 0; i < sizeof(T); ++i)
       bus_.write<u8>(split_address(linear, i, first, second), static_cast<u8>(u64{value} >> (8 * i)), kind);
-    if (counters_.tracer) [[unlikely]] trace_access(linear, first, sizeof(T), kind, kEventWrite, value, 0);
+    if (tracer_) [[unlikely]] trace_access(linear, first, sizeof(T), kind, kEventWrite, value, 0);
   }
 
   // An instruction byte: translated for execution and marking its physical page as
@@ -179,12 +187,12 @@ class Mmu {
     if (!crosses_page(linear, sizeof(T))) {
       const u32 physical = translate(linear, AccessIntent::Write, user);
       const T old = bus_.locked_rmw<T>(physical, kind, modify);
-      if (counters_.tracer) [[unlikely]]
+      if (tracer_) [[unlikely]]
         trace_access(linear, physical, sizeof(T), kind, kEventWrite | kEventLocked, static_cast<T>(modify(old)), old);
       return old;
     }
     ++counters_.locked_by_kind[static_cast<std::size_t>(kind)];
-    counters_.add_cost(counters_.costs.locked_access);
+    bus_.clock().add_cost(bus_.clock().costs.locked_access);
     const T old = read<T>(linear, kind, user, AccessIntent::Write);
     write<T>(linear, static_cast<T>(modify(old)), kind, user);
     return old;
@@ -223,39 +231,39 @@ class Mmu {
     return (byte_linear & ~0xFFFu) == (linear & ~0xFFFu) ? first + i : second + (byte_linear & 0xFFF);
   }
   // Tells the TLB statistics model about a translated access through `entry`. A data
-  // access to a page marked tlb_right::ModelMru is a hit the model would count without
+  // access to a page marked TlbModelMarks::kMru is a hit the model would count without
   // changing anything (its set's most recently used way): one bit test instead of the
   // model's look-up, which note_data_model does for every other page.
   void note_model(TlbEntry& entry, u32 linear, AccessIntent intent) {
     if constexpr (!kStatistics) return;
     if (intent == AccessIntent::Execute)
       model_.access_code(linear, entry.rights);
-    else if (entry.rights & tlb_right::ModelResident) [[likely]]
-      note_resident_hit(entry, linear);
+    else if (TlbModelMarks::Mark& mark = model_marks_.slot(linear); mark.bits & TlbModelMarks::kResident) [[likely]]
+      note_resident_hit(mark, linear);
     else
-      note_data_model(entry, linear);
+      note_data_model(entry, mark, linear);
   }
-  // A data access through `entry`, marked tlb_right::ModelResident: a hit in the
-  // model. On the set's most recently used way (ModelMru) it changes nothing else;
+  // A data access to a page marked TlbModelMarks::kResident (`mark`): a hit in the
+  // model. On the set's most recently used way (kMru) it changes nothing else;
   // on another way, that way becomes the most recently used one (TlbModel::touch_data)
   // and the marks follow, without a call.
-  [[gnu::always_inline]] void note_resident_hit(TlbEntry& entry, u32 linear) {
-    if (entry.rights & tlb_right::ModelMru) [[likely]] {
+  [[gnu::always_inline]] void note_resident_hit(TlbModelMarks::Mark& mark, u32 linear) {
+    if (mark.bits & TlbModelMarks::kMru) [[likely]] {
       ++counters_.tlb_data_hits;
       return;
     }
-    touch_model(entry, linear);
+    touch_model(mark, linear);
   }
-  [[gnu::noinline]] void touch_model(TlbEntry& entry, u32 linear) {
-    const u32 before = model_.touch_data(entry.model_way, linear >> 12);
-    if (before != TlbModel::kNoPage) tlb_.clear_model_mark(before);
-    entry.rights |= tlb_right::ModelMru;
+  [[gnu::noinline]] void touch_model(TlbModelMarks::Mark& mark, u32 linear) {
+    const u32 before = model_.touch_data(mark.way, linear >> 12);
+    if (before != TlbModel::kNoPage) model_marks_.clear_mru(before);
+    mark.bits |= TlbModelMarks::kMru;
   }
-  // The model's look-up for a data access through `entry`, then its marks: the page
-  // that stopped being its set's most recently used way loses ModelMru, a page the
+  // The model's look-up for a data access through `entry`, then its marks (`mark`, the
+  // slot's): the page that stopped being its set's most recently used way loses kMru, a page the
   // model dropped loses both marks, and the accessed page gets both (with its way)
   // when it is a 4 KiB page the 4 KiB array now holds.
-  void note_data_model(TlbEntry& entry, u32 linear);  // paging.cpp
+  void note_data_model(const TlbEntry& entry, TlbModelMarks::Mark& mark, u32 linear);  // paging.cpp
   u32 translate_miss(u32 linear, AccessIntent intent, bool user);
   Translation walk(u32 linear, AccessIntent intent, bool user);
   // A MemoryAccess trace event (only called while a tracer is attached). For a
@@ -270,16 +278,18 @@ class Mmu {
     event.flags = flags;
     event.value = value;
     event.c = static_cast<u32>(old);
-    counters_.tracer->emit(event);
+    tracer_->emit(event);
   }
   // A PageWalk trace event (emitted only with a tracer attached).
   void trace_walk(u32 linear, u32 physical, bool write, u32 pde, u32 pte);
 
   PhysicalBus& bus_;
   Counters& counters_;
+  Tracer* tracer_ = nullptr;  // (declared before model_, which keeps its address)
   PagingControl control_;
   Tlb tlb_;
   TlbModel model_;
+  TlbModelMarks model_marks_;  // the model's residence by TLB slot (direct_pointer, note_model)
   // The rights a write hit needs, by `user`: Dirty always (a clean entry re-walks to
   // set D), Writable for user writes and for supervisor writes under CR0.WP.
   u8 write_rights_[2] = {tlb_right::Dirty, tlb_right::Dirty | tlb_right::Writable | tlb_right::User};

@@ -13,6 +13,7 @@
 #include "mmu/bus_device.h"
 #include "trace/access_kind.h"
 #include "trace/counters.h"
+#include "trace/modeled_clock.h"
 #include "trace/types.h"
 
 namespace x86lab {
@@ -56,6 +57,11 @@ class PhysicalBus {
   // writes through it bypass counters, A20 and the self-modifying-code check.
   std::span<u8> ram() { return {ram_.get(), ram_bytes_}; }
   Counters& counters() { return counters_; }
+  // The modeled clock the bus charges its locked cycles to (trace/modeled_clock.h):
+  // the attached CPU's (Cpu owns it), or one of the bus's own while none is attached.
+  ModeledClock& clock() { return *clock_; }
+  // Attaches `clock` (a CPU's), or with null the bus's own again.
+  void attach_clock(ModeledClock* clock) { clock_ = clock ? clock : &own_clock_; }
 
   // Maps a read-only copy of `image` (size a multiple of 4 KiB) at `base`.
   // Later mappings of the same pages replace earlier ones.
@@ -121,7 +127,7 @@ class PhysicalBus {
   template <class T, class Modify>
   T locked_rmw(u32 address, AccessKind kind, Modify modify) {
     ++counters_.locked_by_kind[static_cast<std::size_t>(kind)];
-    counters_.add_cost(counters_.costs.locked_access);  // the cost model's price of a locked cycle
+    clock_->add_cost(clock_->costs.locked_access);  // the cost model's price of a locked cycle
     const T old = read<T>(address, kind);
     write<T>(address, static_cast<T>(modify(old)), kind);
     return old;
@@ -227,6 +233,8 @@ class PhysicalBus {
   void retire_code_page(u32 page);
 
   Counters& counters_;
+  ModeledClock own_clock_;
+  ModeledClock* clock_ = &own_clock_;
   u32 a20_mask_ = 0xFFFFFFFFu;
   u8 a20_inputs_ = 1u << static_cast<unsigned>(A20Source::KeyboardController);
   // Zeroed by calloc, which takes large blocks straight from the kernel: pages the

@@ -29,7 +29,7 @@ u32 PortBus::read(u16 port, unsigned size) {
   if constexpr (kStatistics) ++counters_.io_by_port[port];
   BusDevice* device = devices_[port];
   const u32 value = device ? device->read(port, size) : size == 4 ? 0xFFFFFFFFu : (1u << (8 * size)) - 1;
-  if (counters_.tracer) trace_io(*counters_.tracer, port, size, value, false, device);
+  if (tracer_) trace_io(*tracer_, port, size, value, false, device);
   return value;
 }
 
@@ -37,7 +37,7 @@ void PortBus::write(u16 port, unsigned size, u32 value) {
   ++counters_.io_writes;
   if constexpr (kStatistics) ++counters_.io_by_port[port];
   BusDevice* device = devices_[port];
-  if (counters_.tracer) trace_io(*counters_.tracer, port, size, value, true, device);
+  if (tracer_) trace_io(*tracer_, port, size, value, true, device);
   if (device) device->write(port, size, value);
 }
 

@@ -19,9 +19,12 @@ class PortBus {
   // the first port (as ISA devices decode it). Unclaimed ports read all ones.
   u32 read(u16 port, unsigned size);
   void write(u16 port, unsigned size, u32 value);
+  // Io trace events go to `tracer` while it is set (Cpu::set_tracer sets it with the Mmu's).
+  void set_tracer(Tracer* tracer) { tracer_ = tracer; }
 
  private:
   Counters& counters_;
+  Tracer* tracer_ = nullptr;
   std::vector<BusDevice*> devices_;
 };
 

@@ -8,6 +8,7 @@
 #include <bitset>
 #include <vector>
 
+#include "mmu/attention.h"
 #include "trace/types.h"
 
 namespace x86lab {
@@ -19,22 +20,12 @@ inline constexpr u8 Writable = 1 << 1;  // R/W = 1 at both levels
 inline constexpr u8 Dirty = 1 << 2;     // the entry mapping the page had D = 1 when cached
 inline constexpr u8 Global = 1 << 3;    // G = 1 with CR4.PGE: kept across MOV CR3
 inline constexpr u8 Large = 1 << 4;     // part of a 4 MiB page
-// Statistics only, never a right an access needs: the TLB statistics model's data
-// array (mmu/tlb_model.h) has this 4 KiB page as the most recently used way of its
-// set, so another data access to it is a hit that changes no LRU order. Set and
-// cleared by the Mmu (Mmu::note_data_model); a fill starts without it.
-inline constexpr u8 ModelMru = 1 << 5;
-// Statistics only: the model's data array holds this 4 KiB page, in way
-// TlbEntry::model_way, so an access to it is a hit (TlbModel::touch_data). Set by
-// Mmu::note_data_model, cleared when the model drops the page.
-inline constexpr u8 ModelResident = 1 << 6;
 }  // namespace tlb_right
 
 struct TlbEntry {
   u32 tag = 0;    // linear page address | epoch (bits 11-0); never matches while 0
   u32 frame = 0;  // physical address of the 4 KiB frame
   u8 rights = 0;  // tlb_right bits
-  u16 model_way = 0;  // with tlb_right::ModelResident: the statistics model's way
   // Where the frame's bytes are in host memory (A20 applied when filled), for the
   // Mmu's direct accesses, or null: reads of RAM and ROM frames; writes of RAM frames
   // that hold no fetched code (PhysicalBus::host_write_page). The bus revokes them
@@ -60,7 +51,7 @@ class Tlb {
     const u32 index = (linear >> 12) & (kEntries - 1);
     // Filling a free or stale slot changes no translation; replacing one does.
     if (entries_[index].tag != 0 && (entries_[index].tag & kEpochMask) == epoch_) note_change();
-    entries_[index] = {(linear & ~0xFFFu) | epoch_, frame, rights, 0, host_read, host_write};
+    entries_[index] = {(linear & ~0xFFFu) | epoch_, frame, rights, host_read, host_write};
     if ((rights & tlb_right::Global) && !in_global_list_[index]) {
       in_global_list_[index] = true;
       global_slots_.push_back(index);
@@ -80,45 +71,27 @@ class Tlb {
   u32 changes() const { return changes_; }
   void note_change() {
     ++changes_;
-    for (const ChangeWatch& watch : watches_) *watch.word |= watch.bits;
+    for (Attention* attention : watches_) attention->raise(Attention::kTranslationChanged);
   }
-  // Has every later change OR `bits` into `*word` (a CPU's attention word: its linked
-  // run then needs no look at changes() after each instruction), until
-  // unwatch_changes(word). `word` must outlive the watch.
-  void watch_changes(u32* word, u32 bits) { watches_.push_back({word, bits}); }
-  void unwatch_changes(const u32* word) {
-    std::erase_if(watches_, [word](const ChangeWatch& watch) { return watch.word == word; });
-  }
-  // Clears tlb_right::ModelMru in the slot of 4 KiB page `page` (linear address >> 12),
-  // whichever page it holds now (a cleared mark only costs a model look-up), or in
-  // every slot.
-  void clear_model_mark(u32 page) { entries_[page & (kEntries - 1)].rights &= ~tlb_right::ModelMru; }
-  // Clears both statistics marks (ModelMru, ModelResident) in the slot of `page`
-  // (the model dropped it), or in every slot.
-  void clear_model_residence(u32 page) { entries_[page & (kEntries - 1)].rights &= ~kModelMarks; }
-  void clear_model_marks() {
-    for (TlbEntry& e : entries_) e.rights &= ~kModelMarks;
-  }
+  // Has every later change raise Attention::kTranslationChanged in `attention` (a
+  // CPU's: its linked run then needs no look at changes() after each instruction),
+  // until unwatch_changes. `attention` must outlive the watch.
+  void watch_changes(Attention& attention) { watches_.push_back(&attention); }
+  void unwatch_changes(const Attention& attention) { std::erase(watches_, &attention); }
   // Forgets the host write pointer `host_page` (a frame that now holds code), or with
   // null every host pointer (the physical map or the A20 gate changed). Translations stay.
   void revoke_host_pages(const u8* host_page);
 
  private:
   static constexpr u32 kEpochMask = 0xFFF;
-  static constexpr u8 kModelMarks = tlb_right::ModelMru | tlb_right::ModelResident;
 
   // A new epoch makes every entry stale at once; global entries are re-tagged.
   void next_epoch(bool keep_global);
 
-  struct ChangeWatch {
-    u32* word;
-    u32 bits;
-  };
-
   std::array<TlbEntry, kEntries> entries_{};
   u32 epoch_ = 1;
   u32 changes_ = 0;
-  std::vector<ChangeWatch> watches_;
+  std::vector<Attention*> watches_;
   std::vector<u32> global_slots_;  // indexes that may hold global entries
   std::array<bool, kEntries> in_global_list_{};
   std::bitset<1024> large_regions_;  // 4 MiB regions with cached parts of large pages

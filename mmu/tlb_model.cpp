@@ -31,8 +31,9 @@ void TlbModelArray::flush(bool keep_global) {
   std::fill(mru_.begin(), mru_.end(), 0);
 }
 
-TlbModel::TlbModel(const TlbGeometry& geometry, Counters& counters)
+TlbModel::TlbModel(const TlbGeometry& geometry, Counters& counters, Tracer* const& tracer)
     : counters_(&counters),
+      tracer_(&tracer),
       code_small_(geometry.code_small),
       code_large_(geometry.code_large),
       data_small_(geometry.data_small),
@@ -70,12 +71,12 @@ void TlbModel::access_code_page(u32 linear, u8 rights) {
 
 void TlbModel::miss(u32 linear, bool code) {
   ++(code ? counters_->tlb_code_misses : counters_->tlb_data_misses);
-  if (!counters_->tracer) return;
+  if (!*tracer_) return;
   Event event;
   event.kind = EventKind::TlbMiss;
   event.a = linear;
   event.detail = code ? 1 : 0;
-  counters_->tracer->emit(event);
+  (*tracer_)->emit(event);
 }
 
 void TlbModel::invalidate_page(u32 linear) {

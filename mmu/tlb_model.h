@@ -10,6 +10,10 @@
 #include "trace/types.h"
 
 namespace x86lab {
+class Tracer;
+}
+
+namespace x86lab {
 
 // One TLB array: `entries` translations in sets of `ways` (ways == entries: fully
 // associative). An array with 0 entries does not exist.
@@ -106,18 +110,48 @@ class TlbModelArray {
   std::vector<u32> mru_ = {0};      // per set: key + 1 of its most recently used way (0 = none known)
 };
 
+// Where the statistics model stands on the page of each functional TLB slot, kept
+// beside the functional TLB (never in its entries, which hold translations only), so
+// that the Mmu counts a data access to a page the model holds without its look-up:
+// kResident, the model's 4 KiB data array holds the page (in `way`); kMru, as its
+// set's most recently used way, so the access changes no LRU order. Filled by the
+// Mmu from the model's look-ups (Mmu::note_data_model); a slot's marks go when its
+// TLB entry is refilled, when the model drops or displaces the page, and all of
+// them on INVLPG, flushes and geometry changes. A mark kept for a slot that now holds
+// another page only costs a model look-up, so clearing by slot is enough.
+class TlbModelMarks {
+ public:
+  static constexpr u8 kResident = 1 << 0, kMru = 1 << 1;
+  struct Mark {
+    u8 bits = 0;
+    u16 way = 0;  // with kResident: the way in the model's 4 KiB data array
+  };
+  // The marks of the slot of `linear` (Tlb::slot's index).
+  Mark& slot(u32 linear) { return marks_[(linear >> 12) & (Tlb::kEntries - 1)]; }
+  // Drops kMru from the slot of 4 KiB page `page` (linear address >> 12), or both marks.
+  void clear_mru(u32 page) { marks_[page & (Tlb::kEntries - 1)].bits &= ~kMru; }
+  void clear(u32 page) { marks_[page & (Tlb::kEntries - 1)].bits = 0; }
+  void clear_all() {
+    for (Mark& mark : marks_) mark.bits = 0;
+  }
+
+ private:
+  std::array<Mark, Tlb::kEntries> marks_{};
+};
+
 class TlbModel {
  public:
   static constexpr u32 kNoPage = 0xFFFFFFFFu;
-  TlbModel(const TlbGeometry& geometry, Counters& counters);
+  // `tracer`: the Mmu's tracer pointer (TlbMiss events while it is set).
+  TlbModel(const TlbGeometry& geometry, Counters& counters, Tracer* const& tracer);
 
   // One translated data access of the page holding `linear`, with the functional
   // TLB's `rights` for it (tlb_right::Large for a 4 MiB page, tlb_right::Global).
   // The page of the last data access is the most recently used way of its set (no
   // access since has touched the model), so another access to it is a hit that
   // changes nothing: counted without a look-up. The result tells the Mmu which
-  // functional TLB entries may carry tlb_right::ModelMru (its own check for the same
-  // case on any page, paging.h).
+  // slots may carry TlbModelMarks::kMru (its own check for the same case on any
+  // page, paging.h).
   struct DataAccess {
     u32 displaced_page = kNoPage;  // a 4 KiB page (linear >> 12) no longer its set's most recently used way
     u32 evicted_page = kNoPage;    // a 4 KiB page the model no longer holds
@@ -136,7 +170,7 @@ class TlbModel {
     return {small_page(displaced), small_page(evicted), true, static_cast<u16>(way)};
   }
   // A data access to 4 KiB page `page`, which the data array holds in `way` but not as
-  // its set's most recently used way (tlb_right::ModelResident without ModelMru): a
+  // its set's most recently used way (TlbModelMarks::kResident without kMru): a
   // hit that makes it that. Returns the 4 KiB page that stopped being so, or kNoPage.
   u32 touch_data(u16 way, u32 page) {
     ++counters_->tlb_data_hits;
@@ -167,6 +201,7 @@ class TlbModel {
   }
 
   Counters* counters_;
+  Tracer* const* tracer_;
   TlbModelArray code_small_, code_large_, data_small_, data_large_;
   u32 last_code_page_ = kNoPage;
   u32 last_data_page_ = kNoPage;  // linear page of the last data access | kLargeBit

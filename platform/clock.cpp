@@ -6,7 +6,7 @@
 
 namespace x86lab {
 
-VirtualClock::VirtualClock(Counters& counters, u64 cpu_hz) : counters_(counters), cpu_hz_(cpu_hz) {
+VirtualClock::VirtualClock(ModeledClock& cpu_clock, u64 cpu_hz) : cpu_clock_(cpu_clock), cpu_hz_(cpu_hz) {
   if (cpu_hz < 1'000'000) throw std::invalid_argument("CPU frequency below 1 MHz");
 }
 
@@ -66,7 +66,7 @@ unsigned VirtualClock::run_due() {
 }
 
 void VirtualClock::advance_to(u64 cycle) {
-  if (cycle > counters_.cycles() && cycle != kNever) counters_.set_cycles(cycle);
+  if (cycle > cpu_clock_.cycles() && cycle != kNever) cpu_clock_.set_cycles(cycle);
 }
 
 }  // namespace x86lab

@@ -1,4 +1,4 @@
-// The virtual clock: device time is the modeled cycle count (Counters::cycles)
+// The virtual clock: device time is the modeled cycle count (ModeledClock::cycles)
 // divided by the CPU frequency, and device events are scheduled on it (DESIGN.md
 // section 5, "Time and cost"). Nothing here reads the wall clock, so the same inputs
 // give the same order of events.
@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "trace/counters.h"
+#include "trace/modeled_clock.h"
 
 namespace x86lab {
 
@@ -17,10 +17,10 @@ class VirtualClock {
   static constexpr u64 kNever = ~u64{0};
 
   // `cpu_hz`: modeled CPU frequency in Hz (cycles per second), at least 1 MHz.
-  VirtualClock(Counters& counters, u64 cpu_hz);
+  VirtualClock(ModeledClock& cpu_clock, u64 cpu_hz);
 
   // The current time in cycles.
-  u64 now() const { return counters_.cycles(); }
+  u64 now() const { return cpu_clock_.cycles(); }
   u64 cpu_hz() const { return cpu_hz_; }
 
   // Ticks of a device clock of `device_hz` Hz elapsed at cycle `cycle`:
@@ -61,7 +61,7 @@ class VirtualClock {
   };
   void recompute_next();
 
-  Counters& counters_;
+  ModeledClock& cpu_clock_;
   u64 cpu_hz_;
   std::vector<Event> events_;
   u64 next_deadline_ = kNever;

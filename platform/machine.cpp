@@ -21,7 +21,7 @@ Machine::Machine(const MachineConfig& config)
       ports(counters),
       mmu(bus),
       cpu(mmu, ports, counters, *config.profile),
-      clock(counters, config.cpu_hz),
+      clock(cpu.clock(), config.cpu_hz),
       config_(config),
       debug_ports_(config.debug_console, config.post, cpu),
       port92_(bus, [this] { cpu.reset(); }) {
@@ -43,12 +43,12 @@ Machine::Machine(const MachineConfig& config)
 
 void Machine::attach_tracer(std::unique_ptr<Tracer> tracer) {
   tracer_ = std::move(tracer);
-  counters.tracer = tracer_.get();
+  cpu.set_tracer(tracer_.get());
 }
 
 void Machine::finish_tracing() {
   if (!tracer_) return;
-  counters.tracer = nullptr;
+  cpu.set_tracer(nullptr);
   const std::unique_ptr<Tracer> tracer = std::move(tracer_);
   tracer->finish();  // may throw OutputError, with the machine already detached
 }

@@ -14,8 +14,8 @@ namespace {
 void account_load(SegmentationContext& context, const SegmentRegister& reg, u8 fallback, const DescriptorSlot* slot,
                   bool accessed_written) {
   ++context.counters.segment_loads_by_cause[static_cast<std::size_t>(context.cause)];
-  if (slot) context.counters.add_cost(context.counters.costs.segment_load);
-  Tracer* tracer = context.counters.tracer;
+  if (slot) context.clock.add_cost(context.clock.costs.segment_load);
+  Tracer* tracer = context.mmu.tracer();
   if (!tracer) return;
   Event event;
   event.kind = EventKind::SegmentLoad;

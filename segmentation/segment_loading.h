@@ -15,6 +15,7 @@ namespace x86lab {
 struct SegmentationContext {
   Mmu& mmu;
   Counters& counters;
+  ModeledClock& clock;  // the CPU's modeled clock (segment-load costs)
   const DescriptorTableRegister& gdtr;
   const SegmentRegister& ldtr;
   u8 cpl;

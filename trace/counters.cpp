@@ -5,9 +5,9 @@
 
 namespace x86lab {
 
-void Counters::print(std::ostream& out) const {
+void Counters::print(std::ostream& out, u64 cycles) const {
   out << "instructions " << instructions << "\n";
-  out << "cycles " << cycles() << "\n";
+  out << "cycles " << cycles << "\n";
   for (std::size_t v = 0; v < exceptions_by_vector.size(); ++v)
     if (exceptions_by_vector[v]) out << "vector." << v << " " << exceptions_by_vector[v] << "\n";
   static constexpr const char* kSegmentNames[] = {"es", "cs", "ss", "ds", "fs", "gs"};

@@ -24,32 +24,12 @@ class Tracer;
 #endif
 inline constexpr bool kStatistics = X86LAB_STATISTICS != 0;
 
-// Extra costs of events, in 1/256 cycles, copied from the active CostModel
-// (trace/cost_model.h) so every layer can charge them without knowing the model.
-struct CycleCosts {
-  u32 memory_operand = 0, segment_load = 0, locked_access = 0, far_transfer = 0, exception_delivery = 0,
-      interrupt_delivery = 0, iret = 0, task_switch = 0, page_walk = 0, new_code_line = 0, string_iteration = 0;
-};
-
 // Why a segment register was loaded (Counters::segment_loads_by_cause).
 enum class SegmentLoadCause : u8 { Instruction, FarTransfer, Delivery, TaskSwitch, Fast };
 inline constexpr std::size_t kSegmentLoadCauseCount = 5;
 
 struct Counters {
   u64 instructions = 0;                            // retired instructions; a REP string instruction once per batch of at most 1024 iterations (a step)
-  // The modeled clock in 1/256 cycles: cycles() is its whole part, the low 8 bits the
-  // fraction the cost model's prices carry.
-  u64 subcycles = 0;
-  CycleCosts costs;                                // event costs of the active profile
-  Tracer* tracer = nullptr;                        // attached tracer, or null: events are produced only when set
-
-  // Modeled cycles (RDTSC reads this).
-  u64 cycles() const { return subcycles >> 8; }
-  // Moves the clock to `cycle` whole cycles; the fraction stays.
-  void set_cycles(u64 cycle) { subcycles = (cycle << 8) | (subcycles & 0xFF); }
-  // Charges `cost` (1/256 cycles) to the modeled clock.
-  void add_cost(u32 cost) { subcycles += cost; }
-
   std::array<u64, 256> exceptions_by_vector{};     // faults, traps, INT n and IRQs delivered, by vector
   std::array<u64, kAccessKindCount> accesses_by_kind{};  // bus accesses (any size) by kind
   // Counts one memory access of `kind` (the bus's and the Mmu's direct accesses alike).
@@ -96,8 +76,9 @@ struct Counters {
   // Counts one retired instruction of `length` bytes at `linear` (in_code_range(linear)).
   void count_code_range(u32 linear, unsigned length);
 
-  // Writes "name value" lines for every non-zero counter.
-  void print(std::ostream& out) const;
+  // Writes "name value" lines for every non-zero counter, after the instructions and
+  // `cycles` (the modeled clock, trace/modeled_clock.h, which is not a counter).
+  void print(std::ostream& out, u64 cycles) const;
 };
 
 }  // namespace x86lab

@@ -193,7 +193,7 @@ int run_command(const std::vector<std::string>& args) {
     }
     std::cerr << "\n";
   }
-  if (vm.count("stats")) machine->counters.print(std::cerr);
+  if (vm.count("stats")) machine->counters.print(std::cerr, machine->cpu.clock().cycles());
   finish_output([&] { write_stats_json(stats_json.get(), *machine); }, output_failed);
   return output_failed ? 2 : result.exit_status;
 }

@@ -209,7 +209,7 @@ void write_stats_json(OutputFile* output, const Machine& machine) {
   nlohmann::json json;
   json["profile"] = machine.config().cost_model.name;
   json["instructions"] = c.instructions;
-  json["cycles"] = c.cycles();
+  json["cycles"] = machine.cpu.clock().cycles();
   for (std::size_t v = 0; v < c.exceptions_by_vector.size(); ++v)
     if (c.exceptions_by_vector[v]) json["vectors"][std::to_string(v)] = c.exceptions_by_vector[v];
   static constexpr const char* kRegisters[] = {"es", "cs", "ss", "ds", "fs", "gs"};

@@ -76,8 +76,7 @@ bool x87_check_pending(Cpu& c) {
   if (pins.ignne && pins.ignne()) return true;
   // FERR# is already asserted (since the exception was flagged): wait for its interrupt.
   c.state.eip = c.instruction_eip();
-  c.state.halted = true;
-  c.request_slow_step();
+  c.halt();
   return false;
 }
 

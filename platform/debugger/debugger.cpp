@@ -57,13 +57,13 @@ class Debugger::Hooks final : public StepMonitor, public TraceSink {
 
   // Installs the tap on the machine's tracer, or on a tracer of our own that passes
   // no event to any sink; false removes it.
-  void set_tap(Counters& counters, bool on) {
+  void set_tap(Cpu& cpu, bool on) {
     if (on) {
-      if (!counters.tracer) counters.tracer = &own_tracer_;
-      counters.tracer->set_tap(this);
-    } else if (counters.tracer) {
-      counters.tracer->set_tap(nullptr);
-      if (counters.tracer == &own_tracer_) counters.tracer = nullptr;
+      if (!cpu.tracer()) cpu.set_tracer(&own_tracer_);
+      cpu.tracer()->set_tap(this);
+    } else if (cpu.tracer()) {
+      cpu.tracer()->set_tap(nullptr);
+      if (cpu.tracer() == &own_tracer_) cpu.set_tracer(nullptr);
     }
   }
 
@@ -213,12 +213,12 @@ void Debugger::arm() {
   hooks_->counted = breakpoints_.has_counted();
   const bool monitor = hooks_->mode != Mode::Run || breakpoints_.has_code() || hooks_->counted;
   cpu.set_step_monitor(monitor ? hooks_.get() : nullptr);
-  hooks_->set_tap(machine_.counters, history_on_ || breakpoints_.has_events());
+  hooks_->set_tap(machine_.cpu, history_on_ || breakpoints_.has_events());
 }
 
 void Debugger::disarm() {
   machine_.cpu.set_step_monitor(nullptr);
-  hooks_->set_tap(machine_.counters, false);
+  hooks_->set_tap(machine_.cpu, false);
 }
 
 StopInfo Debugger::finish(StopInfo stop) {

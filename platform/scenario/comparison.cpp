@@ -54,9 +54,15 @@ class RowBuilder {
   RowBuilder(ScenarioComparison& comparison) : c_(comparison) {}
 
   using CounterValue = std::function<double(const Counters&)>;
+  using ResultValue = std::function<double(const VariantResult&)>;
 
   // A counter row; kept when `always` or some successful variant's value is non-zero.
   void counter(std::string key, std::string label, bool headline, const CounterValue& value, bool always = false) {
+    result_row(std::move(key), std::move(label), headline, [&value](const VariantResult& r) { return value(r.counters); },
+               always);
+  }
+  // A row of a value of each variant's result (the counters, or the modeled clock).
+  void result_row(std::string key, std::string label, bool headline, const ResultValue& value, bool always = false) {
     MetricRow row{MetricSource::Counter, std::move(key), std::move(label), headline, {}};
     bool any = always;
     for (const VariantResult* result : c_.results) {
@@ -64,7 +70,7 @@ class RowBuilder {
         row.values.emplace_back();
         continue;
       }
-      row.values.emplace_back(value(result->counters));
+      row.values.emplace_back(value(*result));
       any = any || *row.values.back() != 0;
     }
     if (any) c_.rows.push_back(std::move(row));
@@ -78,7 +84,7 @@ class RowBuilder {
 
   void run_rows() {
     field("instructions", "instructions", true, &Counters::instructions, true);
-    counter("cycles", "modeled cycles", true, [](const Counters& c) { return double(c.cycles()); }, true);
+    result_row("cycles", "modeled cycles", true, [](const VariantResult& r) { return double(r.cycles); }, true);
     MetricRow per_op{MetricSource::Counter, "cycles_per_operation", "modeled cycles per operation", true, {}};
     bool any = false;
     for (const VariantResult* result : c_.results) {
@@ -87,7 +93,7 @@ class RowBuilder {
         per_op.values.emplace_back();
         continue;
       }
-      per_op.values.emplace_back(double(result->counters.cycles()) / double(operations->second));
+      per_op.values.emplace_back(double(result->cycles) / double(operations->second));
       any = true;
     }
     if (any) c_.rows.push_back(std::move(per_op));

@@ -97,7 +97,7 @@ VariantResult run_variant(const ScenarioManifest& manifest, const VariantSpec& v
   apply_code_range(variant, *machine);
   result.run = machine->run();
   result.counters = machine->counters;
-  result.counters.tracer = nullptr;
+  result.cycles = machine->cpu.clock().cycles();
   result.console = console.text();
   ConsoleReport report = parse_console(result.console);
   result.metrics = std::move(report.metrics);

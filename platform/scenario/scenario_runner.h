@@ -17,7 +17,8 @@ struct VariantResult {
   RunResult run{RunResult::Reason::Stopped, -1};    // how the run ended
   bool succeeded = false;                           // see run_variant
   std::string failure;                              // one line saying why not; empty when succeeded
-  Counters counters;                                // the machine's counters at the end (tracer cleared)
+  Counters counters;                                // the machine's counters at the end
+  u64 cycles = 0;                                   // the modeled clock at the end (trace/modeled_clock.h)
   std::map<std::string, i64> metrics;               // METRIC values
   std::map<std::string, std::vector<i64>> samples;  // SAMPLES values
   std::string console;                              // the whole debug-console text

@@ -273,26 +273,31 @@ TEST(DecodeCache, TheA20GateSelectsThePhysicalPage) {
   EXPECT_GE(f.counters.open_bus_reads, 1u);
 }
 
-// Successor links (cpu.cpp, cached_instruction): an entry remembers the entry that
-// ran after it. The two tests below run the same instruction twice to the same EIP
-// in a different fetch context; taking the remembered link would run the first
-// context's instruction.
-TEST(DecodeCache, ALinkIsNotTakenWhenTheSameEipIsInAnotherCodeSegment) {
+// Successor links (cpu/linked_runner.cpp, LinkedRunner::fetch): an entry remembers
+// the entry that ran after it. The tests below run the same instruction to the same
+// EIP in different fetch contexts through run() (the accelerator's; step() takes no
+// links); taking the remembered link would run the first context's instruction.
+// In one run, where links stay valid (run() and step() make every link stale when
+// they return, DecodeCache::settle): IRET returns alternately to
+// 0200:0100 (add bx, 1) and 0300:0100 (add bx, 100h), each followed by a far JMP back
+// to the IRET. From the third round on every instruction is cached and no entry is
+// replaced, so IRET's link to EIP 0100h is live; it belongs to the code segment of
+// the round that made it, and taking it in the other would add the other constant.
+TEST(DecodeCache, ALinkIsNotTakenInOneRunWhenTheSameEipIsInAnotherCodeSegment) {
   testing::CpuFixture f;
   f.real_mode_at(0x1000);
-  f.code(0x1000, {0xCF});              // iret
-  f.code(0x2100, {0xB8, 0x11, 0x11});  // 0200:0100: mov ax, 1111h
-  f.code(0x3100, {0xB8, 0x22, 0x22});  // 0300:0100: mov ax, 2222h
-  auto iret_to = [&](u16 cs) {
-    f.real_mode_at(0x1000);
-    f.cpu.state.gpr[ESP] = 0x7FFA;  // IP, CS, FLAGS
-    f.code(0x7FFA, {0x00, 0x01, static_cast<u8>(cs), static_cast<u8>(cs >> 8), 0x02, 0x00});
-    f.steps(2);
-    return f.cpu.state.gpr[EAX] & 0xFFFF;
-  };
-  EXPECT_EQ(iret_to(0x0200), 0x1111u);
-  EXPECT_EQ(iret_to(0x0300), 0x2222u) << "IRET's link to 0100h belongs to CS base 2000h";
-  EXPECT_EQ(iret_to(0x0200), 0x1111u);
+  f.code(0x1000, {0xCF});                                            // iret
+  f.code(0x2100, {0x81, 0xC3, 0x01, 0x00, 0xEA, 0x00, 0x10, 0x00, 0x00});  // add bx, 1; jmp 0000:1000
+  f.code(0x3100, {0x81, 0xC3, 0x00, 0x01, 0xEA, 0x00, 0x10, 0x00, 0x00});  // add bx, 100h; jmp 0000:1000
+  constexpr unsigned kRounds = 20;
+  for (unsigned i = 0; i < kRounds; ++i) {  // IP, CS, FLAGS per IRET
+    const u8 cs = i % 2 ? 0x03 : 0x02;
+    f.code(0x7000 + 6 * i, {0x00, 0x01, 0x00, cs, 0x02, 0x00});
+  }
+  f.cpu.state.gpr[ESP] = 0x7000;
+  f.cpu.state.gpr[EBX] = 0;
+  f.cpu.run(3 * kRounds);
+  EXPECT_EQ(f.cpu.state.gpr[EBX], 0x0A0Au) << "10 rounds in each segment";
 }
 
 TEST(DecodeCache, ALinkIsNotTakenAfterMovCr3RemapsTheNextInstruction) {
@@ -302,7 +307,7 @@ TEST(DecodeCache, ALinkIsNotTakenAfterMovCr3RemapsTheNextInstruction) {
   auto run_after_cr3 = [&](u32 directory) {
     f.cpu.state.eip = 0x4FFD;
     f.cpu.state.gpr[EBX] = directory;
-    f.steps(2);
+    f.cpu.run(2);
     return f.cpu.state.gpr[EAX];
   };
   EXPECT_EQ(run_after_cr3(kPageDirectory), 0xAAAAAAAAu);
@@ -313,20 +318,24 @@ TEST(DecodeCache, ALinkIsNotTakenAfterMovCr3RemapsTheNextInstruction) {
 // The TLB statistics model looks instruction fetches up once per change of code page
 // (TlbModel::access_code, docs/tracing.md); a loop whose instructions alternate
 // between two pages changes page twice per round. Successor links must not hide the
-// changes: they are taken only within the current code page.
+// changes: they are taken only within the current code page. Through run() (links,
+// the code page reused) and through step() (the reference) alike.
 TEST(DecodeCache, ALoopAcrossTwoPagesTellsTheTlbModelEveryPageChange) {
-  Flat32 f;
-  f.enable_paging();
-  f.code(0x1FF0, {0x49});                                // dec ecx
-  f.code(0x1FF1, {0xE9, 0x0A, 0x00, 0x00, 0x00});        // jmp 2000h
-  f.code(0x2000, {0x0F, 0x85, 0xEA, 0xFF, 0xFF, 0xFF});  // jnz 1FF0h
-  f.cpu.state.eip = 0x1FF0;
-  f.cpu.state.gpr[ECX] = 10;
-  f.steps(30);
-  EXPECT_EQ(f.cpu.state.eip, 0x2006u);
-  // Page 1 first, then 2 and back to 1 each round, except that the last JNZ falls
-  // through on page 2: 1 + 2 * 10 - 1 look-ups.
-  EXPECT_EQ(f.counters.tlb_code_hits + f.counters.tlb_code_misses, 20u);
+  for (const bool linked : {true, false}) {
+    Flat32 f;
+    f.enable_paging();
+    f.code(0x1FF0, {0x49});                                // dec ecx
+    f.code(0x1FF1, {0xE9, 0x0A, 0x00, 0x00, 0x00});        // jmp 2000h
+    f.code(0x2000, {0x0F, 0x85, 0xEA, 0xFF, 0xFF, 0xFF});  // jnz 1FF0h
+    f.cpu.state.eip = 0x1FF0;
+    f.cpu.state.gpr[ECX] = 10;
+    if (linked) f.cpu.run(30);
+    else f.steps(30);
+    EXPECT_EQ(f.cpu.state.eip, 0x2006u) << linked;
+    // Page 1 first, then 2 and back to 1 each round, except that the last JNZ falls
+    // through on page 2: 1 + 2 * 10 - 1 look-ups.
+    EXPECT_EQ(f.counters.tlb_code_hits + f.counters.tlb_code_misses, 20u) << linked;
+  }
 }
 
 // Statistics of cached instructions are counted in their entries and added up when

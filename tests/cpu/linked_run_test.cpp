@@ -1,4 +1,4 @@
-// The linked run (Cpu::run_linked, docs/performance.md): inside run(), instructions
+// The linked run (LinkedRunner, cpu/linked_runner.h, docs/performance.md): inside run(), instructions
 // reached through decode-cache successor links skip the per-instruction checks of the
 // slow step. It must stop wherever the slow step would act differently, so run(n)
 // leaves the same state and counters as n calls of step(). The tests place the event
@@ -25,9 +25,10 @@ struct RealMode32 : testing::CpuFixture {
 
 // Every counter the fetch path and the retirement touch, of a CPU run by run() (`a`)
 // and of one given the same program in single steps (`b`).
-void expect_same_counters(const Counters& a, const Counters& b) {
+void expect_same_counters(const Cpu& cpu_a, const Cpu& cpu_b) {
+  const Counters &a = cpu_a.counters(), &b = cpu_b.counters();
   EXPECT_EQ(a.instructions, b.instructions);
-  EXPECT_EQ(a.cycles(), b.cycles());
+  EXPECT_EQ(cpu_a.clock().cycles(), cpu_b.clock().cycles());
   EXPECT_EQ(a.page_walks, b.page_walks);
   EXPECT_EQ(a.tlb_code_hits, b.tlb_code_hits);
   EXPECT_EQ(a.tlb_code_misses, b.tlb_code_misses);
@@ -89,9 +90,47 @@ TEST(LinkedRun, StopsExactlyAtTheCycleLimit) {
   f.cpu.set_cycle_limit(1000);
   EXPECT_EQ(f.cpu.run(1'000'000), StopReason::CycleLimit);
   EXPECT_EQ(f.counters.instructions, 1000u);
-  EXPECT_EQ(f.counters.cycles(), 1000u);
+  EXPECT_EQ(f.cpu.clock().cycles(), 1000u);
   EXPECT_EQ(f.cpu.state.gpr[EAX], 500u);
   EXPECT_EQ(f.cpu.steps(), 1000u);
+}
+
+// A port whose fifth write stops the CPU as a signal handler would
+// (Cpu::stop_from_signal, Attention::raise_from_signal), in the middle of an
+// instruction inside the linked run.
+struct SignalAtTheFifthWrite : BusDevice {
+  Cpu* cpu = nullptr;
+  int writes = 0;
+  u32 read(u32, unsigned) override { return 0; }
+  void write(u32, unsigned, u32) override {
+    if (++writes == 5) cpu->stop_from_signal();
+  }
+  std::string_view device_name() const override { return "signal"; }
+};
+
+// The signal stop ends run() right after the instruction during which it came, as a
+// reached cycle limit does (StopReason::CycleLimit), and every run() after it until
+// the next set_cycle_limit. From the second round on, OUT runs inside the linked run.
+TEST(LinkedRun, ASignalStopEndsTheRunAfterItsInstructionUntilTheNextCycleLimit) {
+  RealMode32 f;
+  SignalAtTheFifthWrite port;
+  port.cpu = &f.cpu;
+  f.ports.attach(0x80, 0x80, &port);
+  f.code(0x1000, {0x40,         // loop: inc eax
+                  0xE6, 0x80,   // out 80h, al
+                  0xEB, 0xFB});  // jmp loop
+  f.start(0x1000);
+  f.cpu.state.gpr[EAX] = 0;
+  EXPECT_EQ(f.cpu.run(1'000'000), StopReason::CycleLimit);
+  EXPECT_EQ(f.cpu.state.gpr[EAX], 5u);
+  EXPECT_EQ(f.cpu.state.eip, 0x1003u);  // after the fifth OUT
+  EXPECT_EQ(f.counters.instructions, 14u);
+  EXPECT_EQ(f.cpu.run(100), StopReason::CycleLimit);
+  EXPECT_EQ(f.counters.instructions, 14u) << "the stop holds until the next cycle limit";
+  f.cpu.set_cycle_limit(~u64{0});
+  EXPECT_EQ(f.cpu.run(3), StopReason::InstructionLimit);
+  EXPECT_EQ(f.cpu.state.gpr[EAX], 6u);
+  EXPECT_EQ(f.counters.instructions, 17u);
 }
 
 // An interrupt controller whose request appears at its 20th look (a device raising
@@ -322,7 +361,7 @@ TEST(LinkedRun, AnInstructionLinkedAtItsFaultCountsItsCodeLinesWhenItFirstRetire
   EXPECT_EQ(run.cpu.state.gpr[ESI], 5u);
   EXPECT_EQ(run.cpu.state.gpr[EBX], steps.cpu.state.gpr[EBX]);
   EXPECT_EQ(run.cpu.state.eip, steps.cpu.state.eip);
-  expect_same_counters(run.counters, steps.counters);
+  expect_same_counters(run.cpu, steps.cpu);
 }
 
 // Runs `cpu` to its HLT and expects `rounds` faults of `vector`, each one replayed.
@@ -427,7 +466,7 @@ TEST(LinkedRun, AnInstructionLinkedAtItsFaultCountsItsLinesAtThatAddressAfterRet
   EXPECT_EQ(run.counters.exceptions_by_vector[0], 2u);
   EXPECT_EQ(run.cpu.state.gpr[ESI], steps.cpu.state.gpr[ESI]);
   EXPECT_EQ(run.cpu.state.eip, steps.cpu.state.eip);
-  expect_same_counters(run.counters, steps.counters);
+  expect_same_counters(run.cpu, steps.cpu);
 }
 
 // The code lines of a far JMP are those of its own linear address, from CS's base at
@@ -479,7 +518,7 @@ struct RunAgainstSteps {
     for (u64 i = 0; i < limit && !steps.cpu.state.halted; ++i) steps.cpu.step();
     ASSERT_TRUE(run.cpu.state.halted);
     ASSERT_TRUE(steps.cpu.state.halted);
-    expect_same_counters(run.counters, steps.counters);
+    expect_same_counters(run.cpu, steps.cpu);
   }
 };
 

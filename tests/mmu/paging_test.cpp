@@ -437,7 +437,7 @@ TEST(TlbModel, AFourWaySetEvictsItsLeastRecentlyUsedPage) {
 }
 
 // Data accesses to the most recently used way of a set are counted from a mark in
-// the functional TLB entry (tlb_right::ModelMru). The counts must stay those of LRU
+// the TLB model marks beside the functional TLB (TlbModelMarks::kMru). The counts must stay those of LRU
 // sets: pages 10h-50h share set 0 of the P6's 4-way data TLB (16 sets).
 TEST(TlbModel, AMarkIsDroppedWhenAnotherPageOfItsSetBecomesMostRecentlyUsed) {
   PagingFixture f;
@@ -453,7 +453,7 @@ TEST(TlbModel, AMarkIsDroppedWhenAnotherPageOfItsSetBecomesMostRecentlyUsed) {
 }
 
 // The CPU's direct accesses (Mmu::direct_pointer) count a hit on any page the model
-// holds (tlb_right::ModelResident) without a call into the model's look-up; a hit on
+// holds (TlbModelMarks::kResident) without a call into the model's look-up; a hit on
 // a way that is not its set's most recently used one must still make it that, and a
 // page the model replaced must lose its mark. Pages 10h-50h share set 0 (LRU order,
 // oldest first, in the comments).

@@ -10,8 +10,8 @@ namespace x86lab {
 namespace {
 
 TEST(VirtualClock, TicksFollowCyclesAndFrequency) {
-  Counters counters;
-  VirtualClock clock(counters, 500'000'000);
+  ModeledClock cpu_clock;
+  VirtualClock clock(cpu_clock, 500'000'000);
   EXPECT_EQ(clock.ticks_at(500'000'000, 1'193'182), 1'193'182u);  // one second
   EXPECT_EQ(clock.ns_at(1000), 2000u);                             // 2 ns per cycle at 500 MHz
   EXPECT_EQ(clock.cycle_of_ns(1'000'000), 500'000u);
@@ -22,8 +22,8 @@ TEST(VirtualClock, TicksFollowCyclesAndFrequency) {
 }
 
 TEST(VirtualClock, EventsRunInDeadlineOrderWithTiesInRegistrationOrder) {
-  Counters counters;
-  VirtualClock clock(counters, 1'000'000);
+  ModeledClock cpu_clock;
+  VirtualClock clock(cpu_clock, 1'000'000);
   std::string order;
   const auto a = clock.add_event("a", [&] { order += 'a'; });
   const auto b = clock.add_event("b", [&] { order += 'b'; });
@@ -32,29 +32,29 @@ TEST(VirtualClock, EventsRunInDeadlineOrderWithTiesInRegistrationOrder) {
   clock.schedule(b, 20);
   clock.schedule(a, 20);
   EXPECT_EQ(clock.next_deadline(), 10u);
-  counters.set_cycles(25);
+  cpu_clock.set_cycles(25);
   EXPECT_EQ(clock.run_due(), 3u);
   EXPECT_EQ(order, "cab");
   EXPECT_EQ(clock.next_deadline(), VirtualClock::kNever);
 }
 
 TEST(VirtualClock, NotDueEventsWaitAndCancelledOnesNeverRun) {
-  Counters counters;
-  VirtualClock clock(counters, 1'000'000);
+  ModeledClock cpu_clock;
+  VirtualClock clock(cpu_clock, 1'000'000);
   int runs = 0;
   const auto e = clock.add_event("e", [&] { ++runs; });
   clock.schedule(e, 100);
-  counters.set_cycles(99);
+  cpu_clock.set_cycles(99);
   EXPECT_EQ(clock.run_due(), 0u);
   clock.cancel(e);
-  counters.set_cycles(200);
+  cpu_clock.set_cycles(200);
   EXPECT_EQ(clock.run_due(), 0u);
   EXPECT_EQ(runs, 0);
 }
 
 TEST(VirtualClock, EarlierArmingNotifiesTheDeadlineListener) {
-  Counters counters;
-  VirtualClock clock(counters, 1'000'000);
+  ModeledClock cpu_clock;
+  VirtualClock clock(cpu_clock, 1'000'000);
   u64 told = 0;
   clock.set_deadline_listener([&](u64 deadline) { told = deadline; });
   const auto e = clock.add_event("e", [] {});
@@ -66,9 +66,9 @@ TEST(VirtualClock, EarlierArmingNotifiesTheDeadlineListener) {
 }
 
 TEST(VirtualClock, AdvanceNeverGoesBack) {
-  Counters counters;
-  VirtualClock clock(counters, 1'000'000);
-  counters.set_cycles(50);
+  ModeledClock cpu_clock;
+  VirtualClock clock(cpu_clock, 1'000'000);
+  cpu_clock.set_cycles(50);
   clock.advance_to(10);
   EXPECT_EQ(clock.now(), 50u);
   clock.advance_to(70);

@@ -36,7 +36,7 @@ TimerRun run_timer_kernel(u64 cpu_hz, u64 slice = 0) {
   std::string text;
   for (int c; (c = std::fgetc(console)) != EOF;) text += static_cast<char>(c);
   std::fclose(console);
-  return {result, text, machine.counters.instructions, machine.counters.cycles()};
+  return {result, text, machine.counters.instructions, machine.cpu.clock().cycles()};
 }
 
 u64 cycles_per_interrupt(const std::string& console) {

@@ -14,8 +14,8 @@ namespace {
 
 // One CPU cycle per PIT input clock, so cycle numbers are clock edges.
 struct PitFixture : ::testing::Test {
-  Counters counters;
-  VirtualClock clock{counters, Pit8254::kInputHz};
+  ModeledClock cpu_clock;
+  VirtualClock clock{cpu_clock, Pit8254::kInputHz};
   unsigned rising_edges = 0;
   bool irq0 = false;
   Pit8254 pit{clock, [this](bool level) {

@@ -15,8 +15,8 @@ namespace {
 constexpr u64 kHz = 1'000'000'000;  // one cycle per nanosecond
 
 struct RtcFixture : ::testing::Test {
-  Counters counters;
-  VirtualClock clock{counters, kHz};
+  ModeledClock cpu_clock;
+  VirtualClock clock{cpu_clock, kHz};
   bool irq8 = false;
   unsigned irq8_edges = 0;
   std::unique_ptr<Mc146818> rtc;

@@ -10,8 +10,8 @@ namespace x86lab {
 namespace {
 
 struct UartFixture : ::testing::Test {
-  Counters counters;
-  VirtualClock clock{counters, 1'000'000'000};  // one cycle per nanosecond
+  ModeledClock cpu_clock;
+  VirtualClock clock{cpu_clock, 1'000'000'000};  // one cycle per nanosecond
   bool irq = false;
   Uart16550 uart{clock, 0x3F8, [this](bool level) { irq = level; }};
 

@@ -216,7 +216,7 @@ u64 gdt_stores(const std::string& name, u32 first_entry, u32 last_entry) {
     machine.attach_tracer(std::move(tracer));
     const RunResult run = machine.run();
     EXPECT_EQ(run.exit_status, 33) << name;
-    EXPECT_EQ(machine.counters.cycles(), untraced.counters.cycles()) << "tracing changed the modeled time";
+    EXPECT_EQ(machine.cpu.clock().cycles(), untraced.cycles) << "tracing changed the modeled time";
   }
   std::fclose(console);
   return stores;

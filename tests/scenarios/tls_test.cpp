@@ -296,8 +296,8 @@ TEST(TlsScenario, FlippingFaultsAboutTwiceAsOftenAsEmulation) {
                 static_cast<double>(gp_count(flipping)) / static_cast<double>(gp_count(emulation)),
                 static_cast<long long>(metric(flipping, "handler_instructions_per_fault")),
                 static_cast<long long>(metric(emulation, "handler_instructions_per_fault")),
-                static_cast<double>(flipping.counters.cycles()) / static_cast<double>(result("native" + suffix).counters.cycles()),
-                static_cast<double>(emulation.counters.cycles()) / static_cast<double>(result("native" + suffix).counters.cycles()));
+                static_cast<double>(flipping.cycles) / static_cast<double>(result("native" + suffix).cycles),
+                static_cast<double>(emulation.cycles) / static_cast<double>(result("native" + suffix).cycles));
   }
 }
 

@@ -28,7 +28,7 @@ struct TracedCpu : ProtectedModeFixture {
   Tracer tracer{{}, {}};
   TracedCpu() {
     tracer.add_sink(std::make_unique<CollectingSink>(&events));
-    counters.tracer = &tracer;
+    cpu.set_tracer(&tracer);
   }
   std::vector<Event> of(EventKind kind) const {
     std::vector<Event> out;
@@ -206,7 +206,7 @@ TEST(EventKinds, RealModeSegmentLoadHasNoDescriptorAndBaseSixteenTimesSelector) 
   std::vector<Event> events;
   Tracer tracer{{}, {}};
   tracer.add_sink(std::make_unique<CollectingSink>(&events));
-  f.counters.tracer = &tracer;
+  f.cpu.set_tracer(&tracer);
   f.real_mode_at();
   f.cpu.state.gpr[EAX] = 0x1234;
   f.code(0x1000, {0x8E, 0xC0});  // mov es, ax

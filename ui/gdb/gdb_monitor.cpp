@@ -149,7 +149,7 @@ std::optional<std::string> inspection_command(const Debugger& debugger, const st
     if (w[0] == "info" && w.size() >= 2 && w[1] == "tss") return describe_tss(debugger);
     if (w[0] == "stats") {
       std::ostringstream out;
-      debugger.machine().counters.print(out);
+      debugger.machine().counters.print(out, debugger.machine().cpu.clock().cycles());
       return out.str();
     }
     if (w[0] == "phys" && w.size() == 3) return describe_physical(debugger, gdb::number(w[1]), gdb::number(w[2]));

@@ -34,7 +34,7 @@ struct ControlWindow final : Window {
     }
     const Counters& counters = view.machine.counters;
     ImGui::Text("CS:EIP %04X:%08X  instructions %llu  cycles %llu", view.state.segments[CS].selector, view.state.eip,
-                static_cast<unsigned long long>(counters.instructions), static_cast<unsigned long long>(counters.cycles()));
+                static_cast<unsigned long long>(counters.instructions), static_cast<unsigned long long>(view.machine.cpu.clock().cycles()));
   }
 
  private:

@@ -43,13 +43,14 @@ struct CountersWindow final : Window {
   // lines, the same text as --stats.
   void refresh(const Machine& machine, bool filter_changed) {
     const Counters& counters = machine.counters;
-    if (!filter_changed && &machine == machine_ && counters.instructions == instructions_ && counters.cycles() == cycles_)
+    const u64 cycles = machine.cpu.clock().cycles();
+    if (!filter_changed && &machine == machine_ && counters.instructions == instructions_ && cycles == cycles_)
       return;
     machine_ = &machine;
     instructions_ = counters.instructions;
-    cycles_ = counters.cycles();
+    cycles_ = cycles;
     std::ostringstream text;
-    counters.print(text);
+    counters.print(text, cycles);
     std::istringstream lines(text.str());
     rows_.clear();
     for (Row row; lines >> row.name >> row.value;)

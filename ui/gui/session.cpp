@@ -42,8 +42,8 @@ void Session::build(const MachineConfig& config) {
   if (options_.prepare) options_.prepare(*machine_);
   auto ring = std::make_unique<TraceRing>(options_.trace_capacity);
   trace_ = ring.get();
-  if (!machine_->counters.tracer) machine_->attach_tracer(std::make_unique<Tracer>(TraceFilter{}, TraceTriggers{}));
-  machine_->counters.tracer->add_sink(std::move(ring));
+  if (!machine_->cpu.tracer()) machine_->attach_tracer(std::make_unique<Tracer>(TraceFilter{}, TraceTriggers{}));
+  machine_->cpu.tracer()->add_sink(std::move(ring));
   debugger_ = std::make_unique<Debugger>(*machine_);
   previous_ = machine_->cpu.state;
   // Symbols of a Multiboot ELF kernel come with it; a file that is not ELF has none.

@@ -1,0 +1,228 @@
+// The accelerator of Cpu::run (cpu/linked_runner.h, docs/performance.md "The linked
+// run"): successor links, numbered fetch contexts, the code page's translation
+// reused, and the loop through links.
+#include "cpu/linked_runner.h"
+
+#include "cpu/cpu.h"
+#include "cpu/execute_one.h"
+
+namespace x86lab {
+
+[[gnu::always_inline]] inline bool LinkedRunner::ready(const Cpu& cpu) const {
+  return !cpu.needs_slow_step() && previous_entry_ && !cpu.tracer() && fetch_context_.context.db;
+}
+
+[[gnu::always_inline]] inline LinkedRunner::FetchContext LinkedRunner::current_fetch_context(const Cpu& cpu) {
+  const DescriptorCache& cs = cpu.state.segments[CS].cache;
+  return {cpu.mmu_.translation_epoch(), cs.base, cs.valid_min, cs.valid_max, cpu.state.cpl, cs.db};
+}
+
+// The slow step's fetch. Successor links: an entry remembers the entry that ran
+// after it (for the EIP it ran at). While the fetch context (TLB, CS, CPL) stays the
+// same and no entry has been replaced or retired (DecodeCache::link_key()), a full
+// look-up for that EIP would find the same entry with the same checks passing, so the
+// link is taken instead. Otherwise the full look-up of the reference fetch
+// (Cpu::cached_instruction), with the code page's translation reused.
+[[gnu::always_inline]] inline const Instruction* LinkedRunner::fetch(Cpu& cpu, u32 eip, Instruction& scratch) {
+  const DescriptorCache& cs = cpu.state.segments[CS].cache;
+  const bool db = cs.db;
+  if (!(fetch_context_.context == current_fetch_context(cpu))) [[unlikely]] {
+    const FetchContext context = current_fetch_context(cpu);
+    fetch_context_ = {context, context_serial(cpu, context)};
+  }
+  const u32 offset = db ? eip : eip & 0xFFFF;
+  const bool same_page = code_page_.serial == fetch_context_.serial && offset - code_page_.offset_base < 0x1000;
+  DecodeCache& cache = cpu.decode_cache_;
+  if (previous_entry_) [[likely]] {
+    if (DecodeCache::Entry* next = cache.linked(*previous_entry_, eip, cache.link_key(fetch_context_.serial))) [[likely]] {
+      // Another code page: translated as the full path does, which tells the TLB model
+      // (it counts instruction fetches once per change of page). A TLB hit: no
+      // translation has changed since the link was made (same fetch context).
+      if (!same_page) [[unlikely]] translate_code_page(cpu, offset);
+      link_from_ = nullptr;  // linked already
+      return &cpu.use_entry(*next);
+    }
+  }
+  link_from_ = previous_entry_;  // the link follows at the retirement
+  if (offset < cs.valid_min || offset > cs.valid_max) [[unlikely]] {
+    code_page_.serial = 0;  // decode_at follows: its byte fetches may move the TLB model's code page
+    return nullptr;
+  }
+  u32 physical = same_page ? code_page_.frame | (offset - code_page_.offset_base) : translate_code_page(cpu, offset);
+  physical &= cpu.mmu_.bus().a20_mask();
+  const Instruction* insn = cpu.look_up(eip, offset, physical, scratch);
+  fetch_link_key_ = cache.link_key(fetch_context_.serial);  // (an insert() changes it)
+  if (!insn || insn == &scratch) code_page_.serial = 0;  // decode_at ran or follows (as above)
+  return insn;
+}
+
+// A fill during the translation may change the epoch: then the context numbered before
+// it is gone, and so is this translation's validity.
+u32 LinkedRunner::translate_code_page(Cpu& cpu, u32 offset) {
+  cpu.current_entry_ = nullptr;  // the translation may fault
+  const u32 base = cpu.state.segments[CS].cache.base;
+  const u32 linear = base + offset;
+  const u32 physical = cpu.mmu_.translate(linear, AccessIntent::Execute, cpu.user());
+  code_page_ = {(linear & ~0xFFFu) - base, physical & ~0xFFFu, fetch_context_.serial};
+  return physical;
+}
+
+u32 LinkedRunner::context_serial(Cpu& cpu, const FetchContext& context) {
+  for (const NumberedContext& recent : recent_contexts_)
+    if (recent.serial && recent.context == context) return recent.serial;
+  if (next_context_serial_ == 0) [[unlikely]] {  // numbers wrapped: forget every link and start again
+    cpu.decode_cache_.unlink_all();
+    recent_contexts_ = {};
+    next_context_serial_ = 2;
+  }
+  NumberedContext& slot = recent_contexts_[next_recent_context_];
+  next_recent_context_ = static_cast<u8>((next_recent_context_ + 1) % recent_contexts_.size());
+  slot = {context, next_context_serial_++};
+  return slot.serial;
+}
+
+// Links are made here, at retirement, not at the fetch: a link leads only to an
+// instruction that retired in the link's fetch context, so at the same linear
+// address, and its code lines are in the set already (Cpu::retire_code_bytes). That
+// is why the linked run need not look at them. Instructions in the code range
+// (counted at every retirement) get no link.
+[[gnu::always_inline]] inline void LinkedRunner::retired(Cpu& cpu, DecodeCache::Entry* entry, u32 linear) {
+  if (link_from_ && entry) [[unlikely]]
+    link_fetched(cpu, *entry, linear);
+  // Its lines are counted by the retirement that follows: after the retirement a link
+  // made at a fault waited for, it may run linked.
+  if (kStatistics && entry && entry->unretired && entry->retires_unretired_at(linear)) [[unlikely]]
+    entry->insn.execute = Cpu::own_executor(entry->insn);
+  previous_entry_ = entry;
+}
+
+// Its code lines are counted at its first retirement (Cpu::execute_until_retired, which
+// ends a linked run so that the retirement goes through retired() and the full count),
+// and none in the code range, which counts each retirement.
+[[gnu::always_inline]] inline void LinkedRunner::faulted(Cpu& cpu) {
+  if (cpu.current_entry_ && link_from_) [[unlikely]] {
+    DecodeCache::Entry& entry = *cpu.current_entry_;
+    const u32 linear = fetch_context_.context.base + cpu.instruction_eip_;
+    if (link_fetched(cpu, entry, linear) && kStatistics && entry.lines_linear != linear) {
+      entry.wait_for_retirement_at(linear);
+      entry.insn.execute = &Cpu::execute_until_retired;
+    }
+  }
+  previous_entry_ = link_from_ = nullptr;
+  code_page_.serial = 0;  // the fault may have come from decode_at's byte fetches
+}
+
+// The slow step with the runner's fetch (Cpu::execute_one, cpu/execute_one.h),
+// inlined into run() below.
+[[gnu::always_inline]] inline void Cpu::linked_step() { execute_step(runner_); }
+
+StopReason LinkedRunner::run(Cpu& cpu, u64 max_steps) {
+  LinkedRunner& self = cpu.runner_;
+  StopReason reason;
+  for (u64 i = 0; i < max_steps; ++i) {
+    if (cpu.stop_before_step(reason)) [[unlikely]] return reason;
+    cpu.linked_step();
+    ++cpu.steps_;
+    if (self.ready(cpu)) i += run_linked(cpu, max_steps - i - 1);
+    if (cpu.stop_after_step(reason)) [[unlikely]] return reason;
+  }
+  return StopReason::InstructionLimit;
+}
+
+// The link to `entry`, the instruction fetched by a full look-up after link_from_,
+// at linear address `linear`, made at its retirement or fault with the link key of
+// its fetch: unless that key is no longer the current one (the instruction wrote into
+// a code page; so a stamp that wrapped never revives it), or the instruction is in
+// the code range. True when it was made.
+bool LinkedRunner::link_fetched(Cpu& cpu, DecodeCache::Entry& entry, u32 linear) {
+  if (fetch_link_key_ != cpu.decode_cache_.link_key(fetch_context_.serial)) return false;
+  if (kStatistics && cpu.counters_.in_code_range(linear)) return false;
+  cpu.decode_cache_.link(*link_from_, cpu.instruction_eip_, &entry, fetch_link_key_);
+  return true;
+}
+
+// The linked run: what the slow step does for an instruction reached through a
+// successor link on the current code page, with the checks that cannot change between
+// such instructions made once before the run. It stops before any instruction the
+// slow step would treat differently: a cycle limit reached, no valid link; and after
+// any instruction that leaves something for the slow step, faults included. That is
+// one test of the attention word (mmu/attention.h): an interrupt check, a trap, a stop
+// request, a changed translation, a written code page, an instruction that may load
+// CS (Cpu::execute_ending_run; so the fetch context, CS and CPL stay those of the
+// run), an interrupt shadow, a signalled fault, a replay candidate's start (the only
+// retirement that counts a replay), HLT, a code breakpoint armed or a data breakpoint
+// hit, the signal stop; write_eflags and the task switch, the only writers of TF and
+// RF here, ask for the interrupt check. Returns the steps done (at most `max_steps`).
+u64 LinkedRunner::run_linked(Cpu& cpu, u64 max_steps) {
+  LinkedRunner& self = cpu.runner_;
+  // The fetch context and its number are read from fetch_context_ as they were when
+  // the run started: only the slow step's fetch changes them.
+  // The instruction the slow step just ran may have changed the context (IRET, MOV CR3).
+  if (self.code_page_.serial != self.fetch_context_.serial ||
+      !(self.fetch_context_.context == current_fetch_context(cpu)))
+    return 0;
+  // A fault's replay is watched only at the faulting CPL, and the CPL is the run's.
+  if (cpu.replay_.pending && cpu.state.cpl == cpu.replay_.cpl) [[unlikely]] return run_linked_loop<true>(cpu, max_steps);
+  return run_linked_loop<false>(cpu, max_steps);
+}
+
+// run_linked's loop; kWatchReplay: look for the start of a fault's replay before each
+// instruction (Cpu::watch_replay_start). Few values stay in registers across the
+// executor's call (the CPU, the entry and the count): the others are loaded from
+// members, the runner's at a fixed offset in the CPU.
+template <bool kWatchReplay>
+u64 LinkedRunner::run_linked_loop(Cpu& cpu, u64 max_steps) {
+  LinkedRunner& self = cpu.runner_;
+  self.link_from_ = nullptr;  // (its instructions come through links)
+  // Constant in the run: a retirement of entries ends it (Attention::kCodePageWritten).
+  const u64 link_key = cpu.decode_cache_.link_key(self.fetch_context_.serial);
+  // The only EIP the replay watch needs to see in this run (CS and the CPL stay the
+  // same; a fault or a replay start ends the run).
+  const u32 watch_eip = kWatchReplay ? cpu.replay_watch_eip(cpu.state.eip) : 0;
+  u64 remaining = max_steps;
+  DecodeCache::Entry* previous = self.previous_entry_;  // the last retired instruction's entry
+  try {
+    while (remaining) {
+      if (cpu.clock_.subcycles >= cpu.subcycle_limit_) [[unlikely]] break;
+      const u32 eip = cpu.state.eip;
+      DecodeCache::Entry* const next = DecodeCache::linked(*previous, eip, link_key);
+      if (!next) [[unlikely]] break;
+      cpu.instruction_eip_ = eip;
+      if constexpr (kWatchReplay)
+        if (eip == watch_eip) [[unlikely]] cpu.watch_replay_start();
+      self.start_esp_ = cpu.state.gpr[ESP];
+      // Another code page: translated as the slow step's fetch does (a TLB hit).
+      if (eip - self.code_page_.offset_base >= 0x1000) [[unlikely]] self.translate_code_page(cpu, eip);
+      const Instruction& insn = cpu.use_entry(*next);
+      cpu.state.eip = eip + insn.length;  // a 32-bit code segment (the fetch context's D bit)
+      insn.execute(cpu, insn);
+      --remaining;
+      if (cpu.attention_.any()) [[unlikely]] {
+        // retired() or faulted() sets previous_entry_.
+        if (!cpu.deliver_signalled_fault(self.start_esp_, self)) {
+          if (cpu.instruction_debug_hits_) cpu.note_debug_traps(false);
+          const u32 linear = self.fetch_context_.context.base + eip;
+          self.retired(cpu, next, linear);  // (link_from_ is null)
+          cpu.count_retirement<true, false>(next->insn, next, linear);
+        }
+        const u64 done = max_steps - remaining;
+        cpu.steps_ += done;
+        return done;
+      }
+      cpu.count_retirement<false, true>(next->insn, next, 0);
+      previous = next;
+    }
+    self.previous_entry_ = previous;
+  } catch (const Fault& fault) {
+    const u64 done = max_steps - remaining + 1;
+    cpu.steps_ += done;
+    self.faulted(cpu);
+    cpu.abort_instruction(fault, self.start_esp_);
+    return done;
+  }
+  const u64 done = max_steps - remaining;
+  cpu.steps_ += done;
+  return done;
+}
+
+}  // namespace x86lab
