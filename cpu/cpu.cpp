@@ -313,14 +313,14 @@ bool Cpu::try_deliver_interrupt() {
   // The acknowledge is a locked bus cycle with the vector on the data bus (SDM
   // "Automatic Locking"); it has no address.
   ++counters_.locked_by_kind[static_cast<std::size_t>(AccessKind::InterruptAcknowledge)];
-  if (counters_.tracer) {
+  if (Tracer* tracer = this->tracer()) {
     Event inta;
     inta.kind = EventKind::MemoryAccess;
     inta.detail = static_cast<u8>(AccessKind::InterruptAcknowledge);
     inta.flags = kEventLocked;
     inta.size = 1;
     inta.value = vector;
-    counters_.tracer->emit(inta);
+    tracer->emit(inta);
   }
   fault_chain_size_ = 0;
   deliver_event(vector, std::nullopt, EventSource::External);

@@ -228,7 +228,7 @@ TEST(ImplicitLock, InterruptAcknowledgeOfAnIrqFromThePicIsOneLockedCycle) {
   std::vector<Event> events;
   Tracer tracer{{}, {}};
   tracer.add_sink(std::make_unique<Collect>(&events));
-  f.counters.tracer = &tracer;
+  f.cpu.set_tracer(&tracer);
   PicPair pic(&f.cpu);
   for (auto [port, value] : {std::pair<u16, u8>{0x20, 0x11}, {0x21, 0x50}, {0x21, 0x04}, {0x21, 0x01},
                              {0xA0, 0x11}, {0xA1, 0x70}, {0xA1, 0x02}, {0xA1, 0x01}})
@@ -247,7 +247,7 @@ TEST(ImplicitLock, InterruptAcknowledgeOfAnIrqFromThePicIsOneLockedCycle) {
   ASSERT_NE(inta, events.end());
   EXPECT_EQ(inta->flags, kEventLocked);
   EXPECT_EQ(inta->value, 0x50u);
-  f.counters.tracer = nullptr;
+  f.cpu.set_tracer(nullptr);
 }
 
 }  // namespace
