@@ -14,12 +14,16 @@ void DebugPorts::write(u32 port, unsigned, u32 value) {
   switch (port) {
     case 0xE9:
       if (console_) {
+        if (before_output_) before_output_(static_cast<u8>(value));
         std::fputc(static_cast<int>(value & 0xFF), console_);
         if ((value & 0xFF) == '\n') std::fflush(console_);
       }
       break;
     case 0x80:
-      if (post_) std::fprintf(stderr, "POST %02x\n", value & 0xFF);
+      if (post_) {
+        if (before_output_) before_output_('\n');
+        std::fprintf(stderr, "POST %02x\n", value & 0xFF);
+      }
       break;
     case 0xF4:
       exit_status_ = static_cast<int>(((value & 0xFF) << 1) | 1);

@@ -4,6 +4,7 @@
 // (V << 1) | 1).
 #pragma once
 #include <cstdio>
+#include <functional>
 #include <optional>
 
 #include "mmu/port_bus.h"
@@ -15,8 +16,10 @@ class Cpu;
 class DebugPorts : public BusDevice {
  public:
   // `console` receives port E9h output (may be null to drop it); `post` prints
-  // "POST xx" lines on stderr for port 80h writes.
-  DebugPorts(std::FILE* console, bool post, Cpu& cpu) : console_(console), post_(post), cpu_(cpu) {}
+  // "POST xx" lines on stderr for port 80h writes; `before_output` (may be empty) is
+  // called before either is written, with the byte (a POST line's '\n').
+  DebugPorts(std::FILE* console, bool post, Cpu& cpu, std::function<void(u8)> before_output = {})
+      : console_(console), post_(post), cpu_(cpu), before_output_(std::move(before_output)) {}
 
   u32 read(u32 port, unsigned size) override;
   void write(u32 port, unsigned size, u32 value) override;
@@ -29,6 +32,7 @@ class DebugPorts : public BusDevice {
   std::FILE* console_;
   bool post_;
   Cpu& cpu_;
+  std::function<void(u8)> before_output_;
   std::optional<int> exit_status_;
 };
 

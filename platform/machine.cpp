@@ -23,7 +23,7 @@ Machine::Machine(const MachineConfig& config)
       cpu(mmu, ports, counters, *config.profile),
       clock(cpu.clock(), config.cpu_hz),
       config_(config),
-      debug_ports_(config.debug_console, config.post, cpu),
+      debug_ports_(config.debug_console, config.post, cpu, config.before_console_output),
       port92_(bus, [this] { cpu.reset(); }) {
   cpu.set_cost_model(config.cost_model);
   if (!config.bios.empty()) map_bios(bus, config.bios);

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -28,6 +29,10 @@ struct MachineConfig {
   std::vector<u8> bios;                      // ROM image, mapped at the top of 4 GiB; empty for none
   std::FILE* debug_console = nullptr;        // port E9h output, or null
   bool post = false;                         // print port 80h writes
+  // Called before each byte of port E9h (with the byte) and each POST line (with
+  // '\n', its last byte) is written: the progress line of `x86lab run` erases itself.
+  // May be empty.
+  std::function<void(u8)> before_console_output;
   u64 max_instructions = UINT64_MAX;         // stop after this many steps (instructions and deliveries)
   // HLT with IF = 0 ends the run with status 0 even with an NMI source (has_nmi_source_);
   // without one, and none exists yet, it ends the run anyway (--exit-on-halt, README).

@@ -2,6 +2,7 @@
 #include "platform/serial_host.h"
 
 #include <poll.h>
+#include <sys/stat.h>
 #include <termios.h>
 #include <unistd.h>
 
@@ -22,6 +23,8 @@ const char* const StreamSerialHost::kKeysHelp =
 StreamSerialHost::StreamSerialHost(std::FILE* output, int input_fd, std::function<void()> quit,
                                    std::function<void()> monitor)
     : output_(output), input_fd_(input_fd), quit_(std::move(quit)), monitor_(std::move(monitor)) {
+  struct stat status;
+  regular_file_ = input_fd_ >= 0 && fstat(input_fd_, &status) == 0 && S_ISREG(status.st_mode);
   if (output_) flush_each_byte_ = isatty(fileno(output_));
 }
 
@@ -55,7 +58,7 @@ void StreamSerialHost::transmit(u8 byte) {
     }
   }
   if (!output_) return;
-  if (on_output_) on_output_();
+  if (on_output_) on_output_(byte);
   std::fputc(byte, output_);
   if (flush_each_byte_ || byte == '\n') std::fflush(output_);
 }
@@ -67,61 +70,92 @@ void StreamSerialHost::print_to_console(const std::string& text) {
 }
 
 std::optional<u8> StreamSerialHost::read_console_byte() {
-  while (next_ >= buffer_.size()) {
+  while (monitor_input_.empty()) {
     if (input_fd_ < 0) return std::nullopt;
     pollfd descriptor{input_fd_, POLLIN, 0};
     if (poll(&descriptor, 1, -1) < 0) return std::nullopt;  // EINTR: a signal, which ends the monitor
-    fill();
+    u8 chunk[256];
+    const ssize_t n = read(input_fd_, chunk, sizeof chunk);
+    if (n <= 0) {
+      input_fd_ = -1;
+      return std::nullopt;
+    }
+    monitor_input_.insert(monitor_input_.end(), chunk, chunk + n);
   }
-  return buffer_[next_++];
+  const u8 byte = monitor_input_.front();
+  monitor_input_.erase(monitor_input_.begin());
+  return byte;
+}
+
+void StreamSerialHost::monitor_done() {
+  monitor_wanted_ = false;
+  const std::vector<u8> rest = std::move(monitor_input_);
+  monitor_input_.clear();
+  take_input(rest.data(), rest.size());
+}
+
+void StreamSerialHost::service_keys() {
+  if (raw_) fill();
 }
 
 void StreamSerialHost::fill() {
   if (input_fd_ < 0) return;
-  pollfd descriptor{input_fd_, POLLIN, 0};
-  if (poll(&descriptor, 1, 0) <= 0) return;
+  if (!regular_file_) {
+    // A terminal, pipe or FIFO: poll() at most once per kPollInterval of wall time
+    // while it has nothing, since a guest polling the UART's line status would
+    // otherwise make a system call per read. (A regular file is always readable.)
+    const auto now = std::chrono::steady_clock::now();
+    if (now - last_empty_poll_ < kPollInterval) return;
+    pollfd descriptor{input_fd_, POLLIN, 0};
+    if (poll(&descriptor, 1, 0) <= 0) {
+      last_empty_poll_ = now;
+      return;
+    }
+  }
   u8 chunk[256];
   const ssize_t n = read(input_fd_, chunk, sizeof chunk);
   if (n <= 0) {
     input_fd_ = -1;  // end of input (or an error): stop polling
     return;
   }
-  buffer_.erase(buffer_.begin(), buffer_.begin() + static_cast<std::ptrdiff_t>(next_));
-  next_ = 0;
-  buffer_.insert(buffer_.end(), chunk, chunk + n);
+  take_input(chunk, static_cast<std::size_t>(n));
 }
 
-std::optional<u8> StreamSerialHost::receive() {
-  for (;;) {
-    if (!prompt_seen_) return std::nullopt;  // the line waits for the guest's prompt
-    if (next_ >= buffer_.size()) fill();
-    if (next_ >= buffer_.size()) return std::nullopt;
-    const u8 byte = buffer_[next_++];
-    if (byte == '\n' && !prompt_.empty()) prompt_seen_ = false;  // the next line waits again
-    if (!raw_) return byte;
-    if (escape_) {
+void StreamSerialHost::take_input(const u8* bytes, std::size_t count) {
+  buffer_.erase(buffer_.begin(), buffer_.begin() + static_cast<std::ptrdiff_t>(next_));
+  next_ = 0;
+  for (std::size_t i = 0; i < count; ++i) {
+    const u8 byte = bytes[i];
+    if (!raw_) {
+      buffer_.push_back(byte);
+    } else if (monitor_wanted_) {
+      monitor_input_.push_back(byte);  // typed for the monitor (Ctrl-A c came first)
+    } else if (escape_) {
       escape_ = false;
       if (byte == 'x' || byte == 'X') {
         if (quit_) quit_();
-        return std::nullopt;
-      }
-      if ((byte == 'c' || byte == 'C') && monitor_) {
+      } else if ((byte == 'c' || byte == 'C') && monitor_) {
+        monitor_wanted_ = true;
         monitor_();
-        return std::nullopt;
-      }
-      if (byte == 'h' || byte == 'H' || byte == '?') {
+      } else if (byte == 'h' || byte == 'H' || byte == '?') {
         print_to_console(kKeysHelp);
-        continue;
+      } else if (byte == 0x01) {
+        buffer_.push_back(byte);
       }
-      if (byte == 0x01) return byte;
-      continue;
-    }
-    if (byte == 0x01) {
+    } else if (byte == 0x01) {
       escape_ = true;
-      continue;
+    } else {
+      buffer_.push_back(byte);
     }
-    return byte;
   }
+}
+
+std::optional<u8> StreamSerialHost::receive() {
+  if (next_ >= buffer_.size()) fill();
+  if (!prompt_seen_ || next_ >= buffer_.size()) return std::nullopt;  // a line waits for the prompt
+  const u8 byte = buffer_[next_++];
+  if (byte == '\n' && !prompt_.empty()) prompt_seen_ = false;  // the next line waits again
+  return byte;
 }
 
 }  // namespace x86lab

@@ -7,6 +7,7 @@
 // printed the prompt, so a scripted session cannot lose bytes to a program that reads
 // and discards them before its prompt (a shell's terminal query).
 #pragma once
+#include <chrono>
 #include <cstdio>
 #include <functional>
 #include <string>
@@ -39,8 +40,9 @@ class StreamSerialHost : public SerialHost {
   // Text for the person at the console (help, the monitor's answers): written to the
   // serial output stream, as QEMU's monitor shares the terminal.
   void print_to_console(const std::string& text);
-  // Calls `hook` before each byte the guest transmits (the progress line erases itself).
-  void on_output(std::function<void()> hook) { on_output_ = std::move(hook); }
+  // Calls `hook` with each byte the guest transmits, before it is written (the progress
+  // line erases itself).
+  void on_output(std::function<void(u8)> hook) { on_output_ = std::move(hook); }
   // What Ctrl-A h prints.
   static const char* const kKeysHelp;
   // Flushes the output stream and stops using it (its owner is about to close it);
@@ -58,23 +60,39 @@ class StreamSerialHost : public SerialHost {
     prompt_seen_ = prompt_.empty();
   }
 
+  // On a raw terminal: reads what was typed and acts on the Ctrl-A keys now, whether
+  // or not the guest reads COM1 (x86lab run calls it between slices). No-op otherwise.
+  void service_keys();
+  bool raw() const { return raw_; }
+  // The console monitor has ended: what was typed after Ctrl-A c and not read by it
+  // goes to the guest (and its keys are acted on).
+  void monitor_done();
+
   void transmit(u8 byte) override;
   std::optional<u8> receive() override;
-  bool input_open() const override { return input_fd_ >= 0; }
+  bool input_open() const override { return input_fd_ >= 0 || next_ < buffer_.size(); }
+
+  // How often a terminal, pipe or FIFO with nothing to read is polled, in wall time.
+  static constexpr std::chrono::milliseconds kPollInterval{1};
 
  private:
-  void fill();
+  void fill();  // reads what the input has now (without waiting) into take_input
+  void take_input(const u8* bytes, std::size_t count);  // the Ctrl-A keys, then buffer_
 
   std::FILE* output_;
   int input_fd_;
   int terminal_fd_ = -1;  // the terminal in raw mode, restored at exit
   std::function<void()> quit_;
   std::function<void()> monitor_;
-  std::function<void()> on_output_;
+  std::function<void(u8)> on_output_;
   std::vector<u8> buffer_;
   std::size_t next_ = 0;
   bool raw_ = false;
   bool escape_ = false;  // Ctrl-A seen
+  bool monitor_wanted_ = false;  // Ctrl-A c seen, the monitor not yet done
+  std::vector<u8> monitor_input_;  // typed after Ctrl-A c, for the monitor
+  bool regular_file_ = false;      // the input is a regular file (always readable)
+  std::chrono::steady_clock::time_point last_empty_poll_{};
   bool flush_each_byte_ = false;
   std::string prompt_;        // expect_prompt()
   std::string output_tail_;   // the last prompt_.size() transmitted bytes

@@ -129,6 +129,15 @@ int run_command(const std::vector<std::string>& args) {
   configure_machine(vm, config);
   if (!vm.count("bios") && !vm.count("kernel"))
     throw InputError("run needs --bios FILE or --kernel FILE (x86lab run --help lists the options)");
+  const bool under_gdb = vm.count("gdb") || vm.count("wait-gdb");
+  if (vm.count("progress") && vm.count("no-progress")) throw InputError("--progress and --no-progress exclude each other");
+  if (vm.count("progress") && under_gdb)
+    throw InputError("--progress does not go with --gdb or --wait-gdb (gdb decides when the machine runs)");
+  const bool show_progress = !under_gdb && (vm.count("progress") || (!vm.count("no-progress") && isatty(STDERR_FILENO)));
+  ProgressLine* progress_line = nullptr;  // the progress line, once it exists
+  config.before_console_output = [&progress_line](u8 byte) {
+    if (progress_line) progress_line->guest_output(byte);
+  };
   // The outputs are opened first (an unwritable path fails before any work) but
   // emptied only once every input has been read (trace/output_file.h).
   check_distinct_files(vm);
@@ -147,12 +156,19 @@ int run_command(const std::vector<std::string>& args) {
   RunHooks hooks;
   hooks.on_pause = [&] { return platform.serve_console_monitor(); };
   std::optional<ProgressLine> progress;
-  if (vm.count("progress") && vm.count("no-progress")) throw InputError("--progress and --no-progress exclude each other");
-  if (vm.count("progress") || (!vm.count("no-progress") && isatty(STDERR_FILENO))) {
+  if (show_progress) {
     progress.emplace(*machine, stderr);
-    platform.serial().on_output([&] { progress->guest_output(); });
+    progress_line = &*progress;
+    platform.serial().on_output([&](u8 byte) { progress->guest_output(byte); });
+  }
+  // The run goes in slices (the same run) for the progress line and, on a raw
+  // terminal, so that the Ctrl-A keys act even while the guest never reads COM1.
+  if (show_progress || platform.serial().raw()) {
     hooks.slice_steps = ProgressLine::kSliceSteps;
-    hooks.between_slices = [&] { progress->update(); };
+    hooks.between_slices = [&] {
+      platform.serial().service_keys();
+      if (progress) progress->update();
+    };
   }
   const RunResult result = run_machine(vm, *machine, [&] {
     interrupt_handlers.emplace(*machine);
@@ -162,6 +178,7 @@ int run_command(const std::vector<std::string>& args) {
   }, hooks);
   if (progress) {
     platform.serial().on_output({});
+    progress_line = nullptr;
     progress.reset();  // erases the line
   }
   bool output_failed = false;

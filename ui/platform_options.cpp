@@ -115,8 +115,10 @@ void PlatformSession::configure(const po::variables_map& vm, MachineConfig& conf
     if (input_fd_ < 0) throw InputError("--serial-expect needs an input: --serial-input FILE or --serial stdio");
     serial_->expect_prompt(prompt);
   }
-  // A terminal is made raw only for kernels (their shells); BIOS runs keep Ctrl-C.
-  if (input_fd_ == STDIN_FILENO && vm.count("kernel")) serial_->make_terminal_raw();
+  // A terminal is made raw only for kernels (their shells); BIOS runs keep Ctrl-C, and
+  // so do runs under gdb, whose wait for gdb and stops do not read the Ctrl-A keys.
+  if (input_fd_ == STDIN_FILENO && vm.count("kernel") && !vm.count("gdb") && !vm.count("wait-gdb"))
+    serial_->make_terminal_raw();
   config.com1_host = serial_.get();
 }
 
@@ -124,6 +126,7 @@ bool PlatformSession::serve_console_monitor() {
   if (!monitor_requested_ || !machine_) return false;
   monitor_requested_ = false;
   if (x86lab::serve_console_monitor(*machine_, *serial_) == ConsoleMonitorEnd::Quit) machine_->request_stop();
+  serial_->monitor_done();
   return true;
 }
 

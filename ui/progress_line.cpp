@@ -9,7 +9,7 @@ ProgressLine::ProgressLine(const Machine& machine, std::FILE* terminal)
 
 void ProgressLine::update() {
   const auto now = std::chrono::steady_clock::now();
-  if (now - last_output_ < kQuietTime || (shown_ && now - last_draw_ < kRedrawInterval)) return;
+  if (!at_line_start_ || now - last_output_ < kQuietTime || (shown_ && now - last_draw_ < kRedrawInterval)) return;
   const u64 instructions = machine_.counters.instructions;
   const double seconds = std::chrono::duration<double>(now - (shown_ ? last_draw_ : start_)).count();
   const double mips = seconds > 0 ? static_cast<double>(instructions - (shown_ ? last_instructions_ : 0)) / seconds / 1e6 : 0;
@@ -22,8 +22,9 @@ void ProgressLine::update() {
   last_instructions_ = instructions;
 }
 
-void ProgressLine::guest_output() {
+void ProgressLine::guest_output(u8 byte) {
   erase();
+  at_line_start_ = byte == '\n';
   last_output_ = std::chrono::steady_clock::now();
 }
 

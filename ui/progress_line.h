@@ -26,9 +26,9 @@ class ProgressLine {
 
   // Between slices: draws or redraws the line when it is due.
   void update();
-  // The guest is about to print (the serial console, before each byte): erases the
+  // The guest is about to print `byte` (the serial console, port E9h): erases the
   // line if it is shown, and starts the quiet time anew.
-  void guest_output();
+  void guest_output(u8 byte);
 
  private:
   void erase();
@@ -38,6 +38,7 @@ class ProgressLine {
   std::chrono::steady_clock::time_point last_output_, last_draw_, start_;
   u64 last_instructions_ = 0;
   bool shown_ = false;
+  bool at_line_start_ = true;  // the guest's last byte was a '\n' (or it printed none)
 };
 
 }  // namespace x86lab

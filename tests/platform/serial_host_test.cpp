@@ -64,8 +64,12 @@ TEST(SerialHost, CtrlAKeysStopOpenTheMonitorPrintHelpAndSendCtrlA) {
   StreamSerialHost host(console, script.fds[0], [&] { ++stops; }, [&] { ++monitors; });
   host.enable_escapes();
   std::string received;
-  for (int i = 0; i < 8; ++i)  // receive() ends at each key that hands over control
-    while (const auto byte = host.receive()) received.push_back(static_cast<char>(*byte));
+  while (const auto byte = host.receive()) received.push_back(static_cast<char>(*byte));
+  EXPECT_EQ(received, "a");  // what follows Ctrl-A c is the monitor's
+  EXPECT_EQ(monitors, 1);
+  EXPECT_EQ(stops, 0);
+  host.monitor_done();  // the monitor read none of it: it goes to the guest, keys acted on
+  while (const auto byte = host.receive()) received.push_back(static_cast<char>(*byte));
   EXPECT_EQ(received, "ab\x01" "c");
   EXPECT_EQ(monitors, 1);
   EXPECT_EQ(stops, 1);
@@ -74,6 +78,26 @@ TEST(SerialHost, CtrlAKeysStopOpenTheMonitorPrintHelpAndSendCtrlA) {
   EXPECT_GT(std::fread(text, 1, sizeof text - 1, console), 0u);
   EXPECT_EQ(std::string(text), StreamSerialHost::kKeysHelp);
   std::fclose(console);
+}
+
+TEST(SerialHost, CtrlAKeysActWhileTheGuestReadsNothing) {
+  ScriptedHost script("typed ahead\x01x");
+  int stops = 0;
+  StreamSerialHost host(nullptr, script.fds[0], [&] { ++stops; });
+  host.enable_escapes();
+  host.service_keys();  // x86lab run, between slices
+  EXPECT_EQ(stops, 1);
+}
+
+TEST(SerialHost, CtrlAKeysActWhileALineWaitsForThePrompt) {
+  ScriptedHost script("ls\n\x01x");
+  int stops = 0;
+  StreamSerialHost host(nullptr, script.fds[0], [&] { ++stops; });
+  host.enable_escapes();
+  host.expect_prompt("# ");
+  EXPECT_EQ(host.receive(), std::nullopt);
+  host.service_keys();
+  EXPECT_EQ(stops, 1);
 }
 
 TEST(SerialHost, TheMonitorReadsTheBytesTypedAfterCtrlAC) {

@@ -33,6 +33,8 @@ const Rejection kRejections[] = {
     {"UnknownCommand", "fly", "unknown command 'fly' (try x86lab help)"},
     {"ProgressAndNoProgress", "run --bios " + std::string(X86LAB_ROM_DIR) + "/demo.bin --progress --no-progress",
      "--progress and --no-progress exclude each other"},
+    {"ProgressWithGdb", "run --bios " + std::string(X86LAB_ROM_DIR) + "/demo.bin --progress --wait-gdb",
+     "--progress does not go with --gdb or --wait-gdb (gdb decides when the machine runs)"},
     {"StrayArgumentToRun", "run --bios " + std::string(X86LAB_ROM_DIR) + "/demo.bin extra",
      "run takes only options, not 'extra' (x86lab run --help lists them)"},
     {"StrayArgumentToGui", "gui --bios " + std::string(X86LAB_ROM_DIR) + "/demo.bin extra",

@@ -3,10 +3,11 @@
 # them, Ctrl-A c opens the monitor, whose read-only commands answer while the guest
 # waits, Enter resumes the guest, and `quit` stops x86lab as Ctrl-A x does. The
 # terminal is a pseudo-terminal from script(1); the guest echoes COM1 until 'q'.
-# Usage: console_monitor.sh X86LAB ECHO_KERNEL
+# Usage: console_monitor.sh X86LAB ECHO_KERNEL SPIN_KERNEL
 set -u
 x86lab=$1
 kernel=$2
+spin_kernel=$3
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 failures=0
@@ -17,8 +18,8 @@ expect_text() {
     failures=$((failures + 1))
   fi
 }
-session() {  # session INPUT EXPECTED_STATUS
-  printf "$1" | script -qfec "$x86lab run --kernel $kernel --serial stdio --debugcon none" /dev/null >"$out" 2>&1
+session() {  # session INPUT EXPECTED_STATUS [KERNEL [DELAY]]: the input comes after DELAY s
+  { sleep "${4:-0}"; printf "$1"; } | timeout 30 script -qfec "$x86lab run --kernel ${3:-$kernel} --serial stdio --debugcon none " /dev/null >"$out" 2>&1
   local status=$?
   if [ "$status" != "$2" ]; then
     echo "FAIL: status $status, expected $2, for input '$1':"
@@ -38,6 +39,12 @@ expect_text "world"
 expect_text "echo_kernel: bye"
 
 session '\001cquit\r' 1
+expect_text "stopped on request"
+
+# A guest that never reads COM1 (a hung kernel; the keys come once it spins): the keys
+# act all the same.
+session '\001cinfo segments\r\r\001x' 1 "$spin_kernel" 1
+expect_text "(x86lab) info segments"
 expect_text "stopped on request"
 
 [ "$failures" = 0 ] && echo PASS
