@@ -21,6 +21,7 @@
 
 #include "platform/input_error.h"
 #include "trace/output_file.h"
+#include "ui/gui/input_queue.h"
 #include "ui/gui/renderer.h"
 #include "ui/gui/window.h"
 
@@ -158,35 +159,30 @@ class ScriptRunner {
  public:
   explicit ScriptRunner(const std::vector<ScriptCommand>& commands) : commands_(commands) {}
 
-  bool finished() const { return next_ >= commands_.size() && waiting_ == 0 && !capture_ && click_phase_ == 0; }
+  bool finished() const { return next_ >= commands_.size() && waiting_ == 0 && !capture_; }
   bool quit() const { return quit_; }
   // The capture to take in this frame, if its settle frames have passed.
   const ScriptCommand* capture_now() const { return capture_ && waiting_ == 0 ? capture_ : nullptr; }
   void captured() { capture_ = nullptr; }
 
-  // Before a frame: runs commands until one needs frames drawn.
-  void advance(Session& session, UiState& ui, std::vector<std::unique_ptr<Window>>& windows) {
-    if (waiting_ > 0 || capture_ || click_phase_ > 0 || quit_) return;
+  // Before a frame: runs commands until one needs frames drawn. Input the script typed
+  // or clicked (into `input`) is all handed to frames before the next command runs.
+  void advance(Session& session, UiState& ui, std::vector<std::unique_ptr<Window>>& windows, InputQueue& input) {
+    if (waiting_ > 0 || capture_ || quit_ || !input.empty()) return;
     while (next_ < commands_.size()) {
       const ScriptCommand& c = commands_[next_++];
-      if (run(c, session, ui, windows)) return;
+      if (run(c, session, ui, windows, input)) return;
     }
   }
   // After a frame.
   void frame_done() {
     if (waiting_ > 0) --waiting_;
   }
-  // Mouse injection for `click` (after ImGui_ImplSDL2_NewFrame, before ImGui::NewFrame).
-  void inject(ImGuiIO& io) {
-    if (click_phase_ == 0) return;
-    io.MousePos = click_at_;
-    io.MouseDown[0] = click_phase_ == 2;
-    if (--click_phase_ == 0) waiting_ = 1;
-  }
 
  private:
   // True when the command needs frames before the next one.
-  bool run(const ScriptCommand& c, Session& session, UiState& ui, std::vector<std::unique_ptr<Window>>& windows) {
+  bool run(const ScriptCommand& c, Session& session, UiState& ui, std::vector<std::unique_ptr<Window>>& windows,
+           InputQueue& input) {
     auto fail = [&](const std::string& problem) {
       throw InputError("script line " + std::to_string(c.line) + ": " + problem);
     };
@@ -223,8 +219,12 @@ class ScriptRunner {
         }
         break;
       case ScriptVerb::Click:
-        click_at_ = ImVec2(static_cast<float>(c.number), static_cast<float>(c.number2));
-        click_phase_ = 2;
+        for (const SDL_Event& event : left_click(static_cast<int>(c.number), static_cast<int>(c.number2))) input.push(event);
+        return true;
+      case ScriptVerb::Key:
+        for (const SDL_Event& event : key_taps(SDL_GetScancodeFromName(c.text.c_str()), static_cast<Uint16>(c.number2),
+                                               static_cast<int>(c.number)))
+          input.push(event);
         return true;
       case ScriptVerb::Frames: waiting_ = static_cast<int>(c.number); return waiting_ > 0;
       case ScriptVerb::Screenshot:
@@ -243,8 +243,6 @@ class ScriptRunner {
   int waiting_ = 0;
   const ScriptCommand* capture_ = nullptr;
   bool quit_ = false;
-  int click_phase_ = 0;  // 2: press this frame, 1: release this frame
-  ImVec2 click_at_;
 };
 
 // F5 run/continue (pause while running), F9 toggle breakpoint, F10 step over, F11 step
@@ -332,18 +330,53 @@ bool is_window_notice(const SDL_Event& event) {
 
 // Waits up to `timeout_ms` milliseconds of wall time (user interface pacing only) for
 // an event worth drawing a frame at once. Window notices (is_window_notice) do not end
-// the wait; every event taken is queued again, in order, for the frame.
-void wait_for_input(Uint32 timeout_ms) {
-  const Uint32 deadline = SDL_GetTicks() + timeout_ms;
-  std::vector<SDL_Event> taken;
+// the wait; every event taken goes to `input`, in order, for the frames. Then takes
+// the events SDL holds. True when one of them asks to quit (the window closed,
+// SIGINT or SIGTERM), which is never held back for a later frame.
+bool collect_input(Uint32 timeout_ms, InputQueue& input) {
+  const auto quits = [](const SDL_Event& event) {
+    return event.type == SDL_QUIT || (event.type == SDL_WINDOWEVENT && event.window.event == SDL_WINDOWEVENT_CLOSE);
+  };
+  bool quit = false;
   SDL_Event event;
+  const Uint32 deadline = SDL_GetTicks() + timeout_ms;
   for (;;) {
     const auto left = static_cast<Sint32>(deadline - SDL_GetTicks());
-    if (left <= 0 || !SDL_WaitEventTimeout(&event, left)) break;
-    taken.push_back(event);
+    if (timeout_ms == 0 || left <= 0 || !SDL_WaitEventTimeout(&event, left)) break;
+    input.push(event);
+    quit |= quits(event);
     if (!is_window_notice(event)) break;
   }
-  for (SDL_Event& e : taken) SDL_PushEvent(&e);
+  while (SDL_PollEvent(&event)) {
+    input.push(event);
+    quit |= quits(event);
+  }
+  return quit;
+}
+
+// Hands one frame's events to ImGui's SDL backend. The modifier keys come from each key
+// event (the backend reads SDL's state now, which a queued event may no longer match).
+void feed_frame(InputQueue& input) {
+  ImGuiIO& io = ImGui::GetIO();
+  for (const SDL_Event& event : input.take_frame()) {
+    ImGui_ImplSDL2_ProcessEvent(&event);
+    if (event.type == SDL_KEYDOWN || event.type == SDL_KEYUP) {
+      const Uint16 mod = event.key.keysym.mod;
+      io.KeyShift = (mod & KMOD_SHIFT) != 0;
+      io.KeyCtrl = (mod & KMOD_CTRL) != 0;
+      io.KeyAlt = (mod & KMOD_ALT) != 0;
+      io.KeySuper = (mod & KMOD_GUI) != 0;
+    }
+  }
+}
+
+// The pointer and buttons as of the events fed so far (after ImGui_ImplSDL2_NewFrame,
+// which reads SDL's state now and would see a queued click already released).
+void feed_pointer(const InputQueue& input) {
+  ImGuiIO& io = ImGui::GetIO();
+  io.MousePos = input.mouse_inside() ? ImVec2(static_cast<float>(input.mouse_x()), static_cast<float>(input.mouse_y()))
+                                     : ImVec2(-FLT_MAX, -FLT_MAX);
+  for (int button = 0; button < 3; ++button) io.MouseDown[button] = input.button_down(button);
 }
 
 bool headless_driver() {
@@ -388,25 +421,21 @@ AppStats run_app(Session& session, const AppOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   bool quit = false;
   std::string window_title;
+  InputQueue input;
   while (!quit) {
-    SDL_Event event;
     const auto frame_start = std::chrono::steady_clock::now();
     const bool idle = session.run_state() != RunState::Running && session.run_state() != RunState::Busy &&
-                      (script.finished() || service.hold) && !options.max_frames;
+                      (script.finished() || service.hold) && !options.max_frames && input.empty();
     // While nothing moves, wait for input instead of drawing frames back to back.
-    if (idle) wait_for_input(100);
-    while (SDL_PollEvent(&event)) {
-      ImGui_ImplSDL2_ProcessEvent(&event);
-      if (event.type == SDL_QUIT) quit = true;
-      if (event.type == SDL_WINDOWEVENT && event.window.event == SDL_WINDOWEVENT_CLOSE) quit = true;
-    }
-    if (!service.hold) script.advance(session, ui, windows);
+    if (collect_input(idle ? 100 : 0, input)) break;
+    feed_frame(input);
+    if (!service.hold) script.advance(session, ui, windows, input);
     if (script.quit() || service.quit) break;
     const ScriptCommand* capture = script.capture_now();
 
     ImGui_ImplSDLRenderer_NewFrame();
     ImGui_ImplSDL2_NewFrame();
-    script.inject(ImGui::GetIO());
+    feed_pointer(input);
     ImGui::NewFrame();
     const MachineView view{session, session.machine(), session.machine().cpu.state, session.previous(),
                            session.run_state(), ui};

@@ -1,6 +1,9 @@
 // Parsing of inspector scripts (see script.h for the commands).
 #include "ui/gui/script.h"
 
+#include <SDL.h>
+
+#include <cstring>
 #include <map>
 #include <sstream>
 
@@ -40,6 +43,7 @@ ScriptCommand parse_line(const std::string& verb, std::istringstream& in) {
       {"run-to", ScriptVerb::RunTo},  {"run", ScriptVerb::Run},       {"break", ScriptVerb::Break},
       {"memory", ScriptVerb::Memory}, {"walk", ScriptVerb::Walk},     {"open", ScriptVerb::Open},
       {"close", ScriptVerb::Close},   {"click", ScriptVerb::Click},   {"frames", ScriptVerb::Frames},
+      {"key", ScriptVerb::Key},
       {"compare", ScriptVerb::Compare},
       {"screenshot", ScriptVerb::Screenshot}, {"dump", ScriptVerb::Dump}, {"quit", ScriptVerb::Quit}};
   const auto found = kVerbs.find(verb);
@@ -102,6 +106,26 @@ ScriptCommand parse_line(const std::string& verb, std::istringstream& in) {
       command.number = decimal(words[0], "X");
       command.number2 = decimal(words[1], "Y");
       break;
+    case ScriptVerb::Key: {
+      need(1, 2);
+      command.number = words.size() == 2 ? decimal(words[1], "the tap count") : 1;
+      if (command.number == 0 || command.number > 1000) throw std::invalid_argument("the tap count must be 1 to 1000");
+      std::string name = words[0];
+      static const std::pair<const char*, Uint16> kModifiers[] = {{"Shift+", KMOD_SHIFT}, {"Ctrl+", KMOD_CTRL}, {"Alt+", KMOD_ALT}};
+      for (bool more = true; more;) {
+        more = false;
+        for (const auto& [prefix, mod] : kModifiers)
+          if (name.size() > std::strlen(prefix) && name.compare(0, std::strlen(prefix), prefix) == 0) {
+            command.number2 |= mod;
+            name.erase(0, std::strlen(prefix));
+            more = true;
+          }
+      }
+      if (SDL_GetScancodeFromName(name.c_str()) == SDL_SCANCODE_UNKNOWN)
+        throw std::invalid_argument("no key '" + name + "' (SDL key names: F11, Return, Space, A)");
+      command.text = name;
+      break;
+    }
     case ScriptVerb::Frames:
       need(1, 1);
       command.number = decimal(words[0], "the frame count");

@@ -10,7 +10,9 @@
 //   memory ADDR [physical]   show ADDR in the Memory window
 //   walk ADDR           translate ADDR in the Page walk window
 //   open NAME | close NAME   show or hide a window by its title ("Page walk")
-//   click X Y           a left click at window pixel X,Y (press one frame, release the next)
+//   click X Y           a left click at window pixel X,Y (motion, press and release at once)
+//   key NAME [N]        N quick taps (default 1) of key NAME as SDL names it ("F11",
+//                       "Return", "A"), with "Shift+", "Ctrl+", "Alt+" in front for modifiers
 //   compare SCENARIO    run every variant of a scenario for the Compare view (waits)
 //   frames N            draw N more frames
 //   screenshot PATH     write the window as PNG
@@ -25,15 +27,15 @@
 
 namespace x86lab::gui {
 
-enum class ScriptVerb : u8 { Step, Over, Out, RunTo, Run, Break, BreakVector, Memory, Walk, Open, Close, Click, Compare,
+enum class ScriptVerb : u8 { Step, Over, Out, RunTo, Run, Break, BreakVector, Memory, Walk, Open, Close, Click, Key, Compare,
                              Frames, Screenshot, Dump, Quit };
 
 struct ScriptCommand {
   ScriptVerb verb;
   u64 number = 0;       // step/run count, address, vector, frames, X
-  u64 number2 = 0;      // click Y
+  u64 number2 = 0;      // click Y; key: the modifiers (SDL KMOD_* bits)
   bool flag = false;    // memory: physical; run: a count was given
-  std::string text{};   // path or window title
+  std::string text{};   // path or window title; key: the key's SDL name
   unsigned line = 0;    // line number in the file (1-based)
 };
 

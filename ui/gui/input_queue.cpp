@@ -1,0 +1,137 @@
+// The per-frame input queue (see input_queue.h).
+#include "ui/gui/input_queue.h"
+
+namespace x86lab::gui {
+
+void InputQueue::push(const SDL_Event& event) {
+  if (event.type == SDL_KEYDOWN && event.key.repeat) {
+    // An autorepeat becomes a release and a press: a held F11 steps on at the
+    // keyboard's repeat rate, and taps closer than 2 ms, which SDL's X11 driver takes
+    // for autorepeat (it drops their release), still count one each.
+    SDL_Event release = event;
+    release.type = SDL_KEYUP;
+    release.key.state = SDL_RELEASED;
+    release.key.repeat = 0;
+    events_.push_back(release);
+    SDL_Event press = event;
+    press.key.repeat = 0;
+    events_.push_back(press);
+    return;
+  }
+  events_.push_back(event);
+}
+
+int InputQueue::channel(const SDL_Event& event, bool& down) {
+  switch (event.type) {
+    case SDL_KEYDOWN:
+    case SDL_KEYUP:
+      down = event.type == SDL_KEYDOWN;
+      return event.key.keysym.scancode < SDL_NUM_SCANCODES ? event.key.keysym.scancode : -1;
+    case SDL_MOUSEBUTTONDOWN:
+    case SDL_MOUSEBUTTONUP:
+      down = event.type == SDL_MOUSEBUTTONDOWN;
+      switch (event.button.button) {
+        case SDL_BUTTON_LEFT: return kButtonBase + 0;
+        case SDL_BUTTON_RIGHT: return kButtonBase + 1;
+        case SDL_BUTTON_MIDDLE: return kButtonBase + 2;
+        default: return -1;
+      }
+    default: return -1;
+  }
+}
+
+void InputQueue::follow_pointer(const SDL_Event& event) {
+  const bool held = down_[kButtonBase] || down_[kButtonBase + 1] || down_[kButtonBase + 2];
+  switch (event.type) {
+    case SDL_MOUSEMOTION:
+      mouse_x_ = event.motion.x;
+      mouse_y_ = event.motion.y;
+      mouse_inside_ = true;
+      break;
+    case SDL_MOUSEBUTTONDOWN:
+    case SDL_MOUSEBUTTONUP:
+      mouse_x_ = event.button.x;
+      mouse_y_ = event.button.y;
+      mouse_inside_ = true;
+      break;
+    case SDL_WINDOWEVENT:
+      if (event.window.event == SDL_WINDOWEVENT_LEAVE && !held) mouse_inside_ = false;
+      break;
+    default: break;
+  }
+}
+
+std::vector<SDL_Event> InputQueue::take_frame() {
+  std::vector<SDL_Event> frame;
+  std::array<bool, kButtonBase + 3> changed{};
+  while (!events_.empty()) {
+    const SDL_Event& event = events_.front();
+    bool down = false;
+    const int key = channel(event, down);
+    if (key >= 0 && down_[key] != down) {
+      if (changed[key]) break;  // a second change of this key or button: the next frame's
+      changed[key] = true;
+      down_[key] = down;
+    }
+    follow_pointer(event);
+    frame.push_back(event);
+    events_.pop_front();
+  }
+  return frame;
+}
+
+namespace {
+SDL_Event key_event(Uint32 type, SDL_Scancode key, Uint16 mod) {
+  SDL_Event event{};
+  event.type = type;
+  event.key.state = type == SDL_KEYDOWN ? SDL_PRESSED : SDL_RELEASED;
+  event.key.keysym.scancode = key;
+  event.key.keysym.sym = SDL_GetKeyFromScancode(key);
+  event.key.keysym.mod = mod;
+  return event;
+}
+}  // namespace
+
+std::vector<SDL_Event> key_taps(SDL_Scancode key, Uint16 mod, int count) {
+  struct Modifier {
+    Uint16 mod;
+    SDL_Scancode key;
+  };
+  constexpr Modifier kModifiers[] = {{KMOD_SHIFT, SDL_SCANCODE_LSHIFT}, {KMOD_CTRL, SDL_SCANCODE_LCTRL},
+                                     {KMOD_ALT, SDL_SCANCODE_LALT}};
+  std::vector<SDL_Event> events;
+  Uint16 held = 0;
+  for (const Modifier& m : kModifiers) {
+    if (!(mod & m.mod)) continue;
+    held |= static_cast<Uint16>(m.mod & (KMOD_LSHIFT | KMOD_LCTRL | KMOD_LALT));
+    events.push_back(key_event(SDL_KEYDOWN, m.key, held));
+  }
+  for (int i = 0; i < count; ++i) {
+    events.push_back(key_event(SDL_KEYDOWN, key, held));
+    events.push_back(key_event(SDL_KEYUP, key, held));
+  }
+  for (const Modifier& m : kModifiers) {
+    if (!(mod & m.mod)) continue;
+    held &= static_cast<Uint16>(~m.mod);
+    events.push_back(key_event(SDL_KEYUP, m.key, held));
+  }
+  return events;
+}
+
+std::vector<SDL_Event> left_click(int x, int y) {
+  std::vector<SDL_Event> events(3);
+  events[0].type = SDL_MOUSEMOTION;
+  events[0].motion.x = x;
+  events[0].motion.y = y;
+  for (int i = 1; i < 3; ++i) {
+    events[i].type = i == 1 ? SDL_MOUSEBUTTONDOWN : SDL_MOUSEBUTTONUP;
+    events[i].button.button = SDL_BUTTON_LEFT;
+    events[i].button.state = i == 1 ? SDL_PRESSED : SDL_RELEASED;
+    events[i].button.clicks = 1;
+    events[i].button.x = x;
+    events[i].button.y = y;
+  }
+  return events;
+}
+
+}  // namespace x86lab::gui

@@ -1,0 +1,58 @@
+// Input events held between frames. Dear ImGui 1.86 (Debian) reads keys and mouse
+// buttons as "down now" once per frame, without the event queue that 1.87 added: a key
+// pressed and released between two frames (a quick tap, xdotool) or a click shorter than
+// a frame was lost. The queue hands each frame the longest run of events in which every
+// key and mouse button changes at most once; the rest waits for the next frame.
+#pragma once
+#include <SDL.h>
+
+#include <array>
+#include <deque>
+#include <vector>
+
+namespace x86lab::gui {
+
+class InputQueue {
+ public:
+  // Appends an event (in the order SDL delivered it); a key's autorepeat is appended as
+  // its release and a new press.
+  void push(const SDL_Event& event);
+  bool empty() const { return events_.empty(); }
+  std::size_t size() const { return events_.size(); }
+
+  // The events for one frame, oldest first: the longest prefix of the queue in which no
+  // key (by scancode) and no mouse button goes down or up twice. Empty when the queue
+  // is empty.
+  std::vector<SDL_Event> take_frame();
+
+  // The pointer as of the events taken so far (window pixels), and whether it is in
+  // the window (false after it left, until it moves in again; true while a button is
+  // held, so that dragging past the edge goes on).
+  int mouse_x() const { return mouse_x_; }
+  int mouse_y() const { return mouse_y_; }
+  bool mouse_inside() const { return mouse_inside_; }
+  // Left (0), right (1) and middle (2) button held, as of the events taken so far.
+  bool button_down(int button) const { return down_[kButtonBase + button]; }
+  // A key held (SDL scancode), as of the events taken so far.
+  bool key_down(SDL_Scancode key) const { return down_[key]; }
+
+ private:
+  static constexpr int kButtonBase = SDL_NUM_SCANCODES;  // channels: scancodes, then buttons 0-2
+  // The key or button an event changes, or -1; `down` gets the state it sets.
+  static int channel(const SDL_Event& event, bool& down);
+  void follow_pointer(const SDL_Event& event);
+
+  std::deque<SDL_Event> events_;
+  std::array<bool, kButtonBase + 3> down_{};
+  int mouse_x_ = 0, mouse_y_ = 0;
+  bool mouse_inside_ = false;
+};
+
+// Events as a user's quick taps give them, for scripts (`key`, `click`) and tests:
+// `count` presses and releases of `key` with the modifier keys of `mod` (KMOD_SHIFT,
+// KMOD_CTRL, KMOD_ALT) held around them, all at once; and a left click at window pixel
+// x,y (a motion there, a press and a release).
+std::vector<SDL_Event> key_taps(SDL_Scancode key, Uint16 mod, int count);
+std::vector<SDL_Event> left_click(int x, int y);
+
+}  // namespace x86lab::gui
