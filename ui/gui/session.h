@@ -108,6 +108,7 @@ class Session {
 
  private:
   void build(const MachineConfig& config);
+  void restart();
   void begin_execution();
   void execute(const Command& command, RunState state);
   void launch_variant(const std::string& scenario, const std::string& variant);
@@ -115,6 +116,7 @@ class Session {
   void begin_operation(const Command& command);
 
   SessionOptions options_;
+  MachineConfig config_;  // the current machine's configuration (Restart builds it again)
   GuiSerialHost serial_;
   std::FILE* debug_console_ = nullptr;
   char* debug_console_buffer_ = nullptr;
