@@ -38,8 +38,13 @@ struct SegmentsWindow final : Window {
       text_maybe(changed, kChanged, "%.*s", static_cast<int>(row.name.size()), row.name.data());
       ImGui::TableNextColumn();
       text_maybe(changed, kChanged, "%04X", row.selector);
-      if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("index %u, TI %u (%s), RPL %u", row.index, row.ti, row.ti ? "LDT" : "GDT", row.rpl);
+      if (ImGui::IsItemHovered()) {
+        if (row.source == SegmentSource::RealMode)
+          ImGui::SetTooltip("%s: a paragraph number, base = %04Xh x 16 = %05Xh", row.virtual_8086 ? "virtual-8086 mode" : "real-address mode",
+                            row.selector, u32{row.selector} << 4);
+        else
+          ImGui::SetTooltip("index %u, TI %u (%s), RPL %u", row.index, row.ti, row.ti ? "LDT" : "GDT", row.rpl);
+      }
       ImGui::TableNextColumn();
       ImGui::TextUnformatted("cache");
       const DescriptorCache& c = row.cache;
@@ -51,7 +56,7 @@ struct SegmentsWindow final : Window {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
       ImGui::TableNextColumn();
-      ImGui::TextDisabled("%u/%s/%u", row.index, row.ti ? "LDT" : "GDT", row.rpl);
+      ImGui::TextDisabled("%s", selector_meaning(row).c_str());
       ImGui::TableNextColumn();
       ImGui::TextDisabled("%s", source_text(row.source));
       if (row.source == SegmentSource::Table && ImGui::IsItemHovered())

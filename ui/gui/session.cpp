@@ -41,7 +41,7 @@ void Session::build(const MachineConfig& config) {
   machine_ = std::make_unique<Machine>(machine_config);
   if (options_.variant) apply_code_range(*options_.variant, *machine_);
   if (options_.prepare) options_.prepare(*machine_);
-  auto ring = std::make_unique<TraceRing>(options_.trace_capacity);
+  auto ring = std::make_unique<TraceRing>(options_.trace_capacity, &machine_->cpu.state);
   trace_ = ring.get();
   if (!machine_->counters.tracer) machine_->attach_tracer(std::make_unique<Tracer>(TraceFilter{}, TraceTriggers{}));
   machine_->counters.tracer->add_sink(std::move(ring));
