@@ -7,6 +7,8 @@
 # -DCASE=quick_taps: ten F11 taps given all at once (as xdotool types them, press and
 #   release between two frames) step ten instructions, and a click given at once presses
 #   the Step button (Dear ImGui 1.86 lost such presses before the input queue).
+# -DCASE=debug_console: the demo prints on port E9h only; after a run the Serial console
+#   window shows the Debug console tab with that output (it was behind the COM1 tab).
 # -DCASE=bad_script: a script with an unknown command is one line and exit status 2.
 cmake_minimum_required(VERSION 3.25)
 
@@ -80,6 +82,12 @@ elseif(CASE STREQUAL "quick_taps")
   endif()
   expect_in(${OUT}/quick_taps_10.txt "instructions 10 ")
   expect_in(${OUT}/quick_taps_11.txt "instructions 11 ")
+elseif(CASE STREQUAL "debug_console")
+  run_gui("run\nframes 2\ndump ${OUT}/debug_console.txt\nquit\n" --bios ${DEMO})
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "x86lab gui failed (${rc}): ${err}")
+  endif()
+  expect_in(${OUT}/debug_console.txt "x86lab demo: reset at F000:FFF0, now in real mode")
 elseif(CASE STREQUAL "bad_script")
   run_gui("step\njump 10\n" --bios ${ROM})
   if(NOT rc EQUAL 2 OR NOT err STREQUAL "x86lab: script '${OUT}/bad_script.script' line 2: unknown command 'jump'\n")
