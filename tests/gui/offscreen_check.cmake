@@ -9,6 +9,10 @@
 #   the Step button (Dear ImGui 1.86 lost such presses before the input queue).
 # -DCASE=debug_console: the demo prints on port E9h only; after a run the Serial console
 #   window shows the Debug console tab with that output (it was behind the COM1 tab).
+# -DCASE=layout_1280: at 1280x800 the controls are in view (the dump logs only what is
+#   drawn inside a window): the Trace window's "locked only" filter, the Control
+#   buttons, Memory's Write, the Segments state column; a drag on the Control window's
+#   lower-right grip resizes it, a drag on its title bar moves it.
 # -DCASE=bad_script: a script with an unknown command is one line and exit status 2.
 cmake_minimum_required(VERSION 3.25)
 
@@ -88,6 +92,15 @@ elseif(CASE STREQUAL "debug_console")
     message(FATAL_ERROR "x86lab gui failed (${rc}): ${err}")
   endif()
   expect_in(${OUT}/debug_console.txt "x86lab demo: reset at F000:FFF0, now in real mode")
+elseif(CASE STREQUAL "layout_1280")
+  run_gui("break vector 13\nrun\ndump ${OUT}/layout_1280.txt\ndrag 395 160 495 260\ndrag 50 25 150 75\nframes 2\ndump ${OUT}/layout_1280_dragged.txt\nquit\n"
+          --bios ${ROM} --size 1280x800)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "x86lab gui failed (${rc}): ${err}")
+  endif()
+  expect_in(${OUT}/layout_1280.txt "==== Control ==== at 0,19 size 400x150" "Restart Ctrl+R" "locked only" "Write"
+    "| reg | selector | | state |" "==== Serial console ==== at 840,")
+  expect_in(${OUT}/layout_1280_dragged.txt "==== Control ==== at 100,69 size 500x250")
 elseif(CASE STREQUAL "bad_script")
   run_gui("step\njump 10\n" --bios ${ROM})
   if(NOT rc EQUAL 2 OR NOT err STREQUAL "x86lab: script '${OUT}/bad_script.script' line 2: unknown command 'jump'\n")

@@ -89,6 +89,20 @@ TEST(GuiInputQueue, AnAutorepeatIsAReleaseAndAPress) {
   EXPECT_TRUE(queue.empty());
 }
 
+TEST(GuiInputQueue, ADragIsPressedWhereItStartsAFrameBeforeItMoves) {
+  InputQueue queue;
+  push_all(queue, left_drag(397, 166, 497, 266, 4));
+  EXPECT_EQ(queue.take_frame().size(), 2u);  // the motion to the start and the press
+  EXPECT_TRUE(queue.button_down(0));
+  EXPECT_EQ(queue.mouse_x(), 397);
+  EXPECT_EQ(queue.take_frame().size(), 4u);  // the moves; the release waits a frame
+  EXPECT_TRUE(queue.button_down(0));
+  EXPECT_EQ(queue.mouse_x(), 497);
+  EXPECT_EQ(queue.mouse_y(), 266);
+  EXPECT_EQ(queue.take_frame().size(), 1u);
+  EXPECT_FALSE(queue.button_down(0));
+}
+
 TEST(GuiInputQueue, ThePointerLeavesOnlyWhenNoButtonIsHeld) {
   InputQueue queue;
   SDL_Event leave{};

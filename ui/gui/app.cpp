@@ -22,36 +22,13 @@
 #include "platform/input_error.h"
 #include "trace/output_file.h"
 #include "ui/gui/input_queue.h"
+#include "ui/gui/layout.h"
 #include "ui/gui/renderer.h"
 #include "ui/gui/window.h"
 
 namespace x86lab::gui {
 
 namespace {
-
-// Where each window starts (1600x1000 pixels) and whether it is open; the user's
-// layout file overrides the positions.
-struct Placement {
-  const char* title;
-  float x, y, width, height;
-  bool open;
-};
-constexpr Placement kLayout[] = {
-    {"Control", 0, 20, 420, 120, true},
-    {"CPU", 0, 140, 420, 450, true},
-    {"Counters", 0, 590, 420, 410, true},
-    {"Disassembly", 420, 20, 575, 360, true},
-    {"Segments", 420, 380, 575, 350, true},
-    {"Memory", 420, 730, 575, 270, true},
-    {"Descriptor tables", 995, 20, 605, 380, true},
-    {"Trace", 995, 400, 605, 330, true},
-    {"Serial console", 995, 730, 605, 270, true},
-    {"TSS", 995, 400, 605, 330, false},
-    {"Page walk", 420, 730, 575, 270, false},
-    {"VGA text screen", 995, 400, 605, 400, false},
-    {"Scenario launcher", 0, 590, 420, 410, false},
-    {"Compare", 420, 20, 1180, 360, false},
-};
 
 std::vector<std::unique_ptr<Window>> make_windows() {
   std::vector<std::unique_ptr<Window>> windows;
@@ -69,9 +46,7 @@ std::vector<std::unique_ptr<Window>> make_windows() {
   windows.push_back(make_vga_window());
   windows.push_back(make_scenario_window());
   windows.push_back(make_compare_window());
-  for (auto& window : windows)
-    for (const Placement& p : kLayout)
-      if (std::strcmp(p.title, window->title()) == 0) window->open = p.open;
+  for (auto& window : windows) window->open = open_at_start(window->title());
   return windows;
 }
 
@@ -221,6 +196,11 @@ class ScriptRunner {
       case ScriptVerb::Click:
         for (const SDL_Event& event : left_click(static_cast<int>(c.number), static_cast<int>(c.number2))) input.push(event);
         return true;
+      case ScriptVerb::Drag:
+        for (const SDL_Event& event : left_drag(static_cast<int>(c.number), static_cast<int>(c.number2),
+                                                static_cast<int>(c.number3), static_cast<int>(c.number4)))
+          input.push(event);
+        return true;
       case ScriptVerb::Key:
         for (const SDL_Event& event : key_taps(SDL_GetScancodeFromName(c.text.c_str()), static_cast<Uint16>(c.number2),
                                                static_cast<int>(c.number)))
@@ -261,34 +241,45 @@ void shortcuts(const MachineView& view, CommandQueue& commands) {
   if (io.KeyCtrl && ImGui::IsKeyPressed(SDL_SCANCODE_R, false)) commands.push({CommandKind::Reset});
 }
 
-void menu(std::vector<std::unique_ptr<Window>>& windows) {
-  if (!ImGui::BeginMainMenuBar()) return;
+// The main menu; true when "Tile windows" was chosen.
+bool menu(std::vector<std::unique_ptr<Window>>& windows) {
+  if (!ImGui::BeginMainMenuBar()) return false;
+  bool tile = false;
   if (ImGui::BeginMenu("View")) {
     for (auto& window : windows) ImGui::MenuItem(window->title(), nullptr, &window->open);
+    ImGui::Separator();
+    tile = ImGui::MenuItem("Tile windows");
     ImGui::EndMenu();
   }
-  ImGui::TextDisabled("F5 run/pause  F9 breakpoint  F10 over  F11 into  Shift+F11 out  Ctrl+R reset");
+  ImGui::TextDisabled("F5 run/pause  F9 breakpoint  F10 over  F11 into  Shift+F11 out  Ctrl+R restart");
   ImGui::EndMainMenuBar();
+  return tile;
 }
 
-// Draws the open windows; with `dump`, appends the text each one shows.
+// Draws the open windows; with `dump`, appends the text each one shows. Windows start
+// in their tiles (layout.h; a layout file's places win) and go back to them when `tile`.
+// Content wider than a window scrolls sideways, so every control stays reachable.
 void draw_windows(std::vector<std::unique_ptr<Window>>& windows, const MachineView& view, CommandQueue& commands,
-                  std::string* dump) {
+                  std::string* dump, bool tile) {
+  const ImVec2 display = ImGui::GetIO().DisplaySize;
   for (auto& window : windows) {
     if (!window->open) continue;
-    for (const Placement& p : kLayout) {
-      if (std::strcmp(p.title, window->title()) != 0) continue;
-      ImGui::SetNextWindowPos(ImVec2(p.x, p.y), ImGuiCond_FirstUseEver);
-      ImGui::SetNextWindowSize(ImVec2(p.width, p.height), ImGuiCond_FirstUseEver);
+    if (const auto t = tile_of(window->title(), display.x, display.y, ImGui::GetFrameHeight())) {
+      const ImGuiCond when = tile ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
+      ImGui::SetNextWindowPos(ImVec2(t->x, t->y), when);
+      ImGui::SetNextWindowSize(ImVec2(t->width, t->height), when);
     }
-    const bool visible = ImGui::Begin(window->title(), &window->open);
+    const bool visible = ImGui::Begin(window->title(), &window->open, ImGuiWindowFlags_HorizontalScrollbar);
     // ImGui logs the text of one top-level window at a time (End() stops logging).
     if (dump) ImGui::LogToBuffer();
     if (visible) {
       window->draw(view, commands);
     }
     if (dump) {
-      *dump += "==== " + std::string(window->title()) + " ====\n" + GImGui->LogBuffer.c_str() + "\n";
+      const ImVec2 at = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+      char place[64];
+      std::snprintf(place, sizeof place, " at %.0f,%.0f size %.0fx%.0f", at.x, at.y, size.x, size.y);
+      *dump += "==== " + std::string(window->title()) + " ====" + place + "\n" + GImGui->LogBuffer.c_str() + "\n";
       ImGui::LogFinish();
     }
     ImGui::End();
@@ -422,6 +413,7 @@ AppStats run_app(Session& session, const AppOptions& options) {
   bool quit = false;
   std::string window_title;
   InputQueue input;
+  ImVec2 tiled_for;
   while (!quit) {
     const auto frame_start = std::chrono::steady_clock::now();
     const bool idle = session.run_state() != RunState::Running && session.run_state() != RunState::Busy &&
@@ -440,10 +432,14 @@ AppStats run_app(Session& session, const AppOptions& options) {
     const MachineView view{session, session.machine(), session.machine().cpu.state, session.previous(),
                            session.run_state(), ui};
     shortcuts(view, commands);
-    menu(windows);
+    // The tiles follow the display: tiled again when its size changes, or on request.
+    bool tile = menu(windows);
+    const ImVec2 display_size = ImGui::GetIO().DisplaySize;
+    if (stats.frames > 0 && (display_size.x != tiled_for.x || display_size.y != tiled_for.y)) tile = true;
+    tiled_for = display_size;
     std::string dump;
     const bool dumping = capture && capture->verb == ScriptVerb::Dump;
-    draw_windows(windows, view, commands, dumping ? &dump : nullptr);
+    draw_windows(windows, view, commands, dumping ? &dump : nullptr, tile);
     if (dumping) {
       try {
         write_whole_file(capture->text, dump, "dump");

@@ -64,14 +64,22 @@ void InputQueue::follow_pointer(const SDL_Event& event) {
 std::vector<SDL_Event> InputQueue::take_frame() {
   std::vector<SDL_Event> frame;
   std::array<bool, kButtonBase + 3> changed{};
+  bool button_changed = false, moved = false;
   while (!events_.empty()) {
     const SDL_Event& event = events_.front();
+    // The pointer moving after a button changed: a drag, whose press ImGui must see
+    // where it happened, a frame before the moves.
+    if (event.type == SDL_MOUSEMOTION && button_changed) break;
+    // A release after moves: ImGui must see the moves held, a frame before the release.
+    if (event.type == SDL_MOUSEBUTTONUP && moved) break;
+    moved |= event.type == SDL_MOUSEMOTION;
     bool down = false;
     const int key = channel(event, down);
     if (key >= 0 && down_[key] != down) {
       if (changed[key]) break;  // a second change of this key or button: the next frame's
       changed[key] = true;
       down_[key] = down;
+      button_changed |= key >= kButtonBase;
     }
     follow_pointer(event);
     frame.push_back(event);
@@ -118,19 +126,42 @@ std::vector<SDL_Event> key_taps(SDL_Scancode key, Uint16 mod, int count) {
   return events;
 }
 
-std::vector<SDL_Event> left_click(int x, int y) {
-  std::vector<SDL_Event> events(3);
-  events[0].type = SDL_MOUSEMOTION;
-  events[0].motion.x = x;
-  events[0].motion.y = y;
-  for (int i = 1; i < 3; ++i) {
-    events[i].type = i == 1 ? SDL_MOUSEBUTTONDOWN : SDL_MOUSEBUTTONUP;
-    events[i].button.button = SDL_BUTTON_LEFT;
-    events[i].button.state = i == 1 ? SDL_PRESSED : SDL_RELEASED;
-    events[i].button.clicks = 1;
-    events[i].button.x = x;
-    events[i].button.y = y;
+namespace {
+SDL_Event motion(int x, int y, int dx, int dy, bool held) {
+  SDL_Event event{};
+  event.type = SDL_MOUSEMOTION;
+  event.motion.x = x;
+  event.motion.y = y;
+  event.motion.xrel = dx;
+  event.motion.yrel = dy;
+  event.motion.state = held ? SDL_BUTTON_LMASK : 0;
+  return event;
+}
+
+SDL_Event button(bool down, int x, int y) {
+  SDL_Event event{};
+  event.type = down ? SDL_MOUSEBUTTONDOWN : SDL_MOUSEBUTTONUP;
+  event.button.button = SDL_BUTTON_LEFT;
+  event.button.state = down ? SDL_PRESSED : SDL_RELEASED;
+  event.button.clicks = 1;
+  event.button.x = x;
+  event.button.y = y;
+  return event;
+}
+}  // namespace
+
+std::vector<SDL_Event> left_click(int x, int y) { return {motion(x, y, 0, 1, false), button(true, x, y), button(false, x, y)}; }
+
+std::vector<SDL_Event> left_drag(int x1, int y1, int x2, int y2, int steps) {
+  std::vector<SDL_Event> events = {motion(x1, y1, 0, 1, false), button(true, x1, y1)};
+  int x = x1, y = y1;
+  for (int i = 1; i <= steps; ++i) {
+    const int nx = x1 + (x2 - x1) * i / steps, ny = y1 + (y2 - y1) * i / steps;
+    events.push_back(motion(nx, ny, nx - x, ny - y, true));
+    x = nx;
+    y = ny;
   }
+  events.push_back(button(false, x2, y2));
   return events;
 }
 

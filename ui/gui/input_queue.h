@@ -21,8 +21,10 @@ class InputQueue {
   std::size_t size() const { return events_.size(); }
 
   // The events for one frame, oldest first: the longest prefix of the queue in which no
-  // key (by scancode) and no mouse button goes down or up twice. Empty when the queue
-  // is empty.
+  // key (by scancode) and no mouse button goes down or up twice, the pointer does not
+  // move after a button changed and no button is released after the pointer moved (a
+  // drag is seen pressed where it starts, then moving, then released). Empty when the
+  // queue is empty.
   std::vector<SDL_Event> take_frame();
 
   // The pointer as of the events taken so far (window pixels), and whether it is in
@@ -51,8 +53,10 @@ class InputQueue {
 // Events as a user's quick taps give them, for scripts (`key`, `click`) and tests:
 // `count` presses and releases of `key` with the modifier keys of `mod` (KMOD_SHIFT,
 // KMOD_CTRL, KMOD_ALT) held around them, all at once; and a left click at window pixel
-// x,y (a motion there, a press and a release).
+// x,y (a motion there, a press and a release); a drag.
 std::vector<SDL_Event> key_taps(SDL_Scancode key, Uint16 mod, int count);
 std::vector<SDL_Event> left_click(int x, int y);
+// A left-button drag: press at x1,y1, move to x2,y2 in `steps` motions, release there.
+std::vector<SDL_Event> left_drag(int x1, int y1, int x2, int y2, int steps = 4);
 
 }  // namespace x86lab::gui

@@ -43,7 +43,7 @@ ScriptCommand parse_line(const std::string& verb, std::istringstream& in) {
       {"run-to", ScriptVerb::RunTo},  {"run", ScriptVerb::Run},       {"break", ScriptVerb::Break},
       {"memory", ScriptVerb::Memory}, {"walk", ScriptVerb::Walk},     {"open", ScriptVerb::Open},
       {"close", ScriptVerb::Close},   {"click", ScriptVerb::Click},   {"frames", ScriptVerb::Frames},
-      {"key", ScriptVerb::Key},
+      {"key", ScriptVerb::Key},       {"drag", ScriptVerb::Drag},
       {"compare", ScriptVerb::Compare},
       {"screenshot", ScriptVerb::Screenshot}, {"dump", ScriptVerb::Dump}, {"quit", ScriptVerb::Quit}};
   const auto found = kVerbs.find(verb);
@@ -105,6 +105,13 @@ ScriptCommand parse_line(const std::string& verb, std::istringstream& in) {
       need(2, 2);
       command.number = decimal(words[0], "X");
       command.number2 = decimal(words[1], "Y");
+      break;
+    case ScriptVerb::Drag:
+      need(4, 4);
+      command.number = decimal(words[0], "X1");
+      command.number2 = decimal(words[1], "Y1");
+      command.number3 = decimal(words[2], "X2");
+      command.number4 = decimal(words[3], "Y2");
       break;
     case ScriptVerb::Key: {
       need(1, 2);

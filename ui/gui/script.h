@@ -11,6 +11,7 @@
 //   walk ADDR           translate ADDR in the Page walk window
 //   open NAME | close NAME   show or hide a window by its title ("Page walk")
 //   click X Y           a left click at window pixel X,Y (motion, press and release at once)
+//   drag X1 Y1 X2 Y2    a left-button drag from window pixel X1,Y1 to X2,Y2
 //   key NAME [N]        N quick taps (default 1) of key NAME as SDL names it ("F11",
 //                       "Return", "A"), with "Shift+", "Ctrl+", "Alt+" in front for modifiers
 //   compare SCENARIO    run every variant of a scenario for the Compare view (waits)
@@ -27,13 +28,14 @@
 
 namespace x86lab::gui {
 
-enum class ScriptVerb : u8 { Step, Over, Out, RunTo, Run, Break, BreakVector, Memory, Walk, Open, Close, Click, Key, Compare,
+enum class ScriptVerb : u8 { Step, Over, Out, RunTo, Run, Break, BreakVector, Memory, Walk, Open, Close, Click, Drag, Key, Compare,
                              Frames, Screenshot, Dump, Quit };
 
 struct ScriptCommand {
   ScriptVerb verb;
   u64 number = 0;       // step/run count, address, vector, frames, X
   u64 number2 = 0;      // click Y; key: the modifiers (SDL KMOD_* bits)
+  u64 number3 = 0, number4 = 0;  // drag X2 Y2
   bool flag = false;    // memory: physical; run: a count was given
   std::string text{};   // path or window title; key: the key's SDL name
   unsigned line = 0;    // line number in the file (1-based)
