@@ -13,6 +13,10 @@
 #   drawn inside a window): the Trace window's "locked only" filter, the Control
 #   buttons, Memory's Write, the Segments state column; a drag on the Control window's
 #   lower-right grip resizes it, a drag on its title bar moves it.
+# -DCASE=breakpoints: an event breakpoint set by a script (break-on, the notation of
+#   gdb's monitor) stops the demo at its first implied locked access (the Accessed bit
+#   of GDT entry 1 on the far jump into protected mode); the Breakpoints window lists
+#   every breakpoint with its hits.
 # -DCASE=bad_script: a script with an unknown command is one line and exit status 2.
 cmake_minimum_required(VERSION 3.25)
 
@@ -101,6 +105,15 @@ elseif(CASE STREQUAL "layout_1280")
   expect_in(${OUT}/layout_1280.txt "==== Control ==== at 0,19 size 400x150" "Restart Ctrl+R" "locked only" "Write"
     "| reg | selector | | state |" "==== Serial console ==== at 840,")
   expect_in(${OUT}/layout_1280_dragged.txt "==== Control ==== at 100,69 size 500x250")
+elseif(CASE STREQUAL "breakpoints")
+  run_gui("break-on lock accessed-bit\nbreak-on vector 14 if cpl==3\nbreak 0xF00D0\nrun\ndump ${OUT}/breakpoints.txt\nquit\n"
+          --bios ${DEMO})
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "x86lab gui failed (${rc}): ${err}")
+  endif()
+  expect_in(${OUT}/breakpoints.txt "event breakpoint 1 (lock) accessed-bit at F000:000000C8" "==== Breakpoints ===="
+    "| [x] | 1: break on lock accessed-bit | 1 |" "| [x] | 2: break on vector 14 if cpl==0x3 | 0 |"
+    "| [x] | 3: break at linear 000F00D0 | 0 |")
 elseif(CASE STREQUAL "bad_script")
   run_gui("step\njump 10\n" --bios ${ROM})
   if(NOT rc EQUAL 2 OR NOT err STREQUAL "x86lab: script '${OUT}/bad_script.script' line 2: unknown command 'jump'\n")

@@ -173,6 +173,25 @@ TEST(GuiSession, RestartOfAKernelStartsItAgainAtItsEntry) {
   EXPECT_EQ(session.machine().counters.instructions, 0u);
 }
 
+TEST(GuiSession, TheBreakpointsWindowAddsEnablesAndRemovesEventBreakpoints) {
+  Session session(rom_session());
+  session.apply({CommandKind::AddBreakpoint, 0, false, {}, "vector 13"});
+  session.apply({CommandKind::AddBreakpoint, 0, false, {}, "io 0x60 0x64"});
+  auto all = session.debugger().breakpoints().all();
+  ASSERT_EQ(all.size(), 2u);
+  EXPECT_EQ(all[0].kind, BreakpointKind::Vector);
+  EXPECT_EQ(all[1].kind, BreakpointKind::IoPort);
+  session.apply({CommandKind::EnableBreakpoint, all[0].id, false});
+  EXPECT_FALSE(session.debugger().breakpoints().find(all[0].id)->enabled);
+  session.apply({CommandKind::EnableBreakpoint, all[0].id, true});
+  EXPECT_TRUE(session.debugger().breakpoints().find(all[0].id)->enabled);
+  session.apply({CommandKind::RemoveBreakpoint, all[1].id});
+  EXPECT_EQ(session.debugger().breakpoints().all().size(), 1u);
+  session.apply({CommandKind::AddBreakpoint, 0, false, {}, "io 0x60 0x10000"});
+  EXPECT_EQ(session.message(), "breakpoint 'io 0x60 0x10000': ports are 0-0xffff");
+  EXPECT_EQ(session.debugger().breakpoints().all().size(), 1u);
+}
+
 TEST(GuiSession, SerialInputIsQueuedForTheGuest) {
   Session session(rom_session());
   session.apply({CommandKind::SerialInput, 0, false, {}, "ls\r"});

@@ -35,6 +35,7 @@ std::vector<std::unique_ptr<Window>> make_windows() {
   windows.push_back(make_control_window());
   windows.push_back(make_cpu_window());
   windows.push_back(make_counters_window());
+  windows.push_back(make_breakpoints_window());
   windows.push_back(make_disassembly_window());
   windows.push_back(make_segments_window());
   windows.push_back(make_memory_window());
@@ -173,6 +174,7 @@ class ScriptRunner {
         session.debugger().breakpoints().add(Breakpoint::on_vector(vector, vector));
         break;
       }
+      case ScriptVerb::BreakOn: session.apply({CommandKind::AddBreakpoint, 0, false, {}, c.text}); break;
       case ScriptVerb::Memory:
         ui.memory_address = static_cast<u32>(c.number);
         ui.memory_physical = c.flag;

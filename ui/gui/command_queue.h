@@ -18,6 +18,9 @@ enum class CommandKind : u8 {
   RunTo,             // run until CS.base + EIP == address
   Reset,             // restart: the machine as at start (image, kernel, counters); breakpoints stay (Ctrl+R)
   ToggleBreakpoint,  // a code breakpoint at linear `address` (F9, click in Disassembly)
+  AddBreakpoint,     // the breakpoint `text` describes (platform/debugger/breakpoint_spec.h: "vector 13")
+  RemoveBreakpoint,  // breakpoint id `address`
+  EnableBreakpoint,  // breakpoint id `address` enabled when `physical`, else disabled
   WriteMemory,       // write `bytes` at `address` (linear, or physical when `physical`); only while paused
   SerialInput,       // bytes typed into the Serial console (`text`)
   LaunchVariant,     // restart on scenario `text` variant `text2` (Scenario launcher)

@@ -7,6 +7,7 @@
 #include <map>
 #include <sstream>
 
+#include "platform/debugger/breakpoint_spec.h"
 #include "platform/input_error.h"
 #include "ui/gui/widgets.h"
 
@@ -40,7 +41,7 @@ std::string rest_of(std::istringstream& in) {
 ScriptCommand parse_line(const std::string& verb, std::istringstream& in) {
   static const std::map<std::string, ScriptVerb> kVerbs = {
       {"step", ScriptVerb::Step},     {"over", ScriptVerb::Over},     {"out", ScriptVerb::Out},
-      {"run-to", ScriptVerb::RunTo},  {"run", ScriptVerb::Run},       {"break", ScriptVerb::Break},
+      {"run-to", ScriptVerb::RunTo},  {"run", ScriptVerb::Run},       {"break", ScriptVerb::Break},   {"break-on", ScriptVerb::BreakOn},
       {"memory", ScriptVerb::Memory}, {"walk", ScriptVerb::Walk},     {"open", ScriptVerb::Open},
       {"close", ScriptVerb::Close},   {"click", ScriptVerb::Click},   {"frames", ScriptVerb::Frames},
       {"key", ScriptVerb::Key},       {"drag", ScriptVerb::Drag},
@@ -53,8 +54,13 @@ ScriptCommand parse_line(const std::string& verb, std::istringstream& in) {
   std::string text;
   switch (command.verb) {
     case ScriptVerb::Open: case ScriptVerb::Close: case ScriptVerb::Screenshot: case ScriptVerb::Dump:
-    case ScriptVerb::Compare: {
+    case ScriptVerb::Compare: case ScriptVerb::BreakOn: {
       command.text = rest_of(in);
+      if (command.verb == ScriptVerb::BreakOn) {
+        if (command.text.empty()) throw std::invalid_argument("break-on needs a breakpoint (break-on vector 13)");
+        parse_breakpoint(command.text);  // refused now, before anything runs
+        return command;
+      }
       const char* what = command.verb == ScriptVerb::Compare ? "a scenario name"
                          : command.verb == ScriptVerb::Open || command.verb == ScriptVerb::Close ? "a window title"
                                                                                                   : "a file path";

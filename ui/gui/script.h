@@ -7,6 +7,8 @@
 //   run [N]             run until a breakpoint or the end (at most N steps)
 //   break ADDR          code breakpoint at linear ADDR
 //   break vector N      stop after the delivery of exception/interrupt vector N (0-255)
+//   break-on SPEC       any breakpoint as gdb's monitor break-on writes it ("lock accessed-bit",
+//                       "io 0x60", platform/debugger/breakpoint_spec.h)
 //   memory ADDR [physical]   show ADDR in the Memory window
 //   walk ADDR           translate ADDR in the Page walk window
 //   open NAME | close NAME   show or hide a window by its title ("Page walk")
@@ -28,7 +30,7 @@
 
 namespace x86lab::gui {
 
-enum class ScriptVerb : u8 { Step, Over, Out, RunTo, Run, Break, BreakVector, Memory, Walk, Open, Close, Click, Drag, Key, Compare,
+enum class ScriptVerb : u8 { Step, Over, Out, RunTo, Run, Break, BreakVector, BreakOn, Memory, Walk, Open, Close, Click, Drag, Key, Compare,
                              Frames, Screenshot, Dump, Quit };
 
 struct ScriptCommand {

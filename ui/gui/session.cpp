@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "platform/debugger/breakpoint_spec.h"
 #include "platform/input_error.h"
 
 namespace x86lab::gui {
@@ -175,6 +176,15 @@ void Session::execute(const Command& command, RunState state) {
       break;
     case CommandKind::Reset: restart(); break;
     case CommandKind::ToggleBreakpoint: toggle_breakpoint(command.address); break;
+    case CommandKind::AddBreakpoint:
+      try {
+        debugger_->breakpoints().add(parse_breakpoint(command.text));
+      } catch (const std::invalid_argument& problem) {
+        throw InputError("breakpoint '" + command.text + "': " + problem.what());
+      }
+      break;
+    case CommandKind::RemoveBreakpoint: debugger_->breakpoints().remove(command.address); break;
+    case CommandKind::EnableBreakpoint: debugger_->breakpoints().set_enabled(command.address, command.physical); break;
     case CommandKind::WriteMemory:
       if (moving) break;
       if (command.physical) debugger_->write_physical(command.address, command.bytes);

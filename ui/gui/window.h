@@ -69,6 +69,7 @@ std::unique_ptr<Window> make_memory_window();
 std::unique_ptr<Window> make_disassembly_window();
 std::unique_ptr<Window> make_trace_window();
 std::unique_ptr<Window> make_counters_window();
+std::unique_ptr<Window> make_breakpoints_window();
 std::unique_ptr<Window> make_serial_window();
 std::unique_ptr<Window> make_vga_window();
 std::unique_ptr<Window> make_scenario_window();
