@@ -17,6 +17,10 @@
 #   gdb's monitor) stops the demo at its first implied locked access (the Accessed bit
 #   of GDT entry 1 on the far jump into protected mode); the Breakpoints window lists
 #   every breakpoint with its hits.
+# -DCASE=vga_keyboard: keys typed into the VGA text screen reach the guest through the
+#   8042 (roms/guest/multiboot/keyboard_kernel.elf echoes them on the screen and sends
+#   the line to COM1 on Enter); the VGA text screen opens by itself once the guest
+#   writes text there.
 # -DCASE=bad_script: a script with an unknown command is one line and exit status 2.
 cmake_minimum_required(VERSION 3.25)
 
@@ -25,6 +29,7 @@ function(run_gui script)
   execute_process(COMMAND ${X86LAB} gui ${ARGN} --script ${OUT}/${CASE}.script
                   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 50)
   set(rc ${rc} PARENT_SCOPE)
+  set(out ${out} PARENT_SCOPE)
   set(err ${err} PARENT_SCOPE)
 endfunction()
 
@@ -114,6 +119,18 @@ elseif(CASE STREQUAL "breakpoints")
   expect_in(${OUT}/breakpoints.txt "event breakpoint 1 (lock) accessed-bit at F000:000000C8" "==== Breakpoints ===="
     "| [x] | 1: break on lock accessed-bit | 1 |" "| [x] | 2: break on vector 14 if cpl==0x3 | 0 |"
     "| [x] | 3: break at linear 000F00D0 | 0 |")
+elseif(CASE STREQUAL "vga_keyboard")
+  run_gui("run 200000\nframes 40\ndump ${OUT}/vga_opened.txt\nfocus VGA text screen\ntype echo Hi!\\n\nrun 300000\nframes 2\ndump ${OUT}/vga_keyboard.txt\nquit\n"
+          --kernel ${KEYBOARD_KERNEL})
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "x86lab gui failed (${rc}): ${err}")
+  endif()
+  expect_in(${OUT}/vga_opened.txt "==== VGA text screen ====" "click here to type into the guest" "\nkbd>\n")
+  expect_in(${OUT}/vga_keyboard.txt "keyboard to the guest (scan code set 2, translated to set 1)" "kbd> echo Hi!"
+    "line: echo Hi!")
+  if(NOT out MATCHES "line: echo Hi!\n")
+    message(FATAL_ERROR "COM1 (standard output) did not get the line: ${out}")
+  endif()
 elseif(CASE STREQUAL "bad_script")
   run_gui("step\njump 10\n" --bios ${ROM})
   if(NOT rc EQUAL 2 OR NOT err STREQUAL "x86lab: script '${OUT}/bad_script.script' line 2: unknown command 'jump'\n")

@@ -50,7 +50,11 @@ TEST_P(GuiLayout, OpenWindowsTileTheDisplayBelowTheMenuBar) {
 
 INSTANTIATE_TEST_SUITE_P(Displays, GuiLayout,
                          ::testing::Values(Display{1280, 800}, Display{1600, 1000}, Display{1920, 1080},
-                                           Display{2560, 1440}));
+                                           Display{2560, 1440}),
+                         [](const ::testing::TestParamInfo<Display>& info) {
+                           return std::to_string(static_cast<int>(info.param.width)) + "x" +
+                                  std::to_string(static_cast<int>(info.param.height));
+                         });
 
 }  // namespace
 }  // namespace x86lab::gui

@@ -140,6 +140,12 @@ class ScriptRunner {
   // The capture to take in this frame, if its settle frames have passed.
   const ScriptCommand* capture_now() const { return capture_ && waiting_ == 0 ? capture_ : nullptr; }
   void captured() { capture_ = nullptr; }
+  // Gives the window a `focus` command named the focus (inside a frame, before drawing).
+  void apply_focus() {
+    if (focus_.empty()) return;
+    ImGui::SetWindowFocus(focus_.c_str());
+    focus_.clear();
+  }
 
   // Before a frame: runs commands until one needs frames drawn. Input the script typed
   // or clicked (into `input`) is all handed to frames before the next command runs.
@@ -203,6 +209,17 @@ class ScriptRunner {
                                                 static_cast<int>(c.number3), static_cast<int>(c.number4)))
           input.push(event);
         return true;
+      case ScriptVerb::Type:
+        for (const SDL_Event& event : typed(c.text)) input.push(event);
+        return true;
+      case ScriptVerb::Focus: {
+        Window* window = find_window(windows, c.text);
+        if (!window) fail("no window '" + c.text + "'");
+        window->open = true;
+        focus_ = c.text;
+        waiting_ = 1;
+        return true;
+      }
       case ScriptVerb::Key:
         for (const SDL_Event& event : key_taps(SDL_GetScancodeFromName(c.text.c_str()), static_cast<Uint16>(c.number2),
                                                static_cast<int>(c.number)))
@@ -225,13 +242,14 @@ class ScriptRunner {
   int waiting_ = 0;
   const ScriptCommand* capture_ = nullptr;
   bool quit_ = false;
+  std::string focus_;
 };
 
 // F5 run/continue (pause while running), F9 toggle breakpoint, F10 step over, F11 step
 // into, Shift+F11 step out, Ctrl+R reset.
 void shortcuts(const MachineView& view, CommandQueue& commands) {
   const ImGuiIO& io = ImGui::GetIO();
-  if (io.WantTextInput) return;
+  if (io.WantTextInput || view.ui.keyboard_to_guest) return;
   const bool moving = view.run_state == RunState::Running || view.run_state == RunState::Busy;
   if (ImGui::IsKeyPressed(SDL_SCANCODE_F5, false)) commands.push({moving ? CommandKind::Pause : CommandKind::Run});
   if (moving) return;
@@ -271,7 +289,10 @@ void draw_windows(std::vector<std::unique_ptr<Window>>& windows, const MachineVi
       ImGui::SetNextWindowPos(ImVec2(t->x, t->y), when);
       ImGui::SetNextWindowSize(ImVec2(t->width, t->height), when);
     }
-    const bool visible = ImGui::Begin(window->title(), &window->open, ImGuiWindowFlags_HorizontalScrollbar);
+    // A window that opens (the VGA text screen by itself) does not take the focus, so
+    // the keyboard stays with the shortcuts until the user clicks into it.
+    const bool visible = ImGui::Begin(window->title(), &window->open,
+                                      ImGuiWindowFlags_HorizontalScrollbar | ImGuiWindowFlags_NoFocusOnAppearing);
     // ImGui logs the text of one top-level window at a time (End() stops logging).
     if (dump) ImGui::LogToBuffer();
     if (visible) {
@@ -285,6 +306,27 @@ void draw_windows(std::vector<std::unique_ptr<Window>>& windows, const MachineVi
       ImGui::LogFinish();
     }
     ImGui::End();
+  }
+}
+
+// Opens the VGA text screen the first time the guest has put text there (checked every
+// 32 frames), so that a guest with a VGA console shows it without a trip to the View
+// menu; once opened (or closed by the user) it is left alone.
+void open_vga_once(std::vector<std::unique_ptr<Window>>& windows, const Machine& machine, u64 frame, bool& done) {
+  static const std::string kTitle = "VGA text screen";
+  Window* vga = find_window(windows, kTitle);
+  if (!vga || done || frame % 32 != 0) return;
+  if (vga->open) {
+    done = true;
+    return;
+  }
+  for (u32 at = VgaText::kTextBuffer; at < VgaText::kTextBuffer + VgaText::kColumns * VgaText::kRows * 2; at += 2) {
+    const u8 character = machine.bus.peek(at);
+    if (character != 0 && character != ' ') {
+      vga->open = true;
+      done = true;
+      return;
+    }
   }
 }
 
@@ -347,13 +389,16 @@ bool collect_input(Uint32 timeout_ms, InputQueue& input) {
   return quit;
 }
 
-// Hands one frame's events to ImGui's SDL backend. The modifier keys come from each key
-// event (the backend reads SDL's state now, which a queued event may no longer match).
-void feed_frame(InputQueue& input) {
+// Hands one frame's events to ImGui's SDL backend, and its key changes to `ui` (for the
+// guest's keyboard). The modifier keys come from each key event (the backend reads
+// SDL's state now, which a queued event may no longer match).
+void feed_frame(InputQueue& input, UiState& ui) {
   ImGuiIO& io = ImGui::GetIO();
+  ui.frame_keys.clear();
   for (const SDL_Event& event : input.take_frame()) {
     ImGui_ImplSDL2_ProcessEvent(&event);
     if (event.type == SDL_KEYDOWN || event.type == SDL_KEYUP) {
+      ui.frame_keys.emplace_back(event.key.keysym.scancode, event.type == SDL_KEYDOWN);
       const Uint16 mod = event.key.keysym.mod;
       io.KeyShift = (mod & KMOD_SHIFT) != 0;
       io.KeyCtrl = (mod & KMOD_CTRL) != 0;
@@ -401,7 +446,8 @@ std::optional<std::filesystem::path> default_layout_file() {
 AppStats run_app(Session& session, const AppOptions& options) {
   auto windows = make_windows();
   for (const ScriptCommand& c : options.script)
-    if ((c.verb == ScriptVerb::Open || c.verb == ScriptVerb::Close) && !find_window(windows, c.text))
+    if ((c.verb == ScriptVerb::Open || c.verb == ScriptVerb::Close || c.verb == ScriptVerb::Focus) &&
+        !find_window(windows, c.text))
       throw InputError("script line " + std::to_string(c.line) + ": no window '" + c.text + "'");
   Display display(options.width, options.height, "x86lab inspector - " + session.title(), options.layout_file);
   UiState ui;
@@ -416,13 +462,14 @@ AppStats run_app(Session& session, const AppOptions& options) {
   std::string window_title;
   InputQueue input;
   ImVec2 tiled_for;
+  bool vga_opened = false;
   while (!quit) {
     const auto frame_start = std::chrono::steady_clock::now();
     const bool idle = session.run_state() != RunState::Running && session.run_state() != RunState::Busy &&
                       (script.finished() || service.hold) && !options.max_frames && input.empty();
     // While nothing moves, wait for input instead of drawing frames back to back.
     if (collect_input(idle ? 100 : 0, input)) break;
-    feed_frame(input);
+    feed_frame(input, ui);
     if (!service.hold) script.advance(session, ui, windows, input);
     if (script.quit() || service.quit) break;
     const ScriptCommand* capture = script.capture_now();
@@ -434,14 +481,17 @@ AppStats run_app(Session& session, const AppOptions& options) {
     const MachineView view{session, session.machine(), session.machine().cpu.state, session.previous(),
                            session.run_state(), ui};
     shortcuts(view, commands);
+    ui.keyboard_to_guest = false;  // the VGA text screen sets it again while it has the focus
     // The tiles follow the display: tiled again when its size changes, or on request.
     bool tile = menu(windows);
+    open_vga_once(windows, session.machine(), stats.frames, vga_opened);
     const ImVec2 display_size = ImGui::GetIO().DisplaySize;
     if (stats.frames > 0 && (display_size.x != tiled_for.x || display_size.y != tiled_for.y)) tile = true;
     tiled_for = display_size;
     std::string dump;
     const bool dumping = capture && capture->verb == ScriptVerb::Dump;
     draw_windows(windows, view, commands, dumping ? &dump : nullptr, tile);
+    script.apply_focus();
     if (dumping) {
       try {
         write_whole_file(capture->text, dump, "dump");

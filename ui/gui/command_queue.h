@@ -23,6 +23,7 @@ enum class CommandKind : u8 {
   EnableBreakpoint,  // breakpoint id `address` enabled when `physical`, else disabled
   WriteMemory,       // write `bytes` at `address` (linear, or physical when `physical`); only while paused
   SerialInput,       // bytes typed into the Serial console (`text`)
+  GuestKey,          // a PC key to the 8042: bytes = {set 1 make code, extended, released} (VGA text screen)
   LaunchVariant,     // restart on scenario `text` variant `text2` (Scenario launcher)
   RunCompare,        // run all variants of scenario `text` and show the results (Compare view)
 };

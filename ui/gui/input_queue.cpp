@@ -1,6 +1,9 @@
 // The per-frame input queue (see input_queue.h).
 #include "ui/gui/input_queue.h"
 
+#include <stdexcept>
+#include <string_view>
+
 namespace x86lab::gui {
 
 void InputQueue::push(const SDL_Event& event) {
@@ -151,6 +154,64 @@ SDL_Event button(bool down, int x, int y) {
 }  // namespace
 
 std::vector<SDL_Event> left_click(int x, int y) { return {motion(x, y, 0, 1, false), button(true, x, y), button(false, x, y)}; }
+
+namespace {
+// The key that types `c` without Shift on a US keyboard (SDL's keymap is not there
+// before SDL starts, and scripts are checked before that).
+SDL_Scancode scancode_of(char c) {
+  static constexpr std::pair<char, SDL_Scancode> kKeys[] = {
+      {' ', SDL_SCANCODE_SPACE},     {'-', SDL_SCANCODE_MINUS},        {'=', SDL_SCANCODE_EQUALS},
+      {'[', SDL_SCANCODE_LEFTBRACKET}, {']', SDL_SCANCODE_RIGHTBRACKET}, {';', SDL_SCANCODE_SEMICOLON},
+      {'\'', SDL_SCANCODE_APOSTROPHE}, {'`', SDL_SCANCODE_GRAVE},       {'\\', SDL_SCANCODE_BACKSLASH},
+      {',', SDL_SCANCODE_COMMA},     {'.', SDL_SCANCODE_PERIOD},       {'/', SDL_SCANCODE_SLASH}};
+  if (c >= 'a' && c <= 'z') return static_cast<SDL_Scancode>(SDL_SCANCODE_A + (c - 'a'));
+  if (c >= '1' && c <= '9') return static_cast<SDL_Scancode>(SDL_SCANCODE_1 + (c - '1'));
+  if (c == '0') return SDL_SCANCODE_0;
+  for (const auto& [character, key] : kKeys)
+    if (c == character) return key;
+  return SDL_SCANCODE_UNKNOWN;
+}
+}  // namespace
+
+std::vector<SDL_Event> typed(const std::string& text) {
+  static constexpr std::string_view kShiftedDigits = ")!@#$%^&*(";  // Shift+0 .. Shift+9
+  static constexpr std::pair<char, char> kPunctuation[] = {{'-', '_'}, {'=', '+'}, {'[', '{'}, {']', '}'},
+                                                           {';', ':'}, {'\'', '"'}, {'`', '~'}, {'\\', '|'},
+                                                           {',', '<'}, {'.', '>'}, {'/', '?'}};
+  std::vector<SDL_Event> events;
+  for (const char c : text) {
+    char base = c;
+    bool shift = false;
+    if (c >= 'A' && c <= 'Z') {
+      base = static_cast<char>(c - 'A' + 'a');
+      shift = true;
+    } else if (const auto digit = kShiftedDigits.find(c); digit != std::string_view::npos) {
+      base = static_cast<char>('0' + digit);
+      shift = true;
+    } else {
+      for (const auto& [plain, shifted] : kPunctuation)
+        if (c == shifted) {
+          base = plain;
+          shift = true;
+        }
+    }
+    const SDL_Scancode key = c == '\n' ? SDL_SCANCODE_RETURN : scancode_of(base);
+    if (key == SDL_SCANCODE_UNKNOWN || (c < ' ' && c != '\n') || c > '~')
+      throw std::invalid_argument(std::string("no key types '") + c + "'");
+    const Uint16 mod = shift ? KMOD_LSHIFT : 0;
+    if (shift) events.push_back(key_event(SDL_KEYDOWN, SDL_SCANCODE_LSHIFT, mod));
+    events.push_back(key_event(SDL_KEYDOWN, key, mod));
+    if (c != '\n') {
+      SDL_Event input{};
+      input.type = SDL_TEXTINPUT;
+      input.text.text[0] = c;
+      events.push_back(input);
+    }
+    events.push_back(key_event(SDL_KEYUP, key, mod));
+    if (shift) events.push_back(key_event(SDL_KEYUP, SDL_SCANCODE_LSHIFT, 0));
+  }
+  return events;
+}
 
 std::vector<SDL_Event> left_drag(int x1, int y1, int x2, int y2, int steps) {
   std::vector<SDL_Event> events = {motion(x1, y1, 0, 1, false), button(true, x1, y1)};

@@ -8,6 +8,7 @@
 
 #include <array>
 #include <deque>
+#include <string>
 #include <vector>
 
 namespace x86lab::gui {
@@ -58,5 +59,9 @@ std::vector<SDL_Event> key_taps(SDL_Scancode key, Uint16 mod, int count);
 std::vector<SDL_Event> left_click(int x, int y);
 // A left-button drag: press at x1,y1, move to x2,y2 in `steps` motions, release there.
 std::vector<SDL_Event> left_drag(int x1, int y1, int x2, int y2, int steps = 4);
+// The keys a US keyboard types `text` with (printable ASCII; '\n' is Return), each a
+// press, its text input and a release, Shift held around the shifted characters.
+// Throws std::invalid_argument naming a character no key types.
+std::vector<SDL_Event> typed(const std::string& text);
 
 }  // namespace x86lab::gui

@@ -15,6 +15,7 @@ struct Place {
   bool open;
 };
 constexpr float kControlHeight = 150;  // the buttons, title, status and CS:EIP lines
+constexpr float kVgaWidth = 584;       // 80 columns of the default font and the window's padding
 constexpr Place kPlaces[] = {
     {"Control", 0, -1, 0, true},  // above the rest of column 0
     {"CPU", 0, 0.00f, 0.52f, true},
@@ -53,6 +54,10 @@ std::optional<Tile> tile_of(std::string_view title, float width, float height, f
   tile.x = x[place->column];
   tile.width = x[place->column + 1] - x[place->column];
   if (place->title == "Compare") tile.width = width - left;
+  if (place->title == "VGA text screen" && tile.width < kVgaWidth) {  // all 80 columns, reaching left
+    tile.width = std::min(kVgaWidth, width);
+    tile.x = width - tile.width;
+  }
   if (place->top < 0) {
     tile.y = top;
     tile.height = std::min(kControlHeight, available / 4);

@@ -9,6 +9,7 @@
 
 #include "platform/debugger/breakpoint_spec.h"
 #include "platform/input_error.h"
+#include "ui/gui/input_queue.h"
 #include "ui/gui/widgets.h"
 
 namespace x86lab::gui {
@@ -44,7 +45,8 @@ ScriptCommand parse_line(const std::string& verb, std::istringstream& in) {
       {"run-to", ScriptVerb::RunTo},  {"run", ScriptVerb::Run},       {"break", ScriptVerb::Break},   {"break-on", ScriptVerb::BreakOn},
       {"memory", ScriptVerb::Memory}, {"walk", ScriptVerb::Walk},     {"open", ScriptVerb::Open},
       {"close", ScriptVerb::Close},   {"click", ScriptVerb::Click},   {"frames", ScriptVerb::Frames},
-      {"key", ScriptVerb::Key},       {"drag", ScriptVerb::Drag},
+      {"key", ScriptVerb::Key},       {"drag", ScriptVerb::Drag},     {"type", ScriptVerb::Type},
+      {"focus", ScriptVerb::Focus},
       {"compare", ScriptVerb::Compare},
       {"screenshot", ScriptVerb::Screenshot}, {"dump", ScriptVerb::Dump}, {"quit", ScriptVerb::Quit}};
   const auto found = kVerbs.find(verb);
@@ -53,7 +55,22 @@ ScriptCommand parse_line(const std::string& verb, std::istringstream& in) {
   std::vector<std::string> words;
   std::string text;
   switch (command.verb) {
-    case ScriptVerb::Open: case ScriptVerb::Close: case ScriptVerb::Screenshot: case ScriptVerb::Dump:
+    case ScriptVerb::Type: {
+      std::string rest;
+      std::getline(in, rest);
+      if (!rest.empty() && rest.front() == ' ') rest.erase(0, 1);
+      rest.erase(rest.find_last_not_of("\r") + 1);
+      // "\n" stands for Return.
+      for (std::size_t i = 0; i < rest.size(); ++i) {
+        const bool newline = rest[i] == '\\' && i + 1 < rest.size() && rest[i + 1] == 'n';
+        command.text += newline ? '\n' : rest[i];
+        if (newline) ++i;
+      }
+      if (command.text.empty()) throw std::invalid_argument("type needs the text to type");
+      typed(command.text);  // refused now: a character no key types
+      return command;
+    }
+    case ScriptVerb::Open: case ScriptVerb::Close: case ScriptVerb::Focus: case ScriptVerb::Screenshot: case ScriptVerb::Dump:
     case ScriptVerb::Compare: case ScriptVerb::BreakOn: {
       command.text = rest_of(in);
       if (command.verb == ScriptVerb::BreakOn) {
@@ -62,7 +79,9 @@ ScriptCommand parse_line(const std::string& verb, std::istringstream& in) {
         return command;
       }
       const char* what = command.verb == ScriptVerb::Compare ? "a scenario name"
-                         : command.verb == ScriptVerb::Open || command.verb == ScriptVerb::Close ? "a window title"
+                         : command.verb == ScriptVerb::Open || command.verb == ScriptVerb::Close ||
+                                   command.verb == ScriptVerb::Focus
+                             ? "a window title"
                                                                                                   : "a file path";
       if (command.text.empty()) throw std::invalid_argument(verb + " needs " + what);
       return command;

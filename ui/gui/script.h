@@ -14,6 +14,8 @@
 //   open NAME | close NAME   show or hide a window by its title ("Page walk")
 //   click X Y           a left click at window pixel X,Y (motion, press and release at once)
 //   drag X1 Y1 X2 Y2    a left-button drag from window pixel X1,Y1 to X2,Y2
+//   type TEXT           the keys that type TEXT (US layout; "\n" is Return), as quick taps
+//   focus TITLE         give a window the focus (the VGA text screen: keys go to the guest)
 //   key NAME [N]        N quick taps (default 1) of key NAME as SDL names it ("F11",
 //                       "Return", "A"), with "Shift+", "Ctrl+", "Alt+" in front for modifiers
 //   compare SCENARIO    run every variant of a scenario for the Compare view (waits)
@@ -30,7 +32,7 @@
 
 namespace x86lab::gui {
 
-enum class ScriptVerb : u8 { Step, Over, Out, RunTo, Run, Break, BreakVector, BreakOn, Memory, Walk, Open, Close, Click, Drag, Key, Compare,
+enum class ScriptVerb : u8 { Step, Over, Out, RunTo, Run, Break, BreakVector, BreakOn, Memory, Walk, Open, Close, Click, Drag, Key, Type, Focus, Compare,
                              Frames, Screenshot, Dump, Quit };
 
 struct ScriptCommand {

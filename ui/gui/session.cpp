@@ -191,6 +191,9 @@ void Session::execute(const Command& command, RunState state) {
       else debugger_->write_linear(command.address, command.bytes);
       break;
     case CommandKind::SerialInput: serial_.type(command.text); break;
+    case CommandKind::GuestKey:
+      if (command.bytes.size() == 3) machine_->devices->keyboard_controller.key(command.bytes[0], command.bytes[1], command.bytes[2]);
+      break;
     case CommandKind::LaunchVariant: launch_variant(command.text, command.text2); break;
     case CommandKind::RunCompare: start_compare(command.text); break;
   }
