@@ -50,6 +50,11 @@ u32 I8042::read(u32 port, unsigned) {
   const u8 value = output_buffer_;  // an empty buffer reads its last byte again
   output_full_ = false;
   timeout_ = false;
+  // The IRQ line drops with the read and rises again for the next byte: on an
+  // edge-triggered PIC each byte of a multi-byte answer (FA AB 41 for identify) is its
+  // own interrupt. Linux's i8042 handler reads one byte per interrupt; without the
+  // drop the second byte never interrupted and atkbd found no keyboard.
+  update_irqs();
   refill();
   return value;
 }

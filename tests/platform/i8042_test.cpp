@@ -186,6 +186,26 @@ TEST_F(I8042Fixture, KeysWaitWhileTheKeyboardInterfaceIsDisabled) {
   EXPECT_EQ(drain(), std::vector<u8>{0x1E});
 }
 
+// Each byte of a multi-byte answer is its own rising edge of IRQ 1 (the 8259A of a
+// PC/AT is edge-triggered: one interrupt per edge): identify answers FA AB 41
+// with three interrupts. Found with Linux's atkbd, which got no keyboard ID.
+TEST(I8042Interrupts, EachByteOfAnAnswerRaisesIrq1Anew) {
+  bool level = false;
+  unsigned rising = 0;
+  I8042 kbc{{[&](unsigned irq, bool now) {
+               if (irq != 1) return;
+               if (now && !level) ++rising;
+               level = now;
+             },
+             nullptr, nullptr}};
+  kbc.write(0x60, 1, 0xF2);  // identify
+  std::vector<u8> bytes;
+  while (kbc.read(0x64, 1) & 0x01) bytes.push_back(static_cast<u8>(kbc.read(0x60, 1)));
+  EXPECT_EQ(bytes, (std::vector<u8>{0xFA, 0xAB, 0x41}));
+  EXPECT_EQ(rising, 3u);
+  EXPECT_FALSE(level);
+}
+
 TEST_F(I8042Fixture, KeyPressRaisesIrq1) {
   kbc.key(0x1C, false, false);
   EXPECT_TRUE(irq1);
