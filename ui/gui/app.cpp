@@ -9,7 +9,10 @@
 #include <imgui_internal.h>
 #include <stb_image_write.h>
 
+#include <signal.h>
+
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -61,6 +64,9 @@ Window* find_window(const std::vector<std::unique_ptr<Window>>& windows, const s
 class Display {
  public:
   Display(int width, int height, const std::string& title, const std::optional<std::filesystem::path>& layout) {
+    // SIGINT and SIGTERM are the frame loop's (SignalHandlers), not SDL's: SDL turns
+    // them into an SDL_QUIT only when events are next pumped, after the guest's slice.
+    SDL_SetHint(SDL_HINT_NO_SIGNAL_HANDLERS, "1");
     if (SDL_Init(SDL_INIT_VIDEO) != 0) throw std::runtime_error(std::string("SDL cannot start: ") + SDL_GetError());
     SDL_SetHint(SDL_HINT_RENDER_DRIVER, "software");
     // The software renderer draws into the window's own framebuffer (XShm under X11, plain
@@ -330,6 +336,45 @@ void open_vga_once(std::vector<std::unique_ptr<Window>>& windows, const Machine&
   }
 }
 
+// SIGINT and SIGTERM while the frame loop runs: the handler records the signal and asks
+// the debugger to pause, which ends a guest slice within Debugger::kSliceSteps steps;
+// the loop sees the signal before its next frame (or within 100 ms of an idle wait) and
+// ends as when the window is closed, closing every output whole. A second signal acts
+// as if none were caught (SA_RESETHAND), as for `x86lab run`.
+std::atomic<int> caught_signal{0};
+std::atomic<Debugger*> signalled_debugger{nullptr};
+
+void on_signal(int signal) {
+  caught_signal.store(signal);
+  if (Debugger* debugger = signalled_debugger.load()) debugger->pause();
+}
+
+class SignalHandlers {
+ public:
+  explicit SignalHandlers(Debugger& debugger) {
+    caught_signal = 0;
+    signalled_debugger = &debugger;
+    struct sigaction action {};
+    action.sa_handler = on_signal;
+    action.sa_flags = SA_RESETHAND;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGINT, &action, &old_int_);
+    sigaction(SIGTERM, &action, &old_term_);
+  }
+  ~SignalHandlers() {
+    sigaction(SIGINT, &old_int_, nullptr);
+    sigaction(SIGTERM, &old_term_, nullptr);
+    signalled_debugger = nullptr;
+  }
+  SignalHandlers(const SignalHandlers&) = delete;
+  SignalHandlers& operator=(const SignalHandlers&) = delete;
+  // The signal caught, or 0.
+  static int caught() { return caught_signal.load(); }
+
+ private:
+  struct sigaction old_int_ {}, old_term_ {};
+};
+
 // wake_frame_loop() pushes an event only while a frame loop's SDL is up.
 std::mutex wake_mutex;
 bool wake_armed = false;
@@ -455,6 +500,7 @@ AppStats run_app(Session& session, const AppOptions& options) {
   ScriptRunner script(options.script);
   if (options.start_running) commands.push({CommandKind::Run});
   const WakeGuard wake;
+  const SignalHandlers signals(session.debugger());
   ServiceState service = options.service ? options.service(session) : ServiceState{};
   AppStats stats;
   const auto start = std::chrono::steady_clock::now();
@@ -468,7 +514,7 @@ AppStats run_app(Session& session, const AppOptions& options) {
     const bool idle = session.run_state() != RunState::Running && session.run_state() != RunState::Busy &&
                       (script.finished() || service.hold) && !options.max_frames && input.empty();
     // While nothing moves, wait for input instead of drawing frames back to back.
-    if (collect_input(idle ? 100 : 0, input)) break;
+    if (collect_input(idle ? 100 : 0, input) || SignalHandlers::caught()) break;
     feed_frame(input, ui);
     if (!service.hold) script.advance(session, ui, windows, input);
     if (script.quit() || service.quit) break;
@@ -515,6 +561,7 @@ AppStats run_app(Session& session, const AppOptions& options) {
     const auto drawn = std::chrono::steady_clock::now();
     const double draw_seconds = std::chrono::duration<double>(drawn - frame_start).count();
     stats.guest_steps += session.tick(std::clamp(1.0 / 32 - draw_seconds, 0.004, options.guest_seconds_per_frame));
+    if (SignalHandlers::caught()) break;
     if (options.service) service = options.service(session);
     // The title shows CS:EIP when paused (desktop task lists, and tests driving the window with xdotool).
     {
@@ -529,6 +576,7 @@ AppStats run_app(Session& session, const AppOptions& options) {
     if ((options.script_given || options.service) && script.finished() && !service.hold && headless_driver()) quit = true;
   }
   stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  stats.signal = SignalHandlers::caught();
   return stats;
 }
 
