@@ -28,10 +28,10 @@ constexpr Place kPlaces[] = {
     {"Page walk", 1, 0.70f, 1.00f, false},
     {"Descriptor tables", 2, 0.00f, 0.36f, true},
     {"Trace", 2, 0.36f, 0.70f, true},
-    {"TSS", 2, 0.36f, 0.70f, false},
+    {"TSS", 2, 0.50f, 1.00f, false},
     {"VGA text screen", 2, 0.00f, 0.70f, false},
     {"Serial console", 2, 0.70f, 1.00f, true},
-    {"Compare", 1, 0.00f, 0.70f, false},  // spans columns 1 and 2
+    {"Compare", 1, 0.00f, 0.50f, false},  // spans columns 1 and 2
 };
 
 const Place* find(std::string_view title) {
