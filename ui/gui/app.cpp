@@ -9,8 +9,6 @@
 #include <imgui_internal.h>
 #include <stb_image_write.h>
 
-#include <signal.h>
-
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -27,6 +25,7 @@
 #include "ui/gui/input_queue.h"
 #include "ui/gui/layout.h"
 #include "ui/gui/renderer.h"
+#include "ui/signal_guard.h"
 #include "ui/gui/window.h"
 
 namespace x86lab::gui {
@@ -351,28 +350,16 @@ void on_signal(int signal) {
 
 class SignalHandlers {
  public:
-  explicit SignalHandlers(Debugger& debugger) {
-    caught_signal = 0;
-    signalled_debugger = &debugger;
-    struct sigaction action {};
-    action.sa_handler = on_signal;
-    action.sa_flags = SA_RESETHAND;
-    sigemptyset(&action.sa_mask);
-    sigaction(SIGINT, &action, &old_int_);
-    sigaction(SIGTERM, &action, &old_term_);
-  }
-  ~SignalHandlers() {
-    sigaction(SIGINT, &old_int_, nullptr);
-    sigaction(SIGTERM, &old_term_, nullptr);
-    signalled_debugger = nullptr;
-  }
+  explicit SignalHandlers(Debugger& debugger)
+      : guard_((caught_signal = 0, signalled_debugger = &debugger, on_signal)) {}  // armed before installed
+  ~SignalHandlers() { signalled_debugger = nullptr; }
   SignalHandlers(const SignalHandlers&) = delete;
   SignalHandlers& operator=(const SignalHandlers&) = delete;
   // The signal caught, or 0.
   static int caught() { return caught_signal.load(); }
 
  private:
-  struct sigaction old_int_ {}, old_term_ {};
+  SignalGuard guard_;
 };
 
 // wake_frame_loop() pushes an event only while a frame loop's SDL is up.
