@@ -25,6 +25,7 @@
 #include "ui/gui/input_queue.h"
 #include "ui/gui/layout.h"
 #include "ui/gui/renderer.h"
+#include "ui/gui/script_runner.h"
 #include "ui/signal_guard.h"
 #include "ui/gui/window.h"
 
@@ -53,11 +54,6 @@ std::vector<std::unique_ptr<Window>> make_windows() {
   return windows;
 }
 
-Window* find_window(const std::vector<std::unique_ptr<Window>>& windows, const std::string& title) {
-  for (const auto& window : windows)
-    if (title == window->title()) return window.get();
-  return nullptr;
-}
 
 // The SDL window, renderer and ImGui context, torn down in reverse order.
 class Display {
@@ -135,123 +131,8 @@ class Display {
   std::string layout_;
 };
 
-// Runs the script's commands between frames.
-class ScriptRunner {
- public:
-  explicit ScriptRunner(const std::vector<ScriptCommand>& commands) : commands_(commands) {}
-
-  bool finished() const { return next_ >= commands_.size() && waiting_ == 0 && !capture_; }
-  bool quit() const { return quit_; }
-  // The capture to take in this frame, if its settle frames have passed.
-  const ScriptCommand* capture_now() const { return capture_ && waiting_ == 0 ? capture_ : nullptr; }
-  void captured() { capture_ = nullptr; }
-  // Gives the window a `focus` command named the focus (inside a frame, before drawing).
-  void apply_focus() {
-    if (focus_.empty()) return;
-    ImGui::SetWindowFocus(focus_.c_str());
-    focus_.clear();
-  }
-
-  // Before a frame: runs commands until one needs frames drawn. Input the script typed
-  // or clicked (into `input`) is all handed to frames before the next command runs.
-  void advance(Session& session, UiState& ui, std::vector<std::unique_ptr<Window>>& windows, InputQueue& input) {
-    if (waiting_ > 0 || capture_ || quit_ || !input.empty()) return;
-    while (next_ < commands_.size()) {
-      const ScriptCommand& c = commands_[next_++];
-      if (run(c, session, ui, windows, input)) return;
-    }
-  }
-  // After a frame.
-  void frame_done() {
-    if (waiting_ > 0) --waiting_;
-  }
-
- private:
-  // True when the command needs frames before the next one.
-  bool run(const ScriptCommand& c, Session& session, UiState& ui, std::vector<std::unique_ptr<Window>>& windows,
-           InputQueue& input) {
-    auto fail = [&](const std::string& problem) {
-      throw InputError("script line " + std::to_string(c.line) + ": " + problem);
-    };
-    switch (c.verb) {
-      case ScriptVerb::Step: session.step_into(c.number); break;
-      case ScriptVerb::Over: session.step_over(); break;
-      case ScriptVerb::Out: session.step_out(); break;
-      case ScriptVerb::RunTo: session.run_to(static_cast<u32>(c.number)); break;
-      case ScriptVerb::Run: session.run(c.flag ? c.number : UINT64_MAX); break;
-      case ScriptVerb::Break: session.debugger().breakpoints().add(Breakpoint::at_linear(static_cast<u32>(c.number))); break;
-      case ScriptVerb::BreakVector: {
-        const u8 vector = static_cast<u8>(c.number);
-        session.debugger().breakpoints().add(Breakpoint::on_vector(vector, vector));
-        break;
-      }
-      case ScriptVerb::BreakOn: session.apply({CommandKind::AddBreakpoint, 0, false, {}, c.text}); break;
-      case ScriptVerb::Memory:
-        ui.memory_address = static_cast<u32>(c.number);
-        ui.memory_physical = c.flag;
-        ui.memory_follow = MemoryFollow::Address;
-        break;
-      case ScriptVerb::Walk: ui.walk_address = static_cast<u32>(c.number); break;
-      case ScriptVerb::Open:
-      case ScriptVerb::Close: {
-        Window* window = find_window(windows, c.text);
-        if (!window) fail("no window '" + c.text + "'");
-        window->open = c.verb == ScriptVerb::Open;
-        break;
-      }
-      case ScriptVerb::Compare:
-        session.apply({CommandKind::RunCompare, 0, false, {}, c.text});
-        while (session.compare().running) {
-          SDL_Delay(10);
-          session.tick(0);
-        }
-        break;
-      case ScriptVerb::Click:
-        for (const SDL_Event& event : left_click(static_cast<int>(c.number), static_cast<int>(c.number2))) input.push(event);
-        return true;
-      case ScriptVerb::Drag:
-        for (const SDL_Event& event : left_drag(static_cast<int>(c.number), static_cast<int>(c.number2),
-                                                static_cast<int>(c.number3), static_cast<int>(c.number4)))
-          input.push(event);
-        return true;
-      case ScriptVerb::Type:
-        for (const SDL_Event& event : typed(c.text)) input.push(event);
-        return true;
-      case ScriptVerb::Focus: {
-        Window* window = find_window(windows, c.text);
-        if (!window) fail("no window '" + c.text + "'");
-        window->open = true;
-        focus_ = c.text;
-        waiting_ = 1;
-        return true;
-      }
-      case ScriptVerb::Key:
-        for (const SDL_Event& event : key_taps(SDL_GetScancodeFromName(c.text.c_str()), static_cast<Uint16>(c.number2),
-                                               static_cast<int>(c.number)))
-          input.push(event);
-        return true;
-      case ScriptVerb::Frames: waiting_ = static_cast<int>(c.number); return waiting_ > 0;
-      case ScriptVerb::Screenshot:
-      case ScriptVerb::Dump:
-        // Two frames let windows and tables settle their sizes before the capture.
-        capture_ = &c;
-        waiting_ = 2;
-        return true;
-      case ScriptVerb::Quit: quit_ = true; return true;
-    }
-    return false;
-  }
-
-  const std::vector<ScriptCommand>& commands_;
-  std::size_t next_ = 0;
-  int waiting_ = 0;
-  const ScriptCommand* capture_ = nullptr;
-  bool quit_ = false;
-  std::string focus_;
-};
-
 // F5 run/continue (pause while running), F9 toggle breakpoint, F10 step over, F11 step
-// into, Shift+F11 step out, Ctrl+R reset.
+// into, Shift+F11 step out, Ctrl+R restart.
 void shortcuts(const MachineView& view, CommandQueue& commands) {
   const ImGuiIO& io = ImGui::GetIO();
   if (io.WantTextInput || view.ui.keyboard_to_guest) return;
