@@ -129,7 +129,7 @@ TEST(GuiSession, ResetReturnsToTheResetVector) {
   EXPECT_EQ(session.machine().cpu.state.eip, 0xFFF0u);  // after the jmp
   EXPECT_EQ(session.machine().cpu.state.gpr[EAX] & 0xFFFF, 2u);
   session.step_into(1);
-  session.apply({CommandKind::Reset});
+  session.apply({CommandKind::Restart});
   EXPECT_EQ(session.machine().cpu.state.eip, 0xFFF0u);
   EXPECT_EQ(session.machine().cpu.state.segments[CS].cache.base, 0xFFFF0000u);
   EXPECT_EQ(session.previous().eip, 0xFFF1u);
@@ -141,7 +141,7 @@ TEST(GuiSession, RestartBuildsTheMachineAgainAndKeepsTheBreakpoints) {
   session.toggle_breakpoint(0xFFFFFFF2u);
   session.run();
   ASSERT_EQ(session.machine().counters.instructions, 2u);
-  session.apply({CommandKind::Reset});
+  session.apply({CommandKind::Restart});
   EXPECT_EQ(session.machine().counters.instructions, 0u);  // counters as at start
   EXPECT_EQ(session.machine().counters.cycles(), 0u);
   EXPECT_EQ(session.machine().bus.peek(0x500), 0x00);     // RAM as at start
@@ -165,7 +165,7 @@ TEST(GuiSession, RestartOfAKernelStartsItAgainAtItsEntry) {
   const u32 entry_byte = session.machine().bus.peek(start.eip);
   session.step_into(20);
   ASSERT_NE(session.machine().cpu.state.eip, start.eip);
-  session.apply({CommandKind::Reset});
+  session.apply({CommandKind::Restart});
   EXPECT_EQ(session.machine().cpu.state.eip, start.eip);
   EXPECT_EQ(session.machine().cpu.state.cr0, start.cr0);
   EXPECT_EQ(session.machine().cpu.state.gpr[EAX], 0x2BADB002u);  // the Multiboot magic again

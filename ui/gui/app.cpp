@@ -144,7 +144,7 @@ void shortcuts(const MachineView& view, CommandQueue& commands) {
                    view.ui.selected_linear.value_or(view.state.segments[CS].cache.base + view.state.eip)});
   if (ImGui::IsKeyPressed(SDL_SCANCODE_F10, false)) commands.push({CommandKind::StepOver});
   if (ImGui::IsKeyPressed(SDL_SCANCODE_F11, false)) commands.push({io.KeyShift ? CommandKind::StepOut : CommandKind::StepInto});
-  if (io.KeyCtrl && ImGui::IsKeyPressed(SDL_SCANCODE_R, false)) commands.push({CommandKind::Reset});
+  if (io.KeyCtrl && ImGui::IsKeyPressed(SDL_SCANCODE_R, false)) commands.push({CommandKind::Restart});
 }
 
 // The main menu; true when "Tile windows" was chosen.

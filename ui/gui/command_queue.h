@@ -16,7 +16,7 @@ enum class CommandKind : u8 {
   StepOver,          // over CALL, INT n and REP strings (F10)
   StepOut,           // to the return of the current function (Shift+F11)
   RunTo,             // run until CS.base + EIP == address
-  Reset,             // restart: the machine as at start (image, kernel, counters); breakpoints stay (Ctrl+R)
+  Restart,           // restart: the machine as at start (image, kernel, counters); breakpoints stay (Ctrl+R)
   ToggleBreakpoint,  // a code breakpoint at linear `address` (F9, click in Disassembly)
   AddBreakpoint,     // the breakpoint `text` describes (platform/debugger/breakpoint_spec.h: "vector 13")
   RemoveBreakpoint,  // breakpoint id `address`

@@ -19,7 +19,7 @@ struct ControlWindow final : Window {
     if (wrapped_button("Step F11", paused)) commands.push({CommandKind::StepInto});
     if (wrapped_button("Over F10", paused)) commands.push({CommandKind::StepOver});
     if (wrapped_button("Out Shift+F11", paused)) commands.push({CommandKind::StepOut});
-    if (wrapped_button("Restart Ctrl+R", !moving)) commands.push({CommandKind::Reset});
+    if (wrapped_button("Restart Ctrl+R", !moving)) commands.push({CommandKind::Restart});
     ImGui::TextUnformatted(view.session.title().c_str());
     ImGui::PushStyleColor(ImGuiCol_Text, view.run_state == RunState::Ended ? kStale : ImGui::GetStyleColorVec4(ImGuiCol_Text));
     ImGui::TextWrapped("%s", view.session.status().c_str());

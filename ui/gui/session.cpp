@@ -174,7 +174,7 @@ void Session::execute(const Command& command, RunState state) {
     case CommandKind::RunTo:
       if (state != RunState::Ended) begin_operation(command);
       break;
-    case CommandKind::Reset: restart(); break;
+    case CommandKind::Restart: restart(); break;
     case CommandKind::ToggleBreakpoint: toggle_breakpoint(command.address); break;
     case CommandKind::AddBreakpoint:
       try {
