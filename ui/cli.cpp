@@ -22,6 +22,7 @@
 #include "ui/gdb/gdb_options.h"
 #include "ui/platform_options.h"
 #include "ui/progress_line.h"
+#include "ui/signal_guard.h"
 #include "ui/trace_command.h"
 
 namespace po = boost::program_options;
@@ -94,25 +95,14 @@ void on_interrupt(int signal) {
 
 class InterruptHandlers {
  public:
-  explicit InterruptHandlers(Machine& machine) {
-    g_interruptible = &machine;
-    struct sigaction action {};
-    action.sa_handler = on_interrupt;
-    action.sa_flags = SA_RESETHAND;
-    sigemptyset(&action.sa_mask);
-    sigaction(SIGINT, &action, &old_int_);
-    sigaction(SIGTERM, &action, &old_term_);
-  }
-  ~InterruptHandlers() {
-    sigaction(SIGINT, &old_int_, nullptr);
-    sigaction(SIGTERM, &old_term_, nullptr);
-    g_interruptible = nullptr;
-  }
+  // The machine is known before the handler is installed.
+  explicit InterruptHandlers(Machine& machine) : guard_((g_interruptible = &machine, on_interrupt)) {}
+  ~InterruptHandlers() { g_interruptible = nullptr; }
   InterruptHandlers(const InterruptHandlers&) = delete;
   InterruptHandlers& operator=(const InterruptHandlers&) = delete;
 
  private:
-  struct sigaction old_int_ {}, old_term_ {};
+  SignalGuard guard_;
 };
 
 int run_command(const std::vector<std::string>& args) {

@@ -134,6 +134,10 @@ class Breakpoints {
   bool set_enabled(u32 id, bool enabled);
   bool set_condition(u32 id, std::vector<RegisterCondition> condition);
   void clear() { list_.clear(); }
+  // Sets every breakpoint's hit count to 0 (a restarted machine).
+  void clear_hits() {
+    for (Breakpoint& b : list_) b.hits = 0;
+  }
   const Breakpoint* find(u32 id) const;
   std::span<const Breakpoint> all() const { return list_; }
 

@@ -2,6 +2,8 @@
 // answered at once (IBF never stays set).
 #include "platform/devices/i8042.h"
 
+#include "platform/devices/scan_codes.h"
+
 namespace x86lab {
 
 namespace {
@@ -48,6 +50,11 @@ u32 I8042::read(u32 port, unsigned) {
   const u8 value = output_buffer_;  // an empty buffer reads its last byte again
   output_full_ = false;
   timeout_ = false;
+  // The IRQ line drops with the read and rises again for the next byte: on an
+  // edge-triggered PIC each byte of a multi-byte answer (FA AB 41 for identify) is its
+  // own interrupt. Linux's i8042 handler reads one byte per interrupt; without the
+  // drop the second byte never interrupted and atkbd found no keyboard.
+  update_irqs();
   refill();
   return value;
 }
@@ -61,6 +68,49 @@ void I8042::write(u32 port, unsigned, u32 value) {
     last_was_command_ = false;
     if (pending_command_) controller_data(byte);
     else keyboard_command(byte);
+  }
+}
+
+void I8042::key(u8 set1_code, bool extended, bool released) {
+  if (!keyboard_scanning_) return;
+  if (scancode_set_ == 1) {
+    if (set1_code == 0 || set1_code > 0x7F) return;
+    if (extended) keyboard_sends(0xE0);
+    keyboard_sends(static_cast<u8>(set1_code | (released ? 0x80 : 0)));
+    return;
+  }
+  const std::optional<u8> code = set2_make_code(set1_code);
+  if (!code) return;
+  if (extended) keyboard_sends(0xE0);
+  if (released) keyboard_sends(0xF0);
+  keyboard_sends(*code);
+}
+
+// One byte on the keyboard's line: held while the interface is disabled, else through
+// the controller (translated when the command byte says so).
+void I8042::keyboard_sends(u8 byte) {
+  if (command_byte_ & kKeyboardDisabled) {
+    held_.push_back(byte);
+    return;
+  }
+  if (!(command_byte_ & kTranslate)) {
+    enqueue(byte, false);
+    return;
+  }
+  if (byte == 0xF0) {  // the release prefix: folded into bit 7 of the next code
+    break_prefix_ = true;
+    return;
+  }
+  const u8 translated = byte == 0xE0 ? byte : translate_set2_to_set1(byte);
+  enqueue(static_cast<u8>(translated | (break_prefix_ && byte != 0xE0 ? 0x80 : 0)), false);
+  if (byte != 0xE0) break_prefix_ = false;
+}
+
+void I8042::release_held_keys() {
+  while (!held_.empty() && !(command_byte_ & kKeyboardDisabled)) {
+    const u8 byte = held_.front();
+    held_.pop_front();
+    keyboard_sends(byte);
   }
 }
 
@@ -95,7 +145,10 @@ void I8042::controller_command(u8 command) {
       break;
     case 0xAB: enqueue(0x00, false); break;  // keyboard interface test: no error
     case 0xAD: command_byte_ |= kKeyboardDisabled; break;
-    case 0xAE: command_byte_ &= static_cast<u8>(~kKeyboardDisabled); break;
+    case 0xAE:
+      command_byte_ &= static_cast<u8>(~kKeyboardDisabled);
+      release_held_keys();
+      break;
     case 0xC0: enqueue(0xBF, false); break;  // input port: keyboard not locked
     case 0xD0: enqueue(output_port_, false); break;
     case 0xD1: case 0xD2: case 0xD3: case 0xD4: pending_command_ = command; break;
@@ -122,6 +175,7 @@ void I8042::controller_data(u8 value) {
     default:
       if (command == 0x60) command_byte_ = value;
       else ram_[command & 0x1F] = value;
+      release_held_keys();
       update_irqs();
       break;
   }
@@ -138,6 +192,7 @@ void I8042::keyboard_command(u8 value) {
     }
   };
   command_byte_ &= static_cast<u8>(~kKeyboardDisabled);  // sending to the keyboard enables its interface
+  held_.clear();  // the keyboard clears its buffer when it receives a command
   if (keyboard_pending_) {
     const u8 command = keyboard_pending_;
     keyboard_pending_ = 0;

@@ -30,6 +30,17 @@ class I8042 : public BusDevice {
   void keyboard_byte(u8 byte) {
     if (keyboard_scanning_) enqueue(byte, false);
   }
+  // A key pressed or released on the keyboard, numbered by its set 1 make code
+  // (platform/devices/scan_codes.h; `extended` for the E0-prefixed keys). The keyboard
+  // sends it in the scan code set the guest chose (command F0h): set 1 as [E0] code,
+  // releases with bit 7 set; set 2 as [E0] [F0] code (DEVIATION: set 3 is sent as set
+  // 2). With the command byte's translate bit the controller passes set 2 on as set 1,
+  // as the PC/AT's 8042 does. Dropped while scanning is disabled (F5h); held while the
+  // controller's keyboard interface is disabled (command ADh, command byte bit 4) and
+  // sent when it is enabled again. An unknown code is ignored.
+  void key(u8 set1_code, bool extended, bool released);
+  // The scan code set the keyboard sends (1-3; 2 after a reset).
+  u8 scancode_set() const { return scancode_set_; }
 
   u8 command_byte() const { return command_byte_; }
   u8 output_port() const { return output_port_; }
@@ -43,6 +54,8 @@ class I8042 : public BusDevice {
   void controller_data(u8 value);
   void keyboard_command(u8 value);
   void write_output_port(u8 value);
+  void keyboard_sends(u8 byte);
+  void release_held_keys();
 
   Wiring wiring_;
   std::deque<std::pair<u8, bool>> queue_;  // bytes waiting for the output buffer (byte, from aux)
@@ -58,6 +71,8 @@ class I8042 : public BusDevice {
   bool keyboard_scanning_ = true;
   u8 scancode_set_ = 2;
   u8 ram_[32] = {};         // controller RAM bytes 1-31 (byte 0 is the command byte)
+  std::deque<u8> held_;     // key bytes the keyboard holds while its interface is disabled
+  bool break_prefix_ = false;  // translation: an F0h was seen, the next code is a release
 };
 
 }  // namespace x86lab

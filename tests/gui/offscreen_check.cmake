@@ -4,6 +4,23 @@
 #   both PNGs must be 1600x1000 and identical (deterministic), and the dump must show
 #   every main window with the #GP's content.
 # -DCASE=click_step: a click on the Control window's Step button executes one instruction.
+# -DCASE=quick_taps: ten F11 taps given all at once (as xdotool types them, press and
+#   release between two frames) step ten instructions, and a click given at once presses
+#   the Step button (Dear ImGui 1.86 lost such presses before the input queue).
+# -DCASE=debug_console: the demo prints on port E9h only; after a run the Serial console
+#   window shows the Debug console tab with that output (it was behind the COM1 tab).
+# -DCASE=layout_1280: at 1280x800 the controls are in view (the dump logs only what is
+#   drawn inside a window): the Trace window's "locked only" filter, the Control
+#   buttons, Memory's Write, the Segments state column; a drag on the Control window's
+#   lower-right grip resizes it, a drag on its title bar moves it.
+# -DCASE=breakpoints: an event breakpoint set by a script (break-on, the notation of
+#   gdb's monitor) stops the demo at its first implied locked access (the Accessed bit
+#   of GDT entry 1 on the far jump into protected mode); the Breakpoints window lists
+#   every breakpoint with its hits.
+# -DCASE=vga_keyboard: keys typed into the VGA text screen reach the guest through the
+#   8042 (roms/guest/multiboot/keyboard_kernel.elf echoes them on the screen and sends
+#   the line to COM1 on Enter); the VGA text screen opens by itself once the guest
+#   writes text there.
 # -DCASE=bad_script: a script with an unknown command is one line and exit status 2.
 cmake_minimum_required(VERSION 3.25)
 
@@ -12,8 +29,15 @@ function(run_gui script)
   execute_process(COMMAND ${X86LAB} gui ${ARGN} --script ${OUT}/${CASE}.script
                   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 50)
   set(rc ${rc} PARENT_SCOPE)
+  set(out ${out} PARENT_SCOPE)
   set(err ${err} PARENT_SCOPE)
 endfunction()
+
+macro(expect_success)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "x86lab gui failed (${rc}): ${err}")
+  endif()
+endmacro()
 
 function(expect_in file)
   file(READ ${file} text)
@@ -46,9 +70,7 @@ if(CASE STREQUAL "first_gp")
   endif()
   foreach(run 1 2)
     run_gui("break vector 13\nrun\nscreenshot ${OUT}/first_gp_${run}.png\ndump ${OUT}/first_gp_${run}.txt\nquit\n" ${machine})
-    if(NOT rc EQUAL 0)
-      message(FATAL_ERROR "x86lab gui failed (${rc}): ${err}")
-    endif()
+    expect_success()
   endforeach()
   png_size(${OUT}/first_gp_1.png size)
   if(NOT size STREQUAL "1600x1000")
@@ -66,10 +88,41 @@ if(CASE STREQUAL "first_gp")
 elseif(CASE STREQUAL "click_step")
   # The Step button of the Control window (at 0,20 in the default layout) is near 98,55.
   run_gui("frames 3\nclick 98 55\nframes 2\ndump ${OUT}/click_step.txt\nquit\n" --bios ${ROM})
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "x86lab gui failed (${rc}): ${err}")
-  endif()
+  expect_success()
   expect_in(${OUT}/click_step.txt "step done" "instructions 1 ")
+elseif(CASE STREQUAL "quick_taps")
+  run_gui("frames 3\nkey F11 10\nframes 2\ndump ${OUT}/quick_taps_10.txt\nclick 98 55\nframes 2\ndump ${OUT}/quick_taps_11.txt\nquit\n" --bios ${ROM})
+  expect_success()
+  expect_in(${OUT}/quick_taps_10.txt "instructions 10 ")
+  expect_in(${OUT}/quick_taps_11.txt "instructions 11 ")
+elseif(CASE STREQUAL "debug_console")
+  run_gui("run\nframes 2\ndump ${OUT}/debug_console.txt\nquit\n" --bios ${DEMO})
+  expect_success()
+  expect_in(${OUT}/debug_console.txt "x86lab demo: reset at F000:FFF0, now in real mode")
+elseif(CASE STREQUAL "layout_1280")
+  run_gui("break vector 13\nrun\ndump ${OUT}/layout_1280.txt\ndrag 395 160 495 260\ndrag 50 25 150 75\nframes 2\ndump ${OUT}/layout_1280_dragged.txt\nquit\n"
+          --bios ${ROM} --size 1280x800)
+  expect_success()
+  expect_in(${OUT}/layout_1280.txt "==== Control ==== at 0,19 size 400x150" "Restart Ctrl+R" "locked only" "Write"
+    "| reg | selector | | state |" "==== Serial console ==== at 840,")
+  expect_in(${OUT}/layout_1280_dragged.txt "==== Control ==== at 100,69 size 500x250")
+elseif(CASE STREQUAL "breakpoints")
+  run_gui("break-on lock accessed-bit\nbreak-on vector 14 if cpl==3\nbreak 0xF00D0\nrun\ndump ${OUT}/breakpoints.txt\nquit\n"
+          --bios ${DEMO})
+  expect_success()
+  expect_in(${OUT}/breakpoints.txt "event breakpoint 1 (lock) accessed-bit at F000:000000C8" "==== Breakpoints ===="
+    "| [x] | 1: break on lock accessed-bit | 1 |" "| [x] | 2: break on vector 14 if cpl==0x3 | 0 |"
+    "| [x] | 3: break at linear 000F00D0 | 0 |")
+elseif(CASE STREQUAL "vga_keyboard")
+  run_gui("run 200000\nframes 40\ndump ${OUT}/vga_opened.txt\nfocus VGA text screen\ntype echo Hi!\\n\nrun 300000\nframes 2\ndump ${OUT}/vga_keyboard.txt\nquit\n"
+          --kernel ${KEYBOARD_KERNEL})
+  expect_success()
+  expect_in(${OUT}/vga_opened.txt "==== VGA text screen ====" "click here to type into the guest" "\nkbd>\n")
+  expect_in(${OUT}/vga_keyboard.txt "keyboard to the guest (scan code set 2, translated to set 1)" "kbd> echo Hi!"
+    "line: echo Hi!")
+  if(NOT out MATCHES "line: echo Hi!\n")
+    message(FATAL_ERROR "COM1 (standard output) did not get the line: ${out}")
+  endif()
 elseif(CASE STREQUAL "bad_script")
   run_gui("step\njump 10\n" --bios ${ROM})
   if(NOT rc EQUAL 2 OR NOT err STREQUAL "x86lab: script '${OUT}/bad_script.script' line 2: unknown command 'jump'\n")

@@ -139,5 +139,79 @@ TEST_F(I8042Fixture, StatusBit3RemembersCommandOrDataWrite) {
   EXPECT_EQ(status() & 0x08, 0x00);
 }
 
+// Keys from the GUI's keyboard. Values: the scan code tables of the IBM PS/2 Hardware
+// Interface Technical Reference (A: set 1 1Eh, set 2 1Ch; Up: E0 48h / E0 75h; F7: set
+// 2 83h) and the 8042's translation of set 2 into set 1.
+TEST_F(I8042Fixture, KeysAreTranslatedToSet1ByDefault) {
+  ASSERT_EQ(kbc.scancode_set(), 2);
+  kbc.key(0x1E, false, false);  // A pressed
+  kbc.key(0x1E, false, true);   // A released: set 2 F0 1C, translated to 9E
+  kbc.key(0x48, true, false);   // Up pressed: E0 75 -> E0 48
+  kbc.key(0x48, true, true);    // Up released: E0 F0 75 -> E0 C8
+  kbc.key(0x41, false, false);  // F7: set 2 83h -> 41h
+  EXPECT_EQ(drain(), (std::vector<u8>{0x1E, 0x9E, 0xE0, 0x48, 0xE0, 0xC8, 0x41}));
+  EXPECT_TRUE(irq1 == false);  // drained
+}
+
+TEST_F(I8042Fixture, KeysComeInSet2WithoutTranslation) {
+  command(0x60);
+  data(0x05);  // translation off (command byte 05h)
+  kbc.key(0x1E, false, false);
+  kbc.key(0x1E, false, true);
+  kbc.key(0x1C, false, false);  // Enter: 5Ah
+  kbc.key(0x48, true, true);    // Up released: E0 F0 75
+  EXPECT_EQ(drain(), (std::vector<u8>{0x1C, 0xF0, 0x1C, 0x5A, 0xE0, 0xF0, 0x75}));
+}
+
+TEST_F(I8042Fixture, KeysComeInSet1WhenTheGuestChoosesIt) {
+  command(0x60);
+  data(0x05);   // translation off
+  data(0xF0);   // select scan code set...
+  data(0x01);   // ...1
+  EXPECT_EQ(drain(), (std::vector<u8>{0xFA, 0xFA}));
+  EXPECT_EQ(kbc.scancode_set(), 1);
+  kbc.key(0x1E, false, false);
+  kbc.key(0x1E, false, true);
+  kbc.key(0x53, true, false);  // Delete: E0 53
+  EXPECT_EQ(drain(), (std::vector<u8>{0x1E, 0x9E, 0xE0, 0x53}));
+  EXPECT_TRUE(irq1 == false);
+}
+
+TEST_F(I8042Fixture, KeysWaitWhileTheKeyboardInterfaceIsDisabled) {
+  command(0xAD);  // disable the keyboard interface
+  kbc.key(0x1E, false, false);
+  EXPECT_TRUE(drain().empty());
+  command(0xAE);  // enable: the held byte arrives, with IRQ 1
+  EXPECT_TRUE(irq1);
+  EXPECT_EQ(drain(), std::vector<u8>{0x1E});
+}
+
+// Each byte of a multi-byte answer is its own rising edge of IRQ 1 (the 8259A of a
+// PC/AT is edge-triggered: one interrupt per edge): identify answers FA AB 41
+// with three interrupts. Found with Linux's atkbd, which got no keyboard ID.
+TEST(I8042Interrupts, EachByteOfAnAnswerRaisesIrq1Anew) {
+  bool level = false;
+  unsigned rising = 0;
+  I8042 kbc{{[&](unsigned irq, bool now) {
+               if (irq != 1) return;
+               if (now && !level) ++rising;
+               level = now;
+             },
+             nullptr, nullptr}};
+  kbc.write(0x60, 1, 0xF2);  // identify
+  std::vector<u8> bytes;
+  while (kbc.read(0x64, 1) & 0x01) bytes.push_back(static_cast<u8>(kbc.read(0x60, 1)));
+  EXPECT_EQ(bytes, (std::vector<u8>{0xFA, 0xAB, 0x41}));
+  EXPECT_EQ(rising, 3u);
+  EXPECT_FALSE(level);
+}
+
+TEST_F(I8042Fixture, KeyPressRaisesIrq1) {
+  kbc.key(0x1C, false, false);
+  EXPECT_TRUE(irq1);
+  EXPECT_EQ(drain(), std::vector<u8>{0x1C});
+  EXPECT_FALSE(irq1);
+}
+
 }  // namespace
 }  // namespace x86lab

@@ -87,6 +87,21 @@ TEST_F(GuiDescriptorTable, DisplayReadsLeaveNoTraceOnTheBus) {
   EXPECT_EQ(bus.peek(0x1008 + 5), 0x9A);  // Accessed still clear
 }
 
+TEST_F(GuiDescriptorTable, RealModeVectorsAreOffsetThenSegment) {
+  // SDM Vol. 3, "Interrupt and Exception Handling in Real-Address Mode": entry n at
+  // IDTR.base + 4n, the offset in its low word. Here INT 10h -> C000:0190.
+  put32(0x40, 0xC0000190u);
+  const IvtRow row = read_ivt_row(mmu, 0, 0x10);
+  EXPECT_TRUE(row.mapped);
+  EXPECT_EQ(row.linear, 0x40u);
+  EXPECT_EQ(row.segment, 0xC000u);
+  EXPECT_EQ(row.offset, 0x0190u);
+  EXPECT_EQ(row.handler(), 0xC0190u);
+  EXPECT_EQ(ivt_entries(0x3FF), 256u);  // the reset IDTR limit 3FFh (SDM "Processor State After Reset")
+  EXPECT_EQ(ivt_entries(0xFFFF), 256u);
+  EXPECT_EQ(ivt_entries(0x0F), 4u);
+}
+
 TEST_F(GuiDescriptorTable, Tss32FieldsAtTheirSdmOffsets) {
   // SDM Figure "32-Bit Task-State Segment": link 0, ESP0 4, SS0 8, CR3 1Ch, EIP 20h,
   // EFLAGS 24h, EAX 28h, ES 48h, CS 4Ch, LDT 60h, T bit 64h bit 0, I/O map base 66h.

@@ -5,6 +5,7 @@
 
 #include "tests/ui/gui_test_memory.h"
 #include "ui/gui/disassembly_model.h"
+#include "ui/gui/trace_ring.h"
 
 namespace x86lab::gui {
 namespace {
@@ -66,6 +67,76 @@ TEST(GuiDisassembly, LinesBeforeEipLandExactlyOnEipWithoutSymbols) {
   EXPECT_EQ(at_eip->text, "ret");
   EXPECT_EQ(std::prev(at_eip)->text, "add eax, ebx");
   EXPECT_EQ(std::prev(at_eip, 2)->text, "push 0x01");
+}
+
+}  // namespace
+}  // namespace x86lab::gui
+
+namespace x86lab::gui {
+namespace {
+
+// Stopped at 0008:000F00D0 (32-bit code, base 0) right after the switch to protected
+// mode: the lines before are the 16-bit code that switched (roms/demo.asm's shape), and
+// the trace saw them run at F000:00C5 and F000:00C8. Issue 27: they were decoded as
+// 32-bit code ("jmp far 0x000F:0x00D0").
+TEST(GuiDisassembly, CodeThatRanAs16BitIsDecodedAsItRan) {
+  GuiTestMemory memory;
+  const u8 code[] = {0x0F, 0x22, 0xC0,                                     // F00C5 mov cr0, eax
+                     0x66, 0xEA, 0xD0, 0x00, 0x0F, 0x00, 0x08, 0x00,       // F00C8 jmp far 0008:000F00D0
+                     0xB8, 0x18, 0x00, 0x00, 0x00};                        // F00D0 mov eax, 18h
+  memory.bus.load(0xF00C5, code);
+  ExecutedCode executed;
+  executed[0xF00C5] = {0xF000, 0xC5, 3, false};
+  executed[0xF00C8] = {0xF000, 0xC8, 8, true};  // CS is 32-bit right after the far jump
+  const auto lines = disassemble_around(memory.mmu, 0, 0xF00D0, true, 2, 0, nullptr, &executed, 0x0008);
+  ASSERT_EQ(lines.size(), 3u);
+  EXPECT_EQ(lines[0].text, "mov cr0, eax");
+  EXPECT_EQ(lines[0].offset, 0xC5u);
+  EXPECT_EQ(lines[0].ran_cs, u16{0xF000});
+  EXPECT_FALSE(lines[0].code32);
+  EXPECT_EQ(lines[1].text, "jmp far 0x0008:0x000F00D0");
+  EXPECT_EQ(lines[1].length, 8);
+  EXPECT_FALSE(lines[1].code32);
+  EXPECT_EQ(lines[2].text, "mov eax, 0x18");
+  EXPECT_FALSE(lines[2].ran_cs);
+  EXPECT_TRUE(lines[2].code32);
+  // Without the trace, the same bytes as 32-bit code give another far jump.
+  EXPECT_EQ(disassemble_one(std::span<const u8>(code + 3, 8), 0xF00C8, true).text, "jmp far 0x000F:0x00D0");
+}
+
+TEST(GuiDisassembly, TheCodeSizeIsCsDBitOutsideVirtual8086Mode) {
+  CpuState state;
+  state.segments[CS].cache.db = true;
+  EXPECT_TRUE(code_is_32bit(state));
+  state.eflags |= 1u << 17;  // EFLAGS.VM: V86 code is 16-bit whatever the cache holds
+  EXPECT_FALSE(code_is_32bit(state));
+  state.eflags = 2;
+  state.segments[CS].cache.db = false;
+  EXPECT_FALSE(code_is_32bit(state));
+}
+
+TEST(GuiTraceRing, RecordsWhereAndInWhichCodeSizeInstructionsRan) {
+  CpuState cpu;
+  TraceRing ring(16, &cpu);
+  Event event;
+  event.kind = EventKind::Instruction;
+  event.a = 0xF000;
+  event.b = 0xC5;
+  event.c = 0xF00C5;
+  event.size = 3;
+  ring.write(event);  // CS's cache has D = 0
+  cpu.segments[CS].cache.db = true;
+  event.a = 0x0008;
+  event.b = event.c = 0xF00D0;
+  event.size = 5;
+  ring.write(event);
+  const ExecutedCode code = ring.executed_code();
+  ASSERT_EQ(code.size(), 2u);
+  EXPECT_FALSE(code.at(0xF00C5).code32);
+  EXPECT_EQ(code.at(0xF00C5).cs, 0xF000);
+  EXPECT_EQ(code.at(0xF00C5).eip, 0xC5u);
+  EXPECT_TRUE(code.at(0xF00D0).code32);
+  EXPECT_EQ(code.at(0xF00D0).length, 5);
 }
 
 }  // namespace

@@ -2,6 +2,8 @@
 // arguments; a bad line is one InputError naming the file and the line.
 #include <gtest/gtest.h>
 
+#include <SDL.h>
+
 #include "platform/input_error.h"
 #include "ui/gui/script.h"
 #include "ui/gui/widgets.h"
@@ -69,6 +71,22 @@ TEST(GuiScript, BadLinesNameTheFileAndLine) {
   EXPECT_EQ(message("run-to xyz\n"), "script 'lesson.txt' line 1: 'xyz' is not a hex address");
   EXPECT_EQ(message("screenshot\n"), "script 'lesson.txt' line 1: screenshot needs a file path");
   EXPECT_EQ(message("quit now\n"), "script 'lesson.txt' line 1: quit takes 0 argument(s)");
+  EXPECT_EQ(message("break-on io 0x64 0x60\n"), "script 'lesson.txt' line 1: LAST port is below PORT");
+  EXPECT_EQ(message("key F99\n"), "script 'lesson.txt' line 1: no key 'F99' (SDL key names: F11, Return, Space, A)");
+  EXPECT_EQ(message("drag 1 2 3\n"), "script 'lesson.txt' line 1: drag takes 4 argument(s)");
+}
+
+TEST(GuiScript, ParsesTheInputAndBreakpointCommands) {
+  const auto commands = parse_script("key Shift+F11 3\ndrag 10 20 30 40\nbreak-on lock accessed-bit\n", "t.txt");
+  ASSERT_EQ(commands.size(), 3u);
+  EXPECT_EQ(commands[0].verb, ScriptVerb::Key);
+  EXPECT_EQ(commands[0].text, "F11");
+  EXPECT_EQ(commands[0].number, 3u);
+  EXPECT_EQ(commands[0].number2, u64{KMOD_SHIFT});
+  EXPECT_EQ(commands[1].verb, ScriptVerb::Drag);
+  EXPECT_EQ(commands[1].number4, 40u);
+  EXPECT_EQ(commands[2].verb, ScriptVerb::BreakOn);
+  EXPECT_EQ(commands[2].text, "lock accessed-bit");
 }
 
 TEST(GuiScript, HexAddressesAcceptThePrefixAndSuffixForms) {

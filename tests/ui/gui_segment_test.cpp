@@ -108,6 +108,23 @@ TEST_F(GuiSegments, RealModeComparesTheBaseWithSelectorTimes16) {
   EXPECT_EQ(loaded.entry->base, 0x12340u);
 }
 
+TEST_F(GuiSegments, ARealModeSelectorIsAParagraphNotATableIndex) {
+  // Real-mode CS F000h was labelled "7680/GDT/0" (issue 27): it indexes no table.
+  CpuState reset;
+  reset.cr0 = 0x60000010u;
+  reset.segments[CS].selector = 0xF000;
+  const auto real = inspect_segments(mmu, reset);
+  EXPECT_EQ(selector_meaning(real[0]), "real mode");
+  CpuState v86 = state;
+  v86.eflags |= 1u << 17;  // EFLAGS.VM
+  v86.segments[CS].selector = 0xF000;
+  EXPECT_EQ(selector_meaning(inspect_segments(mmu, v86)[0]), "V86 mode");
+  // In protected mode a selector is index/TI/RPL.
+  CpuState protected_mode = state;
+  protected_mode.segments[CS].selector = 0x002B;
+  EXPECT_EQ(selector_meaning(inspect_segments(mmu, protected_mode)[0]), "5/GDT/3");
+}
+
 TEST_F(GuiSegments, InspectsAllEightRegistersInWindowOrder) {
   const auto rows = inspect_segments(mmu, state);
   ASSERT_EQ(rows.size(), 8u);

@@ -129,10 +129,67 @@ TEST(GuiSession, ResetReturnsToTheResetVector) {
   EXPECT_EQ(session.machine().cpu.state.eip, 0xFFF0u);  // after the jmp
   EXPECT_EQ(session.machine().cpu.state.gpr[EAX] & 0xFFFF, 2u);
   session.step_into(1);
-  session.apply({CommandKind::Reset});
+  session.apply({CommandKind::Restart});
   EXPECT_EQ(session.machine().cpu.state.eip, 0xFFF0u);
   EXPECT_EQ(session.machine().cpu.state.segments[CS].cache.base, 0xFFFF0000u);
   EXPECT_EQ(session.previous().eip, 0xFFF1u);
+}
+
+TEST(GuiSession, RestartBuildsTheMachineAgainAndKeepsTheBreakpoints) {
+  Session session(rom_session());
+  session.apply({CommandKind::WriteMemory, 0x500, false, {0x12}});
+  session.toggle_breakpoint(0xFFFFFFF2u);
+  session.run();
+  ASSERT_EQ(session.machine().counters.instructions, 2u);
+  session.apply({CommandKind::Restart});
+  EXPECT_EQ(session.machine().counters.instructions, 0u);  // counters as at start
+  EXPECT_EQ(session.machine().counters.cycles(), 0u);
+  EXPECT_EQ(session.machine().bus.peek(0x500), 0x00);     // RAM as at start
+  EXPECT_EQ(session.run_state(), RunState::Paused);
+  ASSERT_EQ(session.debugger().breakpoints().all().size(), 1u);
+  EXPECT_EQ(session.debugger().breakpoints().all()[0].hits, 0u);
+  session.run();
+  EXPECT_EQ(session.status(), "breakpoint 1 (linear) at F000:0000FFF2");
+}
+
+// A Multiboot kernel restarts at its entry point with its image loaded again, not at an
+// empty reset vector (issue 27): echo_kernel.elf enters in protected mode at its ELF entry.
+TEST(GuiSession, RestartOfAKernelStartsItAgainAtItsEntry) {
+  SessionOptions options;
+  options.config.memory_mib = 4;
+  options.config.kernel.kernel_path = std::string(X86LAB_ROM_DIR) + "/multiboot/echo_kernel.elf";
+  options.scenarios = "/nonexistent";
+  Session session(std::move(options));
+  const CpuState start = session.machine().cpu.state;
+  ASSERT_TRUE(start.cr0 & 1u);  // Multiboot: protected mode, flat segments (Multiboot spec "Machine state")
+  const u32 entry_byte = session.machine().bus.peek(start.eip);
+  session.step_into(20);
+  ASSERT_NE(session.machine().cpu.state.eip, start.eip);
+  session.apply({CommandKind::Restart});
+  EXPECT_EQ(session.machine().cpu.state.eip, start.eip);
+  EXPECT_EQ(session.machine().cpu.state.cr0, start.cr0);
+  EXPECT_EQ(session.machine().cpu.state.gpr[EAX], 0x2BADB002u);  // the Multiboot magic again
+  EXPECT_EQ(session.machine().bus.peek(start.eip), entry_byte);
+  EXPECT_EQ(session.machine().counters.instructions, 0u);
+}
+
+TEST(GuiSession, TheBreakpointsWindowAddsEnablesAndRemovesEventBreakpoints) {
+  Session session(rom_session());
+  session.apply({CommandKind::AddBreakpoint, 0, false, {}, "vector 13"});
+  session.apply({CommandKind::AddBreakpoint, 0, false, {}, "io 0x60 0x64"});
+  auto all = session.debugger().breakpoints().all();
+  ASSERT_EQ(all.size(), 2u);
+  EXPECT_EQ(all[0].kind, BreakpointKind::Vector);
+  EXPECT_EQ(all[1].kind, BreakpointKind::IoPort);
+  session.apply({CommandKind::EnableBreakpoint, all[0].id, false});
+  EXPECT_FALSE(session.debugger().breakpoints().find(all[0].id)->enabled);
+  session.apply({CommandKind::EnableBreakpoint, all[0].id, true});
+  EXPECT_TRUE(session.debugger().breakpoints().find(all[0].id)->enabled);
+  session.apply({CommandKind::RemoveBreakpoint, all[1].id});
+  EXPECT_EQ(session.debugger().breakpoints().all().size(), 1u);
+  session.apply({CommandKind::AddBreakpoint, 0, false, {}, "io 0x60 0x10000"});
+  EXPECT_EQ(session.message(), "breakpoint 'io 0x60 0x10000': ports are 0-0xffff");
+  EXPECT_EQ(session.debugger().breakpoints().all().size(), 1u);
 }
 
 TEST(GuiSession, SerialInputIsQueuedForTheGuest) {

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "platform/debugger/breakpoint_spec.h"
 #include "platform/debugger/inspect.h"
 #include "ui/gdb/console_monitor.h"
 #include "ui/gdb/gdb_protocol.h"
@@ -42,15 +43,7 @@ std::vector<std::string> split(const std::string& text) {
 }
 
 // A number in C notation (0x prefix for hex, else decimal) or a throw with the word.
-u32 number(const std::string& word) {
-  try {
-    std::size_t used = 0;
-    const unsigned long value = std::stoul(word, &used, 0);
-    if (used == word.size() && value <= 0xFFFFFFFFul) return static_cast<u32>(value);
-  } catch (const std::exception&) {
-  }
-  throw std::invalid_argument("bad number '" + word + "'");
-}
+u32 number(const std::string& word) { return parse_number(word); }
 
 std::optional<DescriptorTable> table_named(const std::string& name) {
   if (name == "gdt") return DescriptorTable::Gdt;
@@ -94,42 +87,16 @@ std::string GdbProtocol::monitor_break_on(const std::vector<std::string>& w) {
     owned_.push_back({*fault_breakpoint_, 'm'});
     return "break-on fault on (breakpoint " + std::to_string(*fault_breakpoint_) + ")\n";
   }
-  std::optional<Breakpoint> b;
-  if (what == "vector" && (w.size() == 3 || w.size() == 4)) {
-    const u32 first = number(w[2]), last = w.size() == 4 ? number(w[3]) : first;
-    if (first > 255 || last > 255 || last < first) return "vectors are 0-255\n";
-    b = Breakpoint::on_vector(static_cast<u8>(first), static_cast<u8>(last));
-  } else if (what == "lock" && w.size() == 3) {
-    const auto* name = std::find(kAccessKindNames.begin(), kAccessKindNames.end(), w[2]);
-    if (name == kAccessKindNames.end() || !is_locked_kind(static_cast<AccessKind>(name - kAccessKindNames.begin())))
-      return "unknown locked access kind '" + w[2] + "' (monitor help lists them)\n";
-    b = Breakpoint::on_locked(static_cast<AccessKind>(name - kAccessKindNames.begin()));
-  } else if (what == "load" && w.size() == 3) {
-    static constexpr const char* kNames[] = {"es", "cs", "ss", "ds", "fs", "gs", "ldtr", "tr"};
-    const auto* name = std::find(std::begin(kNames), std::end(kNames), w[2]);
-    if (name == std::end(kNames)) return "unknown segment register '" + w[2] + "'\n";
-    b = Breakpoint::on_segment_load(static_cast<u8>(name - std::begin(kNames)));
-  } else if (what == "selector" && w.size() == 3) {
-    const u32 selector = number(w[2]);
-    if (selector > 0xFFFF) return "selectors are 0-0xffff\n";
-    b = Breakpoint::on_selector(static_cast<u16>(selector), 0xFFFC);
-  } else if (what == "write" && (w.size() == 3 || w.size() == 4) && table_named(w[2])) {
-    const u32 entry = w.size() == 4 ? number(w[3]) : 0;
-    if (entry > 0xFFFF) return "descriptor entries are 0-0xffff\n";
-    b = Breakpoint::on_descriptor_write(*table_named(w[2]),
-                                        w.size() == 4 ? std::optional<u16>(static_cast<u16>(entry)) : std::nullopt);
-  } else if (what == "io" && (w.size() == 3 || w.size() == 4)) {
-    const u32 first = number(w[2]), last = w.size() == 4 ? number(w[3]) : first;
-    if (first > 0xFFFF || last > 0xFFFF) return "ports are 0-0xffff\n";
-    if (last < first) return "LAST port is below PORT\n";
-    b = Breakpoint::on_port(static_cast<u16>(first), static_cast<u16>(last));
-  } else if (what == "phys" && (w.size() == 4 || w.size() == 5)) {
-    const std::string mode = w.size() == 5 ? w[4] : "w";
-    const WatchAccess access = mode == "r" ? WatchAccess::Read : mode == "a" ? WatchAccess::Access : WatchAccess::Write;
-    b = Breakpoint::watch_range(number(w[2]), number(w[3]), access, true);
+  Breakpoint b;
+  try {
+    b = parse_breakpoint(std::vector<std::string>(w.begin() + 1, w.end()));  // platform/debugger/breakpoint_spec.h
+  } catch (const std::invalid_argument& problem) {
+    const std::string text = problem.what();
+    if (text.rfind("usage:", 0) == 0)
+      return "usage: break-on vector|fault|lock|load|selector|write|io|phys|list|delete|clear (monitor help)\n";
+    return text + "\n";
   }
-  if (!b) return "usage: break-on vector|fault|lock|load|selector|write|io|phys|list|delete|clear (monitor help)\n";
-  const u32 id = breakpoints.add(*b);
+  const u32 id = breakpoints.add(b);
   owned_.push_back({id, 'm'});
   return breakpoints.find(id)->describe() + "\n";
 }

@@ -10,6 +10,7 @@
 #include <stb_image_write.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -21,42 +22,23 @@
 
 #include "platform/input_error.h"
 #include "trace/output_file.h"
+#include "ui/gui/input_queue.h"
+#include "ui/gui/layout.h"
 #include "ui/gui/renderer.h"
+#include "ui/gui/script_runner.h"
+#include "ui/signal_guard.h"
 #include "ui/gui/window.h"
 
 namespace x86lab::gui {
 
 namespace {
 
-// Where each window starts (1600x1000 pixels) and whether it is open; the user's
-// layout file overrides the positions.
-struct Placement {
-  const char* title;
-  float x, y, width, height;
-  bool open;
-};
-constexpr Placement kLayout[] = {
-    {"Control", 0, 20, 420, 120, true},
-    {"CPU", 0, 140, 420, 450, true},
-    {"Counters", 0, 590, 420, 410, true},
-    {"Disassembly", 420, 20, 575, 360, true},
-    {"Segments", 420, 380, 575, 350, true},
-    {"Memory", 420, 730, 575, 270, true},
-    {"Descriptor tables", 995, 20, 605, 380, true},
-    {"Trace", 995, 400, 605, 330, true},
-    {"Serial console", 995, 730, 605, 270, true},
-    {"TSS", 995, 400, 605, 330, false},
-    {"Page walk", 420, 730, 575, 270, false},
-    {"VGA text screen", 995, 400, 605, 400, false},
-    {"Scenario launcher", 0, 590, 420, 410, false},
-    {"Compare", 420, 20, 1180, 360, false},
-};
-
 std::vector<std::unique_ptr<Window>> make_windows() {
   std::vector<std::unique_ptr<Window>> windows;
   windows.push_back(make_control_window());
   windows.push_back(make_cpu_window());
   windows.push_back(make_counters_window());
+  windows.push_back(make_breakpoints_window());
   windows.push_back(make_disassembly_window());
   windows.push_back(make_segments_window());
   windows.push_back(make_memory_window());
@@ -68,22 +50,18 @@ std::vector<std::unique_ptr<Window>> make_windows() {
   windows.push_back(make_vga_window());
   windows.push_back(make_scenario_window());
   windows.push_back(make_compare_window());
-  for (auto& window : windows)
-    for (const Placement& p : kLayout)
-      if (std::strcmp(p.title, window->title()) == 0) window->open = p.open;
+  for (auto& window : windows) window->open = open_at_start(window->title());
   return windows;
 }
 
-Window* find_window(const std::vector<std::unique_ptr<Window>>& windows, const std::string& title) {
-  for (const auto& window : windows)
-    if (title == window->title()) return window.get();
-  return nullptr;
-}
 
 // The SDL window, renderer and ImGui context, torn down in reverse order.
 class Display {
  public:
   Display(int width, int height, const std::string& title, const std::optional<std::filesystem::path>& layout) {
+    // SIGINT and SIGTERM are the frame loop's (SignalHandlers), not SDL's: SDL turns
+    // them into an SDL_QUIT only when events are next pumped, after the guest's slice.
+    SDL_SetHint(SDL_HINT_NO_SIGNAL_HANDLERS, "1");
     if (SDL_Init(SDL_INIT_VIDEO) != 0) throw std::runtime_error(std::string("SDL cannot start: ") + SDL_GetError());
     SDL_SetHint(SDL_HINT_RENDER_DRIVER, "software");
     // The software renderer draws into the window's own framebuffer (XShm under X11, plain
@@ -153,105 +131,11 @@ class Display {
   std::string layout_;
 };
 
-// Runs the script's commands between frames.
-class ScriptRunner {
- public:
-  explicit ScriptRunner(const std::vector<ScriptCommand>& commands) : commands_(commands) {}
-
-  bool finished() const { return next_ >= commands_.size() && waiting_ == 0 && !capture_ && click_phase_ == 0; }
-  bool quit() const { return quit_; }
-  // The capture to take in this frame, if its settle frames have passed.
-  const ScriptCommand* capture_now() const { return capture_ && waiting_ == 0 ? capture_ : nullptr; }
-  void captured() { capture_ = nullptr; }
-
-  // Before a frame: runs commands until one needs frames drawn.
-  void advance(Session& session, UiState& ui, std::vector<std::unique_ptr<Window>>& windows) {
-    if (waiting_ > 0 || capture_ || click_phase_ > 0 || quit_) return;
-    while (next_ < commands_.size()) {
-      const ScriptCommand& c = commands_[next_++];
-      if (run(c, session, ui, windows)) return;
-    }
-  }
-  // After a frame.
-  void frame_done() {
-    if (waiting_ > 0) --waiting_;
-  }
-  // Mouse injection for `click` (after ImGui_ImplSDL2_NewFrame, before ImGui::NewFrame).
-  void inject(ImGuiIO& io) {
-    if (click_phase_ == 0) return;
-    io.MousePos = click_at_;
-    io.MouseDown[0] = click_phase_ == 2;
-    if (--click_phase_ == 0) waiting_ = 1;
-  }
-
- private:
-  // True when the command needs frames before the next one.
-  bool run(const ScriptCommand& c, Session& session, UiState& ui, std::vector<std::unique_ptr<Window>>& windows) {
-    auto fail = [&](const std::string& problem) {
-      throw InputError("script line " + std::to_string(c.line) + ": " + problem);
-    };
-    switch (c.verb) {
-      case ScriptVerb::Step: session.step_into(c.number); break;
-      case ScriptVerb::Over: session.step_over(); break;
-      case ScriptVerb::Out: session.step_out(); break;
-      case ScriptVerb::RunTo: session.run_to(static_cast<u32>(c.number)); break;
-      case ScriptVerb::Run: session.run(c.flag ? c.number : UINT64_MAX); break;
-      case ScriptVerb::Break: session.debugger().breakpoints().add(Breakpoint::at_linear(static_cast<u32>(c.number))); break;
-      case ScriptVerb::BreakVector: {
-        const u8 vector = static_cast<u8>(c.number);
-        session.debugger().breakpoints().add(Breakpoint::on_vector(vector, vector));
-        break;
-      }
-      case ScriptVerb::Memory:
-        ui.memory_address = static_cast<u32>(c.number);
-        ui.memory_physical = c.flag;
-        ui.memory_follow = MemoryFollow::Address;
-        break;
-      case ScriptVerb::Walk: ui.walk_address = static_cast<u32>(c.number); break;
-      case ScriptVerb::Open:
-      case ScriptVerb::Close: {
-        Window* window = find_window(windows, c.text);
-        if (!window) fail("no window '" + c.text + "'");
-        window->open = c.verb == ScriptVerb::Open;
-        break;
-      }
-      case ScriptVerb::Compare:
-        session.apply({CommandKind::RunCompare, 0, false, {}, c.text});
-        while (session.compare().running) {
-          SDL_Delay(10);
-          session.tick(0);
-        }
-        break;
-      case ScriptVerb::Click:
-        click_at_ = ImVec2(static_cast<float>(c.number), static_cast<float>(c.number2));
-        click_phase_ = 2;
-        return true;
-      case ScriptVerb::Frames: waiting_ = static_cast<int>(c.number); return waiting_ > 0;
-      case ScriptVerb::Screenshot:
-      case ScriptVerb::Dump:
-        // Two frames let windows and tables settle their sizes before the capture.
-        capture_ = &c;
-        waiting_ = 2;
-        return true;
-      case ScriptVerb::Quit: quit_ = true; return true;
-    }
-    return false;
-  }
-
-  const std::vector<ScriptCommand>& commands_;
-  std::size_t next_ = 0;
-  int waiting_ = 0;
-  const ScriptCommand* capture_ = nullptr;
-  bool quit_ = false;
-  int click_phase_ = 0;  // 2: press this frame, 1: release this frame
-  ImVec2 click_at_;
-};
-
 // F5 run/continue (pause while running), F9 toggle breakpoint, F10 step over, F11 step
-// into, Shift+F11 step out, Ctrl+R reset.
+// into, Shift+F11 step out, Ctrl+R restart.
 void shortcuts(const MachineView& view, CommandQueue& commands) {
   const ImGuiIO& io = ImGui::GetIO();
-  if (io.WantTextInput) return;
+  if (io.WantTextInput || view.ui.keyboard_to_guest) return;
   const bool moving = view.run_state == RunState::Running || view.run_state == RunState::Busy;
   if (ImGui::IsKeyPressed(SDL_SCANCODE_F5, false)) commands.push({moving ? CommandKind::Pause : CommandKind::Run});
   if (moving) return;
@@ -260,42 +144,104 @@ void shortcuts(const MachineView& view, CommandQueue& commands) {
                    view.ui.selected_linear.value_or(view.state.segments[CS].cache.base + view.state.eip)});
   if (ImGui::IsKeyPressed(SDL_SCANCODE_F10, false)) commands.push({CommandKind::StepOver});
   if (ImGui::IsKeyPressed(SDL_SCANCODE_F11, false)) commands.push({io.KeyShift ? CommandKind::StepOut : CommandKind::StepInto});
-  if (io.KeyCtrl && ImGui::IsKeyPressed(SDL_SCANCODE_R, false)) commands.push({CommandKind::Reset});
+  if (io.KeyCtrl && ImGui::IsKeyPressed(SDL_SCANCODE_R, false)) commands.push({CommandKind::Restart});
 }
 
-void menu(std::vector<std::unique_ptr<Window>>& windows) {
-  if (!ImGui::BeginMainMenuBar()) return;
+// The main menu; true when "Tile windows" was chosen.
+bool menu(std::vector<std::unique_ptr<Window>>& windows) {
+  if (!ImGui::BeginMainMenuBar()) return false;
+  bool tile = false;
   if (ImGui::BeginMenu("View")) {
     for (auto& window : windows) ImGui::MenuItem(window->title(), nullptr, &window->open);
+    ImGui::Separator();
+    tile = ImGui::MenuItem("Tile windows");
     ImGui::EndMenu();
   }
-  ImGui::TextDisabled("F5 run/pause  F9 breakpoint  F10 over  F11 into  Shift+F11 out  Ctrl+R reset");
+  ImGui::TextDisabled("F5 run/pause  F9 breakpoint  F10 over  F11 into  Shift+F11 out  Ctrl+R restart");
   ImGui::EndMainMenuBar();
+  return tile;
 }
 
-// Draws the open windows; with `dump`, appends the text each one shows.
+// Draws the open windows; with `dump`, appends the text each one shows. Windows start
+// in their tiles (layout.h; a layout file's places win) and go back to them when `tile`.
+// Content wider than a window scrolls sideways, so every control stays reachable.
 void draw_windows(std::vector<std::unique_ptr<Window>>& windows, const MachineView& view, CommandQueue& commands,
-                  std::string* dump) {
+                  std::string* dump, bool tile) {
+  const ImVec2 display = ImGui::GetIO().DisplaySize;
   for (auto& window : windows) {
     if (!window->open) continue;
-    for (const Placement& p : kLayout) {
-      if (std::strcmp(p.title, window->title()) != 0) continue;
-      ImGui::SetNextWindowPos(ImVec2(p.x, p.y), ImGuiCond_FirstUseEver);
-      ImGui::SetNextWindowSize(ImVec2(p.width, p.height), ImGuiCond_FirstUseEver);
+    if (const auto t = tile_of(window->title(), display.x, display.y, ImGui::GetFrameHeight())) {
+      const ImGuiCond when = tile ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
+      ImGui::SetNextWindowPos(ImVec2(t->x, t->y), when);
+      ImGui::SetNextWindowSize(ImVec2(t->width, t->height), when);
     }
-    const bool visible = ImGui::Begin(window->title(), &window->open);
+    // A window that opens (the VGA text screen by itself) does not take the focus, so
+    // the keyboard stays with the shortcuts until the user clicks into it.
+    const bool visible = ImGui::Begin(window->title(), &window->open,
+                                      ImGuiWindowFlags_HorizontalScrollbar | ImGuiWindowFlags_NoFocusOnAppearing);
     // ImGui logs the text of one top-level window at a time (End() stops logging).
     if (dump) ImGui::LogToBuffer();
     if (visible) {
       window->draw(view, commands);
     }
     if (dump) {
-      *dump += "==== " + std::string(window->title()) + " ====\n" + GImGui->LogBuffer.c_str() + "\n";
+      const ImVec2 at = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+      char place[64];
+      std::snprintf(place, sizeof place, " at %.0f,%.0f size %.0fx%.0f", at.x, at.y, size.x, size.y);
+      *dump += "==== " + std::string(window->title()) + " ====" + place + "\n" + GImGui->LogBuffer.c_str() + "\n";
       ImGui::LogFinish();
     }
     ImGui::End();
   }
 }
+
+// Opens the VGA text screen the first time the guest has put text there (checked every
+// 32 frames), so that a guest with a VGA console shows it without a trip to the View
+// menu; once opened (or closed by the user) it is left alone.
+void open_vga_once(std::vector<std::unique_ptr<Window>>& windows, const Machine& machine, u64 frame, bool& done) {
+  static const std::string kTitle = "VGA text screen";
+  Window* vga = find_window(windows, kTitle);
+  if (!vga || done || frame % 32 != 0) return;
+  if (vga->open) {
+    done = true;
+    return;
+  }
+  for (u32 at = VgaText::kTextBuffer; at < VgaText::kTextBuffer + VgaText::kColumns * VgaText::kRows * 2; at += 2) {
+    const u8 character = machine.bus.peek(at);
+    if (character != 0 && character != ' ') {
+      vga->open = true;
+      done = true;
+      return;
+    }
+  }
+}
+
+// SIGINT and SIGTERM while the frame loop runs: the handler records the signal and asks
+// the debugger to pause, which ends a guest slice within Debugger::kSliceSteps steps;
+// the loop sees the signal before its next frame (or within 100 ms of an idle wait) and
+// ends as when the window is closed, closing every output whole. A second signal acts
+// as if none were caught (SA_RESETHAND), as for `x86lab run`.
+std::atomic<int> caught_signal{0};
+std::atomic<Debugger*> signalled_debugger{nullptr};
+
+void on_signal(int signal) {
+  caught_signal.store(signal);
+  if (Debugger* debugger = signalled_debugger.load()) debugger->pause();
+}
+
+class SignalHandlers {
+ public:
+  explicit SignalHandlers(Debugger& debugger)
+      : guard_((caught_signal = 0, signalled_debugger = &debugger, on_signal)) {}  // armed before installed
+  ~SignalHandlers() { signalled_debugger = nullptr; }
+  SignalHandlers(const SignalHandlers&) = delete;
+  SignalHandlers& operator=(const SignalHandlers&) = delete;
+  // The signal caught, or 0.
+  static int caught() { return caught_signal.load(); }
+
+ private:
+  SignalGuard guard_;
+};
 
 // wake_frame_loop() pushes an event only while a frame loop's SDL is up.
 std::mutex wake_mutex;
@@ -332,18 +278,56 @@ bool is_window_notice(const SDL_Event& event) {
 
 // Waits up to `timeout_ms` milliseconds of wall time (user interface pacing only) for
 // an event worth drawing a frame at once. Window notices (is_window_notice) do not end
-// the wait; every event taken is queued again, in order, for the frame.
-void wait_for_input(Uint32 timeout_ms) {
-  const Uint32 deadline = SDL_GetTicks() + timeout_ms;
-  std::vector<SDL_Event> taken;
+// the wait; every event taken goes to `input`, in order, for the frames. Then takes
+// the events SDL holds. True when one of them asks to quit (the window closed,
+// SIGINT or SIGTERM), which is never held back for a later frame.
+bool collect_input(Uint32 timeout_ms, InputQueue& input) {
+  const auto quits = [](const SDL_Event& event) {
+    return event.type == SDL_QUIT || (event.type == SDL_WINDOWEVENT && event.window.event == SDL_WINDOWEVENT_CLOSE);
+  };
+  bool quit = false;
   SDL_Event event;
+  const Uint32 deadline = SDL_GetTicks() + timeout_ms;
   for (;;) {
     const auto left = static_cast<Sint32>(deadline - SDL_GetTicks());
-    if (left <= 0 || !SDL_WaitEventTimeout(&event, left)) break;
-    taken.push_back(event);
+    if (timeout_ms == 0 || left <= 0 || !SDL_WaitEventTimeout(&event, left)) break;
+    input.push(event);
+    quit |= quits(event);
     if (!is_window_notice(event)) break;
   }
-  for (SDL_Event& e : taken) SDL_PushEvent(&e);
+  while (SDL_PollEvent(&event)) {
+    input.push(event);
+    quit |= quits(event);
+  }
+  return quit;
+}
+
+// Hands one frame's events to ImGui's SDL backend, and its key changes to `ui` (for the
+// guest's keyboard). The modifier keys come from each key event (the backend reads
+// SDL's state now, which a queued event may no longer match).
+void feed_frame(InputQueue& input, UiState& ui) {
+  ImGuiIO& io = ImGui::GetIO();
+  ui.frame_keys.clear();
+  for (const SDL_Event& event : input.take_frame()) {
+    ImGui_ImplSDL2_ProcessEvent(&event);
+    if (event.type == SDL_KEYDOWN || event.type == SDL_KEYUP) {
+      ui.frame_keys.emplace_back(event.key.keysym.scancode, event.type == SDL_KEYDOWN);
+      const Uint16 mod = event.key.keysym.mod;
+      io.KeyShift = (mod & KMOD_SHIFT) != 0;
+      io.KeyCtrl = (mod & KMOD_CTRL) != 0;
+      io.KeyAlt = (mod & KMOD_ALT) != 0;
+      io.KeySuper = (mod & KMOD_GUI) != 0;
+    }
+  }
+}
+
+// The pointer and buttons as of the events fed so far (after ImGui_ImplSDL2_NewFrame,
+// which reads SDL's state now and would see a queued click already released).
+void feed_pointer(const InputQueue& input) {
+  ImGuiIO& io = ImGui::GetIO();
+  io.MousePos = input.mouse_inside() ? ImVec2(static_cast<float>(input.mouse_x()), static_cast<float>(input.mouse_y()))
+                                     : ImVec2(-FLT_MAX, -FLT_MAX);
+  for (int button = 0; button < 3; ++button) io.MouseDown[button] = input.button_down(button);
 }
 
 bool headless_driver() {
@@ -375,7 +359,8 @@ std::optional<std::filesystem::path> default_layout_file() {
 AppStats run_app(Session& session, const AppOptions& options) {
   auto windows = make_windows();
   for (const ScriptCommand& c : options.script)
-    if ((c.verb == ScriptVerb::Open || c.verb == ScriptVerb::Close) && !find_window(windows, c.text))
+    if ((c.verb == ScriptVerb::Open || c.verb == ScriptVerb::Close || c.verb == ScriptVerb::Focus) &&
+        !find_window(windows, c.text))
       throw InputError("script line " + std::to_string(c.line) + ": no window '" + c.text + "'");
   Display display(options.width, options.height, "x86lab inspector - " + session.title(), options.layout_file);
   UiState ui;
@@ -383,38 +368,44 @@ AppStats run_app(Session& session, const AppOptions& options) {
   ScriptRunner script(options.script);
   if (options.start_running) commands.push({CommandKind::Run});
   const WakeGuard wake;
+  const SignalHandlers signals(session.debugger());
   ServiceState service = options.service ? options.service(session) : ServiceState{};
   AppStats stats;
   const auto start = std::chrono::steady_clock::now();
   bool quit = false;
   std::string window_title;
+  InputQueue input;
+  ImVec2 tiled_for;
+  bool vga_opened = false;
   while (!quit) {
-    SDL_Event event;
     const auto frame_start = std::chrono::steady_clock::now();
     const bool idle = session.run_state() != RunState::Running && session.run_state() != RunState::Busy &&
-                      (script.finished() || service.hold) && !options.max_frames;
+                      (script.finished() || service.hold) && !options.max_frames && input.empty();
     // While nothing moves, wait for input instead of drawing frames back to back.
-    if (idle) wait_for_input(100);
-    while (SDL_PollEvent(&event)) {
-      ImGui_ImplSDL2_ProcessEvent(&event);
-      if (event.type == SDL_QUIT) quit = true;
-      if (event.type == SDL_WINDOWEVENT && event.window.event == SDL_WINDOWEVENT_CLOSE) quit = true;
-    }
-    if (!service.hold) script.advance(session, ui, windows);
+    if (collect_input(idle ? 100 : 0, input) || SignalHandlers::caught()) break;
+    feed_frame(input, ui);
+    if (!service.hold) script.advance(session, ui, windows, input);
     if (script.quit() || service.quit) break;
     const ScriptCommand* capture = script.capture_now();
 
     ImGui_ImplSDLRenderer_NewFrame();
     ImGui_ImplSDL2_NewFrame();
-    script.inject(ImGui::GetIO());
+    feed_pointer(input);
     ImGui::NewFrame();
     const MachineView view{session, session.machine(), session.machine().cpu.state, session.previous(),
                            session.run_state(), ui};
     shortcuts(view, commands);
-    menu(windows);
+    ui.keyboard_to_guest = false;  // the VGA text screen sets it again while it has the focus
+    // The tiles follow the display: tiled again when its size changes, or on request.
+    bool tile = menu(windows);
+    open_vga_once(windows, session.machine(), stats.frames, vga_opened);
+    const ImVec2 display_size = ImGui::GetIO().DisplaySize;
+    if (stats.frames > 0 && (display_size.x != tiled_for.x || display_size.y != tiled_for.y)) tile = true;
+    tiled_for = display_size;
     std::string dump;
     const bool dumping = capture && capture->verb == ScriptVerb::Dump;
-    draw_windows(windows, view, commands, dumping ? &dump : nullptr);
+    draw_windows(windows, view, commands, dumping ? &dump : nullptr, tile);
+    script.apply_focus();
     if (dumping) {
       try {
         write_whole_file(capture->text, dump, "dump");
@@ -438,6 +429,7 @@ AppStats run_app(Session& session, const AppOptions& options) {
     const auto drawn = std::chrono::steady_clock::now();
     const double draw_seconds = std::chrono::duration<double>(drawn - frame_start).count();
     stats.guest_steps += session.tick(std::clamp(1.0 / 32 - draw_seconds, 0.004, options.guest_seconds_per_frame));
+    if (SignalHandlers::caught()) break;
     if (options.service) service = options.service(session);
     // The title shows CS:EIP when paused (desktop task lists, and tests driving the window with xdotool).
     {
@@ -452,6 +444,7 @@ AppStats run_app(Session& session, const AppOptions& options) {
     if ((options.script_given || options.service) && script.finished() && !service.hold && headless_driver()) quit = true;
   }
   stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  stats.signal = SignalHandlers::caught();
   return stats;
 }
 

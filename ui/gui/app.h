@@ -39,6 +39,7 @@ struct AppStats {
   u64 frames = 0;
   double seconds = 0;       // wall time of the frame loop
   u64 guest_steps = 0;      // steps the guest ran during the loop
+  int signal = 0;           // SIGINT or SIGTERM ended the loop (0: the window closed, quit, a script's end)
 };
 
 // Opens the window and runs until it is closed or `quit`. Throws InputError for a

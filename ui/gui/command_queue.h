@@ -16,10 +16,14 @@ enum class CommandKind : u8 {
   StepOver,          // over CALL, INT n and REP strings (F10)
   StepOut,           // to the return of the current function (Shift+F11)
   RunTo,             // run until CS.base + EIP == address
-  Reset,             // CPU reset; RAM, devices and breakpoints stay (Ctrl+R)
+  Restart,           // restart: the machine as at start (image, kernel, counters); breakpoints stay (Ctrl+R)
   ToggleBreakpoint,  // a code breakpoint at linear `address` (F9, click in Disassembly)
+  AddBreakpoint,     // the breakpoint `text` describes (platform/debugger/breakpoint_spec.h: "vector 13")
+  RemoveBreakpoint,  // breakpoint id `address`
+  EnableBreakpoint,  // breakpoint id `address` enabled when `physical`, else disabled
   WriteMemory,       // write `bytes` at `address` (linear, or physical when `physical`); only while paused
   SerialInput,       // bytes typed into the Serial console (`text`)
+  GuestKey,          // a PC key to the 8042: bytes = {set 1 make code, extended, released} (VGA text screen)
   LaunchVariant,     // restart on scenario `text` variant `text2` (Scenario launcher)
   RunCompare,        // run all variants of scenario `text` and show the results (Compare view)
 };

@@ -1,4 +1,4 @@
-// The Control window: run, pause, step into/over/out and reset buttons (the same
+// The Control window: run, pause, step into/over/out and restart buttons (the same
 // commands as F5, F11, F10, Shift+F11 and Ctrl+R) and the reason of the last stop.
 #include "ui/gui/widgets.h"
 #include "ui/gui/window.h"
@@ -15,14 +15,11 @@ struct ControlWindow final : Window {
     } else if (button("Run F5", paused)) {
       commands.push({CommandKind::Run});
     }
-    ImGui::SameLine();
-    if (button("Step F11", paused)) commands.push({CommandKind::StepInto});
-    ImGui::SameLine();
-    if (button("Over F10", paused)) commands.push({CommandKind::StepOver});
-    ImGui::SameLine();
-    if (button("Out Shift+F11", paused)) commands.push({CommandKind::StepOut});
-    ImGui::SameLine();
-    if (button("Reset Ctrl+R", !moving)) commands.push({CommandKind::Reset});
+    // The buttons wrap when the window is narrow.
+    if (wrapped_button("Step F11", paused)) commands.push({CommandKind::StepInto});
+    if (wrapped_button("Over F10", paused)) commands.push({CommandKind::StepOver});
+    if (wrapped_button("Out Shift+F11", paused)) commands.push({CommandKind::StepOut});
+    if (wrapped_button("Restart Ctrl+R", !moving)) commands.push({CommandKind::Restart});
     ImGui::TextUnformatted(view.session.title().c_str());
     ImGui::PushStyleColor(ImGuiCol_Text, view.run_state == RunState::Ended ? kStale : ImGui::GetStyleColorVec4(ImGuiCol_Text));
     ImGui::TextWrapped("%s", view.session.status().c_str());
@@ -38,6 +35,10 @@ struct ControlWindow final : Window {
   }
 
  private:
+  static bool wrapped_button(const char* label, bool enabled) {
+    same_line_if_fits(button_width(label));
+    return button(label, enabled);
+  }
   static bool button(const char* label, bool enabled) {
     if (!enabled) ImGui::PushStyleVar(ImGuiStyleVar_Alpha, ImGui::GetStyle().Alpha * 0.45f);
     const bool pressed = ImGui::Button(label) && enabled;

@@ -110,6 +110,20 @@ std::vector<DescriptorRow> read_descriptor_table(const Mmu& mmu, u32 base, u32 l
   return rows;
 }
 
+u32 ivt_entries(u32 limit) { return static_cast<u32>(std::min<u64>((u64{limit} + 1) / 4, 256)); }
+
+IvtRow read_ivt_row(const Mmu& mmu, u32 base, u32 vector) {
+  IvtRow row;
+  row.vector = vector;
+  row.linear = base + vector * 4;
+  const auto raw = peek_u32(mmu, row.linear);
+  if (!raw) return row;
+  row.mapped = true;
+  row.offset = static_cast<u16>(*raw);
+  row.segment = static_cast<u16>(*raw >> 16);
+  return row;
+}
+
 std::optional<TssFields> read_tss32(const Mmu& mmu, u32 base) {
   std::array<u32, 26> dwords{};
   for (unsigned i = 0; i < dwords.size(); ++i) {

@@ -51,6 +51,22 @@ DescriptorRow read_descriptor_row(const Mmu& mmu, u32 base, u32 index);
 // (entries whose last byte is within the limit), at most `max_entries`.
 std::vector<DescriptorRow> read_descriptor_table(const Mmu& mmu, u32 base, u32 limit, u32 max_entries = 8192);
 
+// One vector of the real-address-mode interrupt vector table: 4-byte entries at
+// IDTR.base + 4 * vector, the handler's offset (low word) then its segment (SDM Vol. 3,
+// "Interrupt and Exception Handling in Real-Address Mode"). `mapped` is false when a byte
+// of the entry cannot be read.
+struct IvtRow {
+  u32 vector = 0;
+  u32 linear = 0;   // linear address of the entry
+  bool mapped = false;
+  u16 segment = 0;
+  u16 offset = 0;
+  u32 handler() const { return (u32{segment} << 4) + offset; }  // the handler's linear address (without A20 masking)
+};
+// How many 4-byte vectors an IVT with this limit holds (at most 256).
+u32 ivt_entries(u32 limit);
+IvtRow read_ivt_row(const Mmu& mmu, u32 base, u32 vector);
+
 // A 32-bit TSS decoded (SDM Figure "32-Bit Task-State Segment (TSS)"), or empty when
 // its 104 bytes are not all mapped.
 struct TssFields {

@@ -1,7 +1,9 @@
 // The Descriptor tables window: GDT, LDT and IDT entries decoded with the SDM's type
 // names and gate targets; Accessed and Busy bits as badges; the entries the last
 // instruction read or wrote (descriptor loads, gate reads, Accessed/Busy-bit locked
-// writes, from the trace) marked ">" on a yellow row.
+// writes, from the trace) marked ">" on a yellow row. In real-address mode the CPU uses
+// no descriptor table: the GDT tab says so (the table GDTR names can still be shown,
+// for a GDT prepared before the switch) and the IDT tab is the interrupt vector table.
 #include "ui/gui/descriptor_model.h"
 #include "ui/gui/widgets.h"
 #include "ui/gui/window.h"
@@ -13,9 +15,15 @@ struct DescriptorTablesWindow final : Window {
   void draw(const MachineView& view, CommandQueue&) override {
     const CpuState& s = view.state;
     if (!ImGui::BeginTabBar("tables")) return;
+    const bool real_mode = !(s.cr0 & cr0::PE);
     if (ImGui::BeginTabItem("GDT")) {
       ImGui::Text("GDTR base %08X limit %04X", s.gdtr.base, s.gdtr.limit);
-      table(view, s.gdtr.base, s.gdtr.limit, false);
+      if (real_mode) {
+        ImGui::TextWrapped("Real-address mode (CR0.PE = 0): segment registers hold paragraph numbers (base = "
+                           "selector x 16) and no descriptor table is used; GDTR is read when CR0.PE is set.");
+        ImGui::Checkbox("decode the table GDTR names anyway", &show_real_mode_gdt_);
+      }
+      if (!real_mode || show_real_mode_gdt_) table(view, s.gdtr.base, s.gdtr.limit, false);
       ImGui::EndTabItem();
     }
     if (ImGui::BeginTabItem("LDT")) {
@@ -27,16 +35,52 @@ struct DescriptorTablesWindow final : Window {
       }
       ImGui::EndTabItem();
     }
-    if (ImGui::BeginTabItem("IDT")) {
-      ImGui::Text("IDTR base %08X limit %04X%s", s.idtr.base, s.idtr.limit,
-                  (s.cr0 & cr0::PE) ? "" : " (real mode uses the IVT: 4-byte entries)");
-      table(view, s.idtr.base, s.idtr.limit, true);
+    if (ImGui::BeginTabItem(real_mode ? "IVT###IDT" : "IDT###IDT")) {
+      if (real_mode) {
+        ImGui::Text("IDTR base %08X limit %04X: real-address mode, 4-byte vectors segment:offset", s.idtr.base,
+                    s.idtr.limit);
+        ivt(view, s.idtr.base, s.idtr.limit);
+      } else {
+        ImGui::Text("IDTR base %08X limit %04X", s.idtr.base, s.idtr.limit);
+        table(view, s.idtr.base, s.idtr.limit, true);
+      }
       ImGui::EndTabItem();
     }
     ImGui::EndTabBar();
   }
 
  private:
+  bool show_real_mode_gdt_ = false;
+
+  static void ivt(const MachineView& view, u32 base, u32 limit) {
+    if (!begin_table("vectors", 3, ImGui::GetContentRegionAvail().y)) return;
+    ImGui::TableSetupScrollFreeze(0, 1);
+    for (const char* heading : {"  vector", "segment:offset", "handler (linear)"}) ImGui::TableSetupColumn(heading);
+    ImGui::TableHeadersRow();
+    ImGuiListClipper clipper;
+    clipper.Begin(static_cast<int>(ivt_entries(limit)));
+    while (clipper.Step()) {
+      for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
+        const IvtRow row = read_ivt_row(view.machine.mmu, base, static_cast<u32>(i));
+        const bool touched = view.session.trace().last_instruction_touched(row.linear, 4);
+        ImGui::TableNextRow();
+        if (touched) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg0, ImGui::GetColorU32(ImVec4(0.35f, 0.32f, 0.1f, 1.0f)));
+        ImGui::TableNextColumn();
+        text_maybe(touched, kCurrent, "%s%3u %02Xh", touched ? "> " : "  ", row.vector, row.vector);
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("linear %08X", row.linear);
+        ImGui::TableNextColumn();
+        if (!row.mapped) {
+          ImGui::TextDisabled("(not mapped)");
+          continue;
+        }
+        ImGui::Text("%04X:%04X", row.segment, row.offset);
+        ImGui::TableNextColumn();
+        ImGui::Text("%05X", row.handler());
+      }
+    }
+    ImGui::EndTable();
+  }
+
   static void table(const MachineView& view, u32 base, u32 limit, bool idt) {
     const u32 entries = table_entries(limit);
     if (!begin_table("entries", 4, ImGui::GetContentRegionAvail().y)) return;

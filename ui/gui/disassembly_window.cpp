@@ -1,5 +1,6 @@
 // The Disassembly window: instructions around EIP (Zydis text), symbols from an ELF
-// as labels, code breakpoints as red dots. Clicking the gutter toggles a breakpoint;
+// as labels, code breakpoints as red dots; code that ran in the other code size (the
+// trace saw it) is decoded and addressed as it ran. Clicking the gutter toggles a breakpoint;
 // clicking a line selects it for F9.
 #include "ui/gui/disassembly_model.h"
 #include "ui/gui/widgets.h"
@@ -14,14 +15,16 @@ struct DisassemblyWindow final : Window {
   void draw(const MachineView& view, CommandQueue& commands) override {
     const CpuState& s = view.state;
     const u32 cs_base = s.segments[CS].cache.base;
-    const bool code32 = s.segments[CS].cache.db && !(s.eflags & (1u << 17));
+    const bool code32 = code_is_32bit(s);
     const u32 eip = view.ui.disassembly_at.value_or(cs_base + s.eip) - cs_base;
     if (view.ui.disassembly_at) {
       ImGui::Text("at %08X (from the Trace window)", *view.ui.disassembly_at);
       ImGui::SameLine();
       if (ImGui::SmallButton("back to EIP")) view.ui.disassembly_at.reset();
     }
-    const auto lines = disassemble_around(view.machine.mmu, cs_base, eip, code32, 8, 24, &view.session.symbols());
+    const ExecutedCode executed = view.session.trace().executed_code();
+    const auto lines = disassemble_around(view.machine.mmu, cs_base, eip, code32, 8, 24, &view.session.symbols(), &executed,
+                                          s.segments[CS].selector);
     if (!ImGui::BeginTable("code", 4, ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg)) return;
     for (const DisassemblyLine& line : lines) {
       if (!line.label.empty()) {
@@ -43,7 +46,8 @@ struct DisassemblyWindow final : Window {
       ImGui::PopStyleColor();
       ImGui::TableNextColumn();
       char address[24];
-      std::snprintf(address, sizeof address, code32 ? "%04X:%08X" : "%04X:%04X", s.segments[CS].selector, line.offset);
+      std::snprintf(address, sizeof address, line.code32 ? "%04X:%08X" : "%04X:%04X",
+                    line.ran_cs.value_or(s.segments[CS].selector), line.offset);
       if (ImGui::Selectable(address, selected, ImGuiSelectableFlags_SpanAllColumns)) view.ui.selected_linear = line.linear;
       ImGui::PopID();
       ImGui::TableNextColumn();
@@ -53,6 +57,10 @@ struct DisassemblyWindow final : Window {
       ImGui::TextDisabled("%s", bytes.c_str());
       ImGui::TableNextColumn();
       text_maybe(at_eip, kCurrent, "%s%s%s", line.text.c_str(), line.target.empty() ? "" : "  ; ", line.target.c_str());
+      if (line.code32 != code32) {
+        ImGui::SameLine();
+        ImGui::TextDisabled(line.code32 ? "[ran 32-bit]" : "[ran 16-bit]");
+      }
     }
     ImGui::EndTable();
   }

@@ -166,6 +166,10 @@ int gui_command(const std::vector<std::string>& args) {
   if (vm.count("stats")) session.machine().counters.print(std::cerr, session.machine().cpu.clock().cycles());
   finish_output([&] { write_stats_json(stats_json.get(), session.machine()); }, output_failed);
   if (output_failed) return 2;
+  if (stats.signal) {
+    std::cerr << "x86lab: " << describe_run_end(RunResult::Reason::Interrupted) << std::endl;
+    return 128 + stats.signal;
+  }
   if (server && server->killed()) {
     std::cerr << "x86lab: killed by gdb" << std::endl;
     return 1;

@@ -23,6 +23,11 @@ class GuiSerialHost : public SerialHost {
   // Queues bytes for the guest (the Serial console's input line).
   void type(std::string_view text) { input_.insert(input_.end(), text.begin(), text.end()); }
   const std::string& output() const { return output_; }
+  // Forgets the output and the input not yet received (a restarted machine).
+  void clear() {
+    output_.clear();
+    input_.clear();
+  }
   std::size_t pending_input() const { return input_.size(); }
 
  private:

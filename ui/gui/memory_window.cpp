@@ -46,10 +46,15 @@ struct MemoryWindow final : Window {
       ImGui::EndChild();
       return;
     }
+    // 16 bytes a line, or 8 when the window is too narrow for 16 (4 KiB from the start address).
+    const float sixteen = ImGui::CalcTextSize("00000000  ").x + ImGui::CalcTextSize("00 ").x * 16 +
+                          ImGui::CalcTextSize("  ").x + ImGui::CalcTextSize("0").x * 16;
+    const unsigned per_line = ImGui::GetContentRegionAvail().x >= sixteen ? 16 : 8;
     ImGuiListClipper clipper;
-    clipper.Begin(256);  // 4 KiB from the start address
+    clipper.Begin(static_cast<int>(4096 / per_line));
     while (clipper.Step())
-      for (int row = clipper.DisplayStart; row < clipper.DisplayEnd; ++row) line(view, start + static_cast<u32>(row) * 16);
+      for (int row = clipper.DisplayStart; row < clipper.DisplayEnd; ++row)
+        line(view, start + static_cast<u32>(row) * per_line, per_line);
     ImGui::EndChild();
   }
 
@@ -59,14 +64,14 @@ struct MemoryWindow final : Window {
     return view.machine.mmu.peek_linear(address);
   }
 
-  static void line(const MachineView& view, u32 address) {
+  static void line(const MachineView& view, u32 address, unsigned count) {
     char text[16 * 3 + 1 + 16 + 2] = {};
     char ascii[17] = {};
     std::size_t at = 0;
-    for (unsigned i = 0; i < 16; ++i) {
+    for (unsigned i = 0; i < count; ++i) {
       const auto byte = byte_at(view, address + i);
       at += std::snprintf(text + at, sizeof text - at, byte ? "%02X " : "-- ", byte.value_or(0));
-      if (i == 7) text[at++] = ' ';
+      if (i == 7 && count == 16) text[at++] = ' ';
       ascii[i] = byte && *byte >= 0x20 && *byte < 0x7F ? static_cast<char>(*byte) : '.';
     }
     ImGui::Text("%08X  %s %s", address, text, ascii);

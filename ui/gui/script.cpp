@@ -1,10 +1,15 @@
 // Parsing of inspector scripts (see script.h for the commands).
 #include "ui/gui/script.h"
 
+#include <SDL.h>
+
+#include <cstring>
 #include <map>
 #include <sstream>
 
+#include "platform/debugger/breakpoint_spec.h"
 #include "platform/input_error.h"
+#include "ui/gui/input_queue.h"
 #include "ui/gui/widgets.h"
 
 namespace x86lab::gui {
@@ -37,9 +42,11 @@ std::string rest_of(std::istringstream& in) {
 ScriptCommand parse_line(const std::string& verb, std::istringstream& in) {
   static const std::map<std::string, ScriptVerb> kVerbs = {
       {"step", ScriptVerb::Step},     {"over", ScriptVerb::Over},     {"out", ScriptVerb::Out},
-      {"run-to", ScriptVerb::RunTo},  {"run", ScriptVerb::Run},       {"break", ScriptVerb::Break},
+      {"run-to", ScriptVerb::RunTo},  {"run", ScriptVerb::Run},       {"break", ScriptVerb::Break},   {"break-on", ScriptVerb::BreakOn},
       {"memory", ScriptVerb::Memory}, {"walk", ScriptVerb::Walk},     {"open", ScriptVerb::Open},
       {"close", ScriptVerb::Close},   {"click", ScriptVerb::Click},   {"frames", ScriptVerb::Frames},
+      {"key", ScriptVerb::Key},       {"drag", ScriptVerb::Drag},     {"type", ScriptVerb::Type},
+      {"focus", ScriptVerb::Focus},
       {"compare", ScriptVerb::Compare},
       {"screenshot", ScriptVerb::Screenshot}, {"dump", ScriptVerb::Dump}, {"quit", ScriptVerb::Quit}};
   const auto found = kVerbs.find(verb);
@@ -48,11 +55,33 @@ ScriptCommand parse_line(const std::string& verb, std::istringstream& in) {
   std::vector<std::string> words;
   std::string text;
   switch (command.verb) {
-    case ScriptVerb::Open: case ScriptVerb::Close: case ScriptVerb::Screenshot: case ScriptVerb::Dump:
-    case ScriptVerb::Compare: {
+    case ScriptVerb::Type: {
+      std::string rest;
+      std::getline(in, rest);
+      if (!rest.empty() && rest.front() == ' ') rest.erase(0, 1);
+      rest.erase(rest.find_last_not_of("\r") + 1);
+      // "\n" stands for Return.
+      for (std::size_t i = 0; i < rest.size(); ++i) {
+        const bool newline = rest[i] == '\\' && i + 1 < rest.size() && rest[i + 1] == 'n';
+        command.text += newline ? '\n' : rest[i];
+        if (newline) ++i;
+      }
+      if (command.text.empty()) throw std::invalid_argument("type needs the text to type");
+      typed(command.text);  // refused now: a character no key types
+      return command;
+    }
+    case ScriptVerb::Open: case ScriptVerb::Close: case ScriptVerb::Focus: case ScriptVerb::Screenshot: case ScriptVerb::Dump:
+    case ScriptVerb::Compare: case ScriptVerb::BreakOn: {
       command.text = rest_of(in);
+      if (command.verb == ScriptVerb::BreakOn) {
+        if (command.text.empty()) throw std::invalid_argument("break-on needs a breakpoint (break-on vector 13)");
+        parse_breakpoint(command.text);  // refused now, before anything runs
+        return command;
+      }
       const char* what = command.verb == ScriptVerb::Compare ? "a scenario name"
-                         : command.verb == ScriptVerb::Open || command.verb == ScriptVerb::Close ? "a window title"
+                         : command.verb == ScriptVerb::Open || command.verb == ScriptVerb::Close ||
+                                   command.verb == ScriptVerb::Focus
+                             ? "a window title"
                                                                                                   : "a file path";
       if (command.text.empty()) throw std::invalid_argument(verb + " needs " + what);
       return command;
@@ -102,6 +131,33 @@ ScriptCommand parse_line(const std::string& verb, std::istringstream& in) {
       command.number = decimal(words[0], "X");
       command.number2 = decimal(words[1], "Y");
       break;
+    case ScriptVerb::Drag:
+      need(4, 4);
+      command.number = decimal(words[0], "X1");
+      command.number2 = decimal(words[1], "Y1");
+      command.number3 = decimal(words[2], "X2");
+      command.number4 = decimal(words[3], "Y2");
+      break;
+    case ScriptVerb::Key: {
+      need(1, 2);
+      command.number = words.size() == 2 ? decimal(words[1], "the tap count") : 1;
+      if (command.number == 0 || command.number > 1000) throw std::invalid_argument("the tap count must be 1 to 1000");
+      std::string name = words[0];
+      static const std::pair<const char*, Uint16> kModifiers[] = {{"Shift+", KMOD_SHIFT}, {"Ctrl+", KMOD_CTRL}, {"Alt+", KMOD_ALT}};
+      for (bool more = true; more;) {
+        more = false;
+        for (const auto& [prefix, mod] : kModifiers)
+          if (name.size() > std::strlen(prefix) && name.compare(0, std::strlen(prefix), prefix) == 0) {
+            command.number2 |= mod;
+            name.erase(0, std::strlen(prefix));
+            more = true;
+          }
+      }
+      if (SDL_GetScancodeFromName(name.c_str()) == SDL_SCANCODE_UNKNOWN)
+        throw std::invalid_argument("no key '" + name + "' (SDL key names: F11, Return, Space, A)");
+      command.text = name;
+      break;
+    }
     case ScriptVerb::Frames:
       need(1, 1);
       command.number = decimal(words[0], "the frame count");

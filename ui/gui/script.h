@@ -7,10 +7,17 @@
 //   run [N]             run until a breakpoint or the end (at most N steps)
 //   break ADDR          code breakpoint at linear ADDR
 //   break vector N      stop after the delivery of exception/interrupt vector N (0-255)
+//   break-on SPEC       any breakpoint as gdb's monitor break-on writes it ("lock accessed-bit",
+//                       "io 0x60", platform/debugger/breakpoint_spec.h)
 //   memory ADDR [physical]   show ADDR in the Memory window
 //   walk ADDR           translate ADDR in the Page walk window
 //   open NAME | close NAME   show or hide a window by its title ("Page walk")
-//   click X Y           a left click at window pixel X,Y (press one frame, release the next)
+//   click X Y           a left click at window pixel X,Y (motion, press and release at once)
+//   drag X1 Y1 X2 Y2    a left-button drag from window pixel X1,Y1 to X2,Y2
+//   type TEXT           the keys that type TEXT (US layout; "\n" is Return), as quick taps
+//   focus TITLE         give a window the focus (the VGA text screen: keys go to the guest)
+//   key NAME [N]        N quick taps (default 1) of key NAME as SDL names it ("F11",
+//                       "Return", "A"), with "Shift+", "Ctrl+", "Alt+" in front for modifiers
 //   compare SCENARIO    run every variant of a scenario for the Compare view (waits)
 //   frames N            draw N more frames
 //   screenshot PATH     write the window as PNG
@@ -25,15 +32,16 @@
 
 namespace x86lab::gui {
 
-enum class ScriptVerb : u8 { Step, Over, Out, RunTo, Run, Break, BreakVector, Memory, Walk, Open, Close, Click, Compare,
+enum class ScriptVerb : u8 { Step, Over, Out, RunTo, Run, Break, BreakVector, BreakOn, Memory, Walk, Open, Close, Click, Drag, Key, Type, Focus, Compare,
                              Frames, Screenshot, Dump, Quit };
 
 struct ScriptCommand {
   ScriptVerb verb;
   u64 number = 0;       // step/run count, address, vector, frames, X
-  u64 number2 = 0;      // click Y
+  u64 number2 = 0;      // click Y; key: the modifiers (SDL KMOD_* bits)
+  u64 number3 = 0, number4 = 0;  // drag X2 Y2
   bool flag = false;    // memory: physical; run: a count was given
-  std::string text{};   // path or window title
+  std::string text{};   // path or window title; key: the key's SDL name
   unsigned line = 0;    // line number in the file (1-based)
 };
 

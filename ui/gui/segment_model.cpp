@@ -69,13 +69,20 @@ SegmentInspection inspect_segment(const Mmu& mmu, std::string_view name, const S
   return row;
 }
 
+std::string selector_meaning(const SegmentInspection& row) {
+  if (row.source == SegmentSource::RealMode) return row.virtual_8086 ? "V86 mode" : "real mode";
+  return std::to_string(row.index) + (row.ti ? "/LDT/" : "/GDT/") + std::to_string(row.rpl);
+}
+
 std::vector<SegmentInspection> inspect_segments(const Mmu& mmu, const CpuState& state) {
   const bool protected_mode = (state.cr0 & cr0::PE) && !(state.eflags & (1u << 17));
   static constexpr std::array<std::pair<std::string_view, u8>, 6> kOrder = {
       {{"CS", CS}, {"DS", DS}, {"ES", ES}, {"FS", FS}, {"GS", GS}, {"SS", SS}}};
   std::vector<SegmentInspection> rows;
-  for (const auto& [name, index] : kOrder)
+  for (const auto& [name, index] : kOrder) {
     rows.push_back(inspect_segment(mmu, name, state.segments[index], state.gdtr, state.ldtr, protected_mode, false));
+    rows.back().virtual_8086 = !protected_mode && (state.cr0 & cr0::PE);
+  }
   const bool pe = state.cr0 & cr0::PE;
   rows.push_back(inspect_segment(mmu, "LDTR", state.ldtr, state.gdtr, state.ldtr, pe, true));
   rows.push_back(inspect_segment(mmu, "TR", state.tr, state.gdtr, state.ldtr, pe, true));

@@ -35,6 +35,7 @@ struct SegmentInspection {
   std::optional<Descriptor> entry;  // the table entry now (Table), or the real-mode form (RealMode)
   u32 entry_linear = 0;             // linear address of the entry (Table)
   std::vector<std::string_view> differing;  // cache fields that differ: base limit type S DPL D/B G P A
+  bool virtual_8086 = false;        // RealMode because EFLAGS.VM = 1 (not CR0.PE = 0)
   // True when the cache no longer matches what a reload would give.
   bool stale() const { return !differing.empty() || source == SegmentSource::OutsideTable; }
 };
@@ -49,6 +50,11 @@ std::vector<std::string_view> differing_fields(const DescriptorCache& cache, con
 SegmentInspection inspect_segment(const Mmu& mmu, std::string_view name, const SegmentRegister& reg,
                                   const DescriptorTableRegister& gdtr, const SegmentRegister& ldtr,
                                   bool protected_mode, bool system);
+
+// What the selector refers to, for the window: "7/GDT/3" (index/TI/RPL, SDM Vol. 3
+// "Segment Selectors") where it indexes a table; "real mode" or "V86 mode" where it is a
+// paragraph number (base = selector x 16, no table).
+std::string selector_meaning(const SegmentInspection& row);
 
 // CS DS ES FS GS SS LDTR TR, in that order.
 std::vector<SegmentInspection> inspect_segments(const Mmu& mmu, const CpuState& state);

@@ -26,8 +26,10 @@ const char* source_text(SegmentSource source) {
 struct SegmentsWindow final : Window {
   void draw(const MachineView& view, CommandQueue&) override {
     const auto rows = inspect_segments(view.machine.mmu, view.state);
-    if (!begin_table("segments", 12)) return;
-    for (const char* heading : {"reg", "selector", "", "base", "limit", "type", "DPL", "D/B", "G", "P", "A", "state"})
+    // Scrolls sideways in a narrow window (the table is about 520 pixels wide).
+    if (!begin_table("segments", 12, ImGui::GetContentRegionAvail().y)) return;
+    ImGui::TableSetupScrollFreeze(1, 1);
+    for (const char* heading : {"reg", "selector", "", "state", "base", "limit", "type", "DPL", "D/B", "G", "P", "A"})
       ImGui::TableSetupColumn(heading);
     ImGui::TableHeadersRow();
     for (const SegmentInspection& row : rows) {
@@ -38,25 +40,31 @@ struct SegmentsWindow final : Window {
       text_maybe(changed, kChanged, "%.*s", static_cast<int>(row.name.size()), row.name.data());
       ImGui::TableNextColumn();
       text_maybe(changed, kChanged, "%04X", row.selector);
-      if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("index %u, TI %u (%s), RPL %u", row.index, row.ti, row.ti ? "LDT" : "GDT", row.rpl);
+      if (ImGui::IsItemHovered()) {
+        if (row.source == SegmentSource::RealMode)
+          ImGui::SetTooltip("%s: a paragraph number, base = %04Xh x 16 = %05Xh", row.virtual_8086 ? "virtual-8086 mode" : "real-address mode",
+                            row.selector, u32{row.selector} << 4);
+        else
+          ImGui::SetTooltip("index %u, TI %u (%s), RPL %u", row.index, row.ti, row.ti ? "LDT" : "GDT", row.rpl);
+      }
       ImGui::TableNextColumn();
       ImGui::TextUnformatted("cache");
       const DescriptorCache& c = row.cache;
-      fields(row, c.base, c.limit, c.type, c.s, c.dpl, c.db, c.g, c.present, true);
-      ImGui::TableNextColumn();
+      ImGui::TableNextColumn();  // state first: in view in a narrow window
       if (row.stale()) badge("stale", kStale);
       else if (row.source == SegmentSource::NullSelector) ImGui::TextUnformatted(c.usable ? "null" : "null, unusable");
+      fields(row, c.base, c.limit, c.type, c.s, c.dpl, c.db, c.g, c.present, true);
       // The entry row.
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
       ImGui::TableNextColumn();
-      ImGui::TextDisabled("%u/%s/%u", row.index, row.ti ? "LDT" : "GDT", row.rpl);
+      ImGui::TextDisabled("%s", selector_meaning(row).c_str());
       ImGui::TableNextColumn();
       ImGui::TextDisabled("%s", source_text(row.source));
       if (row.source == SegmentSource::Table && ImGui::IsItemHovered())
         ImGui::SetTooltip("the %s entry at linear %08X", row.ti && row.name != "LDTR" && row.name != "TR" ? "LDT" : "GDT",
                           row.entry_linear);
+      ImGui::TableNextColumn();
       if (row.entry) {
         const Descriptor& d = *row.entry;
         fields(row, d.base, d.limit(), d.type, d.s, d.dpl, d.db, d.g, d.present, false);

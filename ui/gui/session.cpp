@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "platform/debugger/breakpoint_spec.h"
 #include "platform/input_error.h"
 
 namespace x86lab::gui {
@@ -34,13 +35,14 @@ void Session::build(const MachineConfig& config) {
   debug_console_size_ = 0;
   // Port E9h output goes to a memory stream that the Serial console window shows.
   debug_console_ = open_memstream(&debug_console_buffer_, &debug_console_size_);
+  config_ = config;
   MachineConfig machine_config = config;
   machine_config.debug_console = debug_console_;
   machine_config.com1_host = &serial_;
   machine_ = std::make_unique<Machine>(machine_config);
   if (options_.variant) apply_code_range(*options_.variant, *machine_);
   if (options_.prepare) options_.prepare(*machine_);
-  auto ring = std::make_unique<TraceRing>(options_.trace_capacity);
+  auto ring = std::make_unique<TraceRing>(options_.trace_capacity, &machine_->cpu.state);
   trace_ = ring.get();
   if (!machine_->cpu.tracer()) machine_->attach_tracer(std::make_unique<Tracer>(TraceFilter{}, TraceTriggers{}));
   machine_->cpu.tracer()->add_sink(std::move(ring));
@@ -172,17 +174,26 @@ void Session::execute(const Command& command, RunState state) {
     case CommandKind::RunTo:
       if (state != RunState::Ended) begin_operation(command);
       break;
-    case CommandKind::Reset:
-      begin_execution();
-      debugger_->reset();
-      break;
+    case CommandKind::Restart: restart(); break;
     case CommandKind::ToggleBreakpoint: toggle_breakpoint(command.address); break;
+    case CommandKind::AddBreakpoint:
+      try {
+        debugger_->breakpoints().add(parse_breakpoint(command.text));
+      } catch (const std::invalid_argument& problem) {
+        throw InputError("breakpoint '" + command.text + "': " + problem.what());
+      }
+      break;
+    case CommandKind::RemoveBreakpoint: debugger_->breakpoints().remove(command.address); break;
+    case CommandKind::EnableBreakpoint: debugger_->breakpoints().set_enabled(command.address, command.physical); break;
     case CommandKind::WriteMemory:
       if (moving) break;
       if (command.physical) debugger_->write_physical(command.address, command.bytes);
       else debugger_->write_linear(command.address, command.bytes);
       break;
     case CommandKind::SerialInput: serial_.type(command.text); break;
+    case CommandKind::GuestKey:
+      if (command.bytes.size() == 3) machine_->devices->keyboard_controller.key(command.bytes[0], command.bytes[1], command.bytes[2]);
+      break;
     case CommandKind::LaunchVariant: launch_variant(command.text, command.text2); break;
     case CommandKind::RunCompare: start_compare(command.text); break;
   }
@@ -216,6 +227,26 @@ u64 Session::tick(double budget_seconds) {
   if (seconds < budget_seconds / 2) slice_steps_ = std::min<u64>(slice_steps_ * 2, options_.max_slice_steps);
   else if (seconds > budget_seconds) slice_steps_ = std::max<u64>(1000, static_cast<u64>(slice_steps_ * budget_seconds / seconds));
   return machine_->cpu.steps() - before;
+}
+
+// A new machine from the same configuration: the ROM, kernel and initrd or scenario
+// image loaded again, devices and counters as at start, the consoles emptied; the
+// breakpoints stay (with their hit counts cleared). With gdb attached (fixed_machine) the
+// stub holds this machine, so Restart is a CPU reset (SDM "Processor State After Reset").
+void Session::restart() {
+  begin_execution();
+  if (options_.fixed_machine) {
+    debugger_->reset();
+    message_ = "gdb is served on this machine (--gdb): Reset is a CPU reset; RAM and devices stay";
+    return;
+  }
+  Breakpoints breakpoints = debugger_->breakpoints();
+  breakpoints.clear_hits();
+  serial_.clear();
+  const CpuState before = previous_;  // the highlights show what the restart changed
+  build(MachineConfig(config_));
+  debugger_->breakpoints() = std::move(breakpoints);
+  previous_ = before;
 }
 
 void Session::launch_variant(const std::string& scenario, const std::string& variant) {

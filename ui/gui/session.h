@@ -39,7 +39,11 @@ struct SessionOptions {
   std::optional<VariantSpec> variant;
   SerialHost* serial_forward = nullptr;  // gets a copy of COM1 output (the --serial stream), or null
   std::size_t trace_capacity = 4096;     // events kept for the Trace window
-  u64 max_slice_steps = u64{1} << 26;    // upper bound of the steps run per frame while Running (any operation)
+  // Upper bound of the steps run per frame while Running (any operation). The steps per
+  // frame adapt to the frame's time budget, but after a stretch of cheap steps (HLT
+  // waiting for a timer) a busy guest may take much longer per step: this bounds such a
+  // frame (8M steps: a fraction of a second at the GUI's usual rates).
+  u64 max_slice_steps = u64{1} << 23;
   std::string title = "x86lab";          // what runs ("tls/flip", a ROM's file name)
   // Called on each new machine before the session attaches its trace ring (the
   // command line's --trace options); may be empty.
@@ -108,6 +112,7 @@ class Session {
 
  private:
   void build(const MachineConfig& config);
+  void restart();
   void begin_execution();
   void execute(const Command& command, RunState state);
   void launch_variant(const std::string& scenario, const std::string& variant);
@@ -115,6 +120,7 @@ class Session {
   void begin_operation(const Command& command);
 
   SessionOptions options_;
+  MachineConfig config_;  // the current machine's configuration (Restart builds it again)
   GuiSerialHost serial_;
   std::FILE* debug_console_ = nullptr;
   char* debug_console_buffer_ = nullptr;

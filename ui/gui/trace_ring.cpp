@@ -5,7 +5,20 @@
 
 namespace x86lab::gui {
 
-void TraceRing::write(const Event& event) { events_.push_back(event); }
+void TraceRing::write(const Event& event) {
+  events_.push_back(event);
+  code32_.push_back(event.kind == EventKind::Instruction && cpu_ ? code_is_32bit(*cpu_) : true);
+}
+
+ExecutedCode TraceRing::executed_code() const {
+  ExecutedCode code;
+  for (std::size_t i = 0; i < events_.size(); ++i) {
+    const Event& event = events_[i];
+    if (event.kind == EventKind::Instruction)
+      code[event.c] = {static_cast<u16>(event.a), event.b, event.size, code32_[i]};
+  }
+  return code;
+}
 
 std::vector<Event> TraceRing::last_instruction_events() const {
   std::vector<Event> last;

@@ -13,13 +13,14 @@ struct TraceWindow final : Window {
   TraceWindow() { shown_.set(); }
 
   void draw(const MachineView& view, CommandQueue&) override {
+    // The filters wrap onto as many lines as the window's width needs.
     for (std::size_t kind = 0; kind < kEventKindCount; ++kind) {
-      if (kind) ImGui::SameLine();
       bool on = shown_[kind];
       const std::string label(kEventKindNames[kind]);
+      if (kind) same_line_if_fits(checkbox_width(label.c_str()));
       if (ImGui::Checkbox(label.c_str(), &on)) shown_[kind] = on;
     }
-    ImGui::SameLine();
+    same_line_if_fits(checkbox_width("locked only"));
     ImGui::Checkbox("locked only", &locked_only_);
     std::vector<const Event*> rows;
     for (const Event& event : view.session.trace().events())

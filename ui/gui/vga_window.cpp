@@ -1,6 +1,9 @@
 // The VGA text screen window: the 80x25 colour text buffer at B8000h from the CRTC
 // start address, drawn cell by cell with the 16-colour text palette and the cursor
-// (IBM VGA Technical Reference, "Attribute Controller"); read by peek.
+// (IBM VGA Technical Reference, "Attribute Controller"); read by peek. While the window
+// has the focus, the keys typed go to the guest's PS/2 keyboard (the 8042, in the scan
+// code set the guest chose) instead of the inspector's shortcuts.
+#include "ui/gui/guest_keyboard.h"
 #include "ui/gui/widgets.h"
 #include "ui/gui/window.h"
 
@@ -15,7 +18,19 @@ constexpr ImU32 kPalette[16] = {
     IM_COL32(255, 85, 85, 255),   IM_COL32(255, 85, 255, 255),  IM_COL32(255, 255, 85, 255),  IM_COL32(255, 255, 255, 255)};
 
 struct VgaWindow final : Window {
-  void draw(const MachineView& view, CommandQueue&) override {
+  void draw(const MachineView& view, CommandQueue& commands) override {
+    const bool focused = ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows);
+    if (focused) {
+      view.ui.keyboard_to_guest = true;
+      for (const auto& [key, down] : view.ui.frame_keys)
+        if (const auto pc = pc_key_of(static_cast<SDL_Scancode>(key)))
+          commands.push({CommandKind::GuestKey, 0, false, {pc->set1, pc->extended, static_cast<u8>(!down)}});
+      const I8042& keyboard = view.machine.devices->keyboard_controller;
+      ImGui::TextColored(kSet, "keyboard to the guest (scan code set %u%s); click another window to give it back",
+                         keyboard.scancode_set(), (keyboard.command_byte() & 0x40) ? ", translated to set 1" : "");
+    } else {
+      ImGui::TextDisabled("click here to type into the guest (its PS/2 keyboard)");
+    }
     const VgaText& vga = view.machine.devices->vga;
     const PhysicalBus& bus = view.machine.bus;
     const ImVec2 cell(ImGui::CalcTextSize("M").x, ImGui::GetTextLineHeight());
@@ -51,7 +66,7 @@ struct VgaWindow final : Window {
     }
     ImGui::Dummy(ImVec2(cell.x * VgaText::kColumns, cell.y * VgaText::kRows));
     // The text as --vga-dump prints it, for the window's text dump (not drawn).
-    ImGui::LogText("%s", vga.text().c_str());
+    ImGui::LogText("\n%s", vga.text().c_str());
   }
 };
 }  // namespace

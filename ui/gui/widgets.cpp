@@ -50,9 +50,20 @@ std::optional<u32> parse_hex(const char* text) {
   return value;
 }
 
+void same_line_if_fits(float width) {
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + width <= right) ImGui::SameLine();
+}
+
+float checkbox_width(const char* label) {
+  return ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label).x;
+}
+
+float button_width(const char* label) { return ImGui::CalcTextSize(label).x + 2 * ImGui::GetStyle().FramePadding.x; }
+
 bool begin_table(const char* id, int columns, float height) {
   ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
-  if (height > 0) flags |= ImGuiTableFlags_ScrollY;
+  if (height > 0) flags |= ImGuiTableFlags_ScrollY | ImGuiTableFlags_ScrollX;
   return ImGui::BeginTable(id, columns, flags, ImVec2(0, height));
 }
 

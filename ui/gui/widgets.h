@@ -26,6 +26,13 @@ void text_maybe(bool highlight, const ImVec4& colour, const char* format, ...) I
 void badge(const char* label, const ImVec4& colour);
 // Parses a hex address typed by the user ("1000", "0x1000", "1000h"); empty when invalid.
 std::optional<u32> parse_hex(const char* text);
+// Before the next item: keeps it on the line of the last one when `width` pixels still
+// fit in the window, else starts a new line (rows of buttons and checkboxes that wrap).
+void same_line_if_fits(float width);
+// The width of a checkbox or button with `label`.
+float checkbox_width(const char* label);
+float button_width(const char* label);
+
 // Starts a bordered table with row backgrounds; returns ImGui::BeginTable's result.
 bool begin_table(const char* id, int columns, float height = 0.0f);
 

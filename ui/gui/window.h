@@ -23,6 +23,9 @@ struct UiState {
   MemoryFollow memory_follow = MemoryFollow::Esp;
   u32 walk_address = 0;                // the Page walk window's linear address
   std::optional<u32> disassembly_at;   // show disassembly here instead of at EIP (Trace window jump)
+  // This frame's key changes (SDL scancode, down), in the order they happened.
+  std::vector<std::pair<int, bool>> frame_keys;
+  bool keyboard_to_guest = false;      // the VGA text screen has the keyboard: no shortcuts
 };
 
 struct MachineView {
@@ -69,6 +72,7 @@ std::unique_ptr<Window> make_memory_window();
 std::unique_ptr<Window> make_disassembly_window();
 std::unique_ptr<Window> make_trace_window();
 std::unique_ptr<Window> make_counters_window();
+std::unique_ptr<Window> make_breakpoints_window();
 std::unique_ptr<Window> make_serial_window();
 std::unique_ptr<Window> make_vga_window();
 std::unique_ptr<Window> make_scenario_window();
