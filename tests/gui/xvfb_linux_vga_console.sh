@@ -9,7 +9,8 @@
 # keyboard. Long: the inspector runs the guest at a few million instructions a second
 # and the shell is about 9 G instructions away. Exit 77 (skipped) without the guest,
 # Xvfb or xdotool.
-# Usage: xvfb_linux_vga_console.sh X86LAB
+# Usage: xvfb_linux_vga_console.sh X86LAB  (X86LAB_LINUX_SHOT=PATH: a PNG of the screen
+# once the command ran, with ImageMagick's import)
 x86lab=$1
 guests=${X86LAB_GUEST_CACHE:-$HOME/.cache/x86lab/guests}
 if [ "$2" != "--inside" ]; then
@@ -53,6 +54,8 @@ for attempt in $(seq 1 40); do
     sleep 2
   done
 done
+# X86LAB_LINUX_SHOT=PATH keeps a picture of the screen (the inspector with the shell).
+[ $result = 0 ] && [ -n "$X86LAB_LINUX_SHOT" ] && sleep 5 && import -window root "$X86LAB_LINUX_SHOT"
 kill -TERM "$gui" 2> /dev/null
 wait "$gui"
 [ $result = 0 ] && echo "typed into the Linux VGA console" || { tail -20 "$work/serial.txt"; cat "$work/gui.txt"; }
