@@ -300,19 +300,27 @@ TEST(DecodeCache, ALinkIsNotTakenInOneRunWhenTheSameEipIsInAnotherCodeSegment) {
   EXPECT_EQ(f.cpu.state.gpr[EBX], 0x0A0Au) << "10 rounds in each segment";
 }
 
-TEST(DecodeCache, ALinkIsNotTakenAfterMovCr3RemapsTheNextInstruction) {
+// In one run (links live only within a run): a loop swaps the page directory with MOV
+// CR3 just before linear 5000h, which is frame 30000h under one directory and 31000h
+// under the other; the link from MOV CR3 to the next instruction must follow the
+// mapping, so each frame's ADD runs every other round.
+TEST(DecodeCache, ALinkIsNotTakenInOneRunAfterMovCr3RemapsTheNextInstruction) {
   Flat32 f;
-  f.enable_paging_with_two_frames_of_code();  // linear 5000h: frame 30000h, then 31000h
-  f.code(0x4FFD, {0x0F, 0x22, 0xDB});         // mov cr3, ebx; the next instruction is at 5000h
-  auto run_after_cr3 = [&](u32 directory) {
-    f.cpu.state.eip = 0x4FFD;
-    f.cpu.state.gpr[EBX] = directory;
-    f.cpu.run(2);
-    return f.cpu.state.gpr[EAX];
-  };
-  EXPECT_EQ(run_after_cr3(kPageDirectory), 0xAAAAAAAAu);
-  EXPECT_EQ(run_after_cr3(kPageDirectory2), 0xBBBBBBBBu) << "the link to 5000h belongs to the first directory";
-  EXPECT_EQ(run_after_cr3(kPageDirectory), 0xAAAAAAAAu);
+  f.enable_paging();
+  f.code(0x4F00, {0x87, 0xDE});                    // xchg esi, ebx: the other directory
+  f.code(0x4F02, {0xE9, 0xF6, 0x00, 0x00, 0x00});  // jmp 4FFDh
+  f.code(0x4FFD, {0x0F, 0x22, 0xDB});              // mov cr3, ebx; the next instruction is at 5000h
+  f.code(0x30000, {0x81, 0xC5, 0x01, 0x00, 0x00, 0x00});  // add ebp, 1
+  f.code(0x31000, {0x81, 0xC5, 0x00, 0x01, 0x00, 0x00});  // add ebp, 100h
+  for (const u32 frame : {0x30006u, 0x31006u}) f.code(frame, {0xE9, 0xF5, 0xFE, 0xFF, 0xFF});  // jmp 4F00h
+  f.cpu.state.eip = 0x4F00;
+  f.cpu.state.gpr[EBX] = kPageDirectory;
+  f.cpu.state.gpr[ESI] = kPageDirectory2;
+  f.cpu.state.gpr[EBP] = 0;
+  constexpr unsigned kRounds = 20;
+  f.cpu.run(5 * kRounds);  // xchg, jmp, mov cr3, add, jmp
+  EXPECT_EQ(f.cpu.state.gpr[EBP], 0x0A0Au) << "10 rounds through each directory";
+  EXPECT_EQ(f.cpu.state.eip, 0x4F00u);
 }
 
 // The TLB statistics model looks instruction fetches up once per change of code page
