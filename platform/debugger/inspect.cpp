@@ -1,7 +1,9 @@
 // Text views of segment registers, descriptor tables, the TSS and memory (inspect.h).
 #include "platform/debugger/inspect.h"
 
+#include <algorithm>
 #include <cstdarg>
+#include <cstdint>
 #include <cstdio>
 
 #include "segmentation/descriptor.h"
@@ -80,16 +82,23 @@ std::string describe_table(const Debugger& debugger, DescriptorTable table, u32 
   if (table == DescriptorTable::Ldt && (state.ldtr.selector & 0xFFFC) == 0) return text + "no LDT (LDTR is null)\n";
   if (table == DescriptorTable::Idt && !(state.cr0 & cr0::PE)) {
     // Real mode: the IDTR points at the interrupt vector table of 4-byte segment:offset entries.
-    for (u32 v = first; v < first + max_entries && u64{v} * 4 + 3 <= limit; ++v) {
+    const u64 end = std::min<u64>(u64{first} + max_entries, 256);  // 256 vectors
+    for (u64 v = first; v < end && v * 4 + 3 <= limit; ++v) {
       std::array<u8, 4> bytes{};
-      if (debugger.read_linear(base + v * 4, bytes) != 4) break;
-      text += format("%4u %04X:%04X\n", v, bytes[2] | bytes[3] << 8, bytes[0] | bytes[1] << 8);
+      if (debugger.read_linear(base + static_cast<u32>(v) * 4, bytes) != 4) break;
+      text += format("%4u %04X:%04X\n", static_cast<u32>(v), bytes[2] | bytes[3] << 8, bytes[0] | bytes[1] << 8);
     }
     return text;
   }
-  for (u32 i = first; i < first + max_entries && u64{i} * 8 + 7 <= limit; ++i) {
-    const auto raw = read_u64(debugger, base + i * 8);
-    text += raw ? descriptor_line(i, *raw) : format("%4u %04X not mapped\n", i, i * 8);
+  // The IDT has at most 256 gates, whatever its limit; a count may run past 2^32.
+  const u64 end = std::min<u64>(u64{first} + max_entries, table == DescriptorTable::Idt ? 256 : UINT64_MAX);
+  if (first >= end || u64{first} * 8 + 7 > limit)
+    return text + format("entry %u is beyond the table (limit %04X%s)\n", first, limit,
+                         table == DescriptorTable::Idt ? ", 256 vectors" : "");
+  for (u64 i = first; i < end && i * 8 + 7 <= limit; ++i) {
+    const u32 entry = static_cast<u32>(i);
+    const auto raw = read_u64(debugger, base + entry * 8);
+    text += raw ? descriptor_line(entry, *raw) : format("%4u %04X not mapped\n", entry, entry * 8);
   }
   return text;
 }
@@ -122,8 +131,9 @@ std::string describe_tss(const Debugger& debugger) {
   return text;
 }
 
-std::string describe_physical(const Debugger& debugger, u32 address, u32 length) {
-  length = std::min<u32>(length, 4096);
+std::string describe_physical(const Debugger& debugger, u32 address, u32 requested) {
+  // At most 4096 bytes, and none past FFFFFFFFh (no wrap to address 0).
+  const u32 length = static_cast<u32>(std::min<u64>({requested, 4096, (u64{1} << 32) - address}));
   std::string text;
   std::array<u8, 16> line{};
   for (u32 offset = 0; offset < length; offset += 16) {
@@ -133,6 +143,8 @@ std::string describe_physical(const Debugger& debugger, u32 address, u32 length)
     for (u32 i = 0; i < count; ++i) text += format(" %02X", line[i]);
     text += "\n";
   }
+  if (length < requested)
+    text += format("(%u of the %u bytes asked for: at most 4096, none past FFFFFFFFh)\n", length, requested);
   return text;
 }
 

@@ -28,13 +28,15 @@ session() {  # session INPUT EXPECTED_STATUS [KERNEL [DELAY]]: the input comes a
   fi
 }
 
-session 'hello\001h\001cinfo segments\rinfo gdt 2 1\rbogus\r\rworld q' 33
+session 'hello\001h\001cinfo segments\rinfo\tgdt 2 1\r\033[Abogus\rphys 0xFFFFFFF0 32\rinfo idt 300\r\rworld q' 33
 expect_text "echo_kernel: type q to quit"
 expect_text "Ctrl-A c        the monitor"
 expect_text "(x86lab) info segments"
 expect_text "cs   0010 base=00000000 limit=FFFFFFFF type=B s=1 dpl=0 p=1 db=1 g=1"
 expect_text "   2 0010 00CF9B000000FFFF code base=00000000 limit=FFFFFFFF type=B dpl=0 p=1 db=1 g=1 accessed"
 expect_text "unknown command 'bogus' (help lists them)"
+expect_text "(16 of the 32 bytes asked for: at most 4096, none past FFFFFFFFh)"
+expect_text "entry 300 is beyond the table"
 expect_text "world"
 expect_text "echo_kernel: bye"
 

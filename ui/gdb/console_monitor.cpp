@@ -17,12 +17,32 @@ constexpr const char* kConsoleHelp =
     "  quit                       stop x86lab (as Ctrl-A x)\n"
     "Breakpoints and stepping: x86lab run --gdb PORT (docs/gdb.md).\n";
 
-// One line typed on the raw terminal, echoed; nothing at the end of the input.
+// One line typed on the raw terminal, echoed; nothing at the end of the input. Tab
+// types a space; the escape sequences of cursor and function keys (ESC [ ... final
+// byte, ESC O x) are dropped whole.
 std::optional<std::string> read_line(StreamSerialHost& console) {
   std::string line;
+  enum class Escape : u8 { None, Started, Csi, Ss3 } escape = Escape::None;
   for (;;) {
-    const std::optional<u8> byte = console.read_console_byte();
+    std::optional<u8> byte = console.read_console_byte();
     if (!byte) return std::nullopt;
+    if (escape == Escape::Started) {
+      escape = *byte == '[' ? Escape::Csi : *byte == 'O' ? Escape::Ss3 : Escape::None;
+      continue;
+    }
+    if (escape == Escape::Csi) {
+      if (*byte >= 0x40 && *byte <= 0x7E) escape = Escape::None;  // the final byte
+      continue;
+    }
+    if (escape == Escape::Ss3) {
+      escape = Escape::None;
+      continue;
+    }
+    if (*byte == 0x1B) {
+      escape = Escape::Started;
+      continue;
+    }
+    if (*byte == '\t') byte = ' ';
     if (*byte == '\r' || *byte == '\n') {
       console.print_to_console("\n");
       return line;
