@@ -21,23 +21,16 @@ Session::~Session() {
   if (compare_job_.valid()) compare_job_.wait();
   debugger_.reset();
   machine_.reset();
-  if (debug_console_) std::fclose(debug_console_);
-  std::free(debug_console_buffer_);
 }
 
 void Session::build(const MachineConfig& config) {
   debugger_.reset();
   if (machine_) machine_->finish_tracing();  // closes the --trace files of the machine replaced
   machine_.reset();
-  if (debug_console_) std::fclose(debug_console_);
-  std::free(debug_console_buffer_);
-  debug_console_buffer_ = nullptr;
-  debug_console_size_ = 0;
-  // Port E9h output goes to a memory stream that the Serial console window shows.
-  debug_console_ = open_memstream(&debug_console_buffer_, &debug_console_size_);
+  debug_console_.open();  // a new, empty stream for the new machine
   config_ = config;
   MachineConfig machine_config = config;
-  machine_config.debug_console = debug_console_;
+  machine_config.debug_console = debug_console_.file;
   machine_config.com1_host = &serial_;
   machine_ = std::make_unique<Machine>(machine_config);
   if (options_.variant) apply_code_range(*options_.variant, *machine_);
@@ -59,9 +52,9 @@ void Session::build(const MachineConfig& config) {
 }
 
 std::string_view Session::debug_console() const {
-  if (!debug_console_) return {};
-  std::fflush(debug_console_);
-  return {debug_console_buffer_, debug_console_size_};
+  if (!debug_console_.file) return {};
+  std::fflush(debug_console_.file);
+  return {debug_console_.buffer, debug_console_.size};
 }
 
 RunState Session::run_state() const {

@@ -4,6 +4,7 @@
 // between frames. No SDL here: the session is tested headless.
 #pragma once
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <functional>
 #include <future>
@@ -122,9 +123,30 @@ class Session {
   SessionOptions options_;
   MachineConfig config_;  // the current machine's configuration (Restart builds it again)
   GuiSerialHost serial_;
-  std::FILE* debug_console_ = nullptr;
-  char* debug_console_buffer_ = nullptr;
-  std::size_t debug_console_size_ = 0;
+  // Port E9h output: an open_memstream stream that the Serial console window shows.
+  // Closed by its own destructor, so also when the constructor throws (a bad
+  // --symbols file); declared before machine_, which writes to it, so it outlives it.
+  struct MemoryStream {
+    std::FILE* file = nullptr;
+    char* buffer = nullptr;
+    std::size_t size = 0;
+    MemoryStream() = default;
+    MemoryStream(const MemoryStream&) = delete;
+    MemoryStream& operator=(const MemoryStream&) = delete;
+    ~MemoryStream() { close(); }
+    void open() {
+      close();
+      file = open_memstream(&buffer, &size);
+    }
+    void close() {
+      if (file) std::fclose(file);
+      std::free(buffer);
+      file = nullptr;
+      buffer = nullptr;
+      size = 0;
+    }
+  };
+  MemoryStream debug_console_;
   std::unique_ptr<Machine> machine_;
   std::unique_ptr<Debugger> debugger_;
   TraceRing* trace_ = nullptr;  // owned by the machine's tracer
