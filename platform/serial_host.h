@@ -67,6 +67,8 @@ class StreamSerialHost : public SerialHost {
   // The console monitor has ended: what was typed after Ctrl-A c and not read by it
   // goes to the guest (and its keys are acted on).
   void monitor_done();
+  // Ctrl-A c was typed and monitor_done() has not been called since.
+  bool monitor_wanted() const { return monitor_wanted_; }
 
   void transmit(u8 byte) override;
   std::optional<u8> receive() override;

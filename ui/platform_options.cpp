@@ -106,8 +106,7 @@ void PlatformSession::configure(const po::variables_map& vm, MachineConfig& conf
       output_, input_fd_, [this] { if (machine_) machine_->request_stop(); },
       [this] {
         if (!machine_) return;
-        monitor_requested_ = true;
-        machine_->request_pause();  // on the machine's thread (the UART's receive)
+        machine_->request_pause();  // on the machine's thread: the UART's receive, or between slices
       });
   if (vm.count("serial-expect")) {
     const std::string prompt = vm["serial-expect"].as<std::string>();
@@ -123,8 +122,7 @@ void PlatformSession::configure(const po::variables_map& vm, MachineConfig& conf
 }
 
 bool PlatformSession::serve_console_monitor() {
-  if (!monitor_requested_ || !machine_) return false;
-  monitor_requested_ = false;
+  if (!serial_->monitor_wanted() || !machine_) return false;
   if (x86lab::serve_console_monitor(*machine_, *serial_) == ConsoleMonitorEnd::Quit) machine_->request_stop();
   serial_->monitor_done();
   return true;

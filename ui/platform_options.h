@@ -42,7 +42,6 @@ class PlatformSession {
   bool input_owned_ = false;
   bool vga_dump_ = false;
   Machine* machine_ = nullptr;
-  bool monitor_requested_ = false;  // Ctrl-A c paused the machine
 };
 
 // The value of option --`option`, a decimal whole number from `low` to `high` (`unit`,
