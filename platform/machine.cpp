@@ -53,6 +53,15 @@ void Machine::finish_tracing() {
   tracer->finish();  // may throw OutputError, with the machine already detached
 }
 
+// The fence orders set_cycle_limit's clearing of the signal stop before the load of
+// the flag, as pause_from_any_thread's fence orders the flag's store before the stop,
+// so that one of the two sees the other's write.
+bool Machine::pace_interrupted() const {
+  if (!pace_interrupt_) return false;
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  return pace_interrupt_->load(std::memory_order_relaxed);
+}
+
 bool Machine::pace(std::chrono::steady_clock::time_point start) const {
   const auto wake = start + std::chrono::nanoseconds(clock.ns_at(clock.now()));
   for (;;) {
@@ -85,6 +94,7 @@ RunResult Machine::run_steps(u64 first_step, u64 max_steps) {
     if (in_slice >= max_steps) return {RunResult::Reason::Paused, 0};
     cpu.set_cycle_limit(clock.next_deadline());
     if (interrupted_by_) return interrupted();  // (a signal just before the limit was set)
+    if (pace_interrupted()) return {RunResult::Reason::Paused, 0};  // (asked for before the limit was set)
     const StopReason reason = cpu.run(std::min(config_.max_instructions - taken, max_steps - in_slice));
     if (interrupted_by_) return interrupted();
     if (auto status = debug_ports_.exit_status()) return {RunResult::Reason::ExitPort, *status};
@@ -117,7 +127,9 @@ RunResult Machine::run_steps(u64 first_step, u64 max_steps) {
         if (cpu.steps() - first_step >= config_.max_instructions) return {RunResult::Reason::InstructionLimit, 1};
         return {RunResult::Reason::Paused, 0};  // max_steps
       case StopReason::StopRequested: break;
-      case StopReason::CycleLimit: break;
+      case StopReason::CycleLimit:
+        if (pace_interrupted()) return {RunResult::Reason::Paused, 0};  // Machine::pause_from_any_thread
+        break;
     }
   }
 }

@@ -110,6 +110,14 @@ class Machine {
   // here, so gdb's Ctrl-C stops a paced, halted guest within about that time; null
   // (the default) for none. `flag` is only read, from the thread that runs the machine.
   void set_pace_interrupt(const std::atomic<bool>* flag) { pace_interrupt_ = flag; }
+  // Sets `*flag` (the pace interrupt set_pace_interrupt gave) and ends the CPU's run at
+  // the next instruction boundary (or REP batch): run()/run_for() return Reason::Paused
+  // there. From any thread or a signal handler (atomic stores and a fence).
+  static void pause_from_any_thread(std::atomic<bool>& flag, Cpu& cpu) {
+    flag.store(true, std::memory_order_relaxed);
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    cpu.stop_from_signal();
+  }
   static constexpr std::chrono::milliseconds kPaceSleepLimit{5};
 
   // Attaches a tracer for the rest of the run (events go to its sinks); the machine
@@ -148,6 +156,8 @@ class Machine {
   // Sleeps until wall time since `start` catches up with the virtual clock (--realtime);
   // false, at once, when the pace interrupt is set (then or during the wait).
   bool pace(std::chrono::steady_clock::time_point start) const;
+  // Whether the pace interrupt is set (pause_from_any_thread).
+  bool pace_interrupted() const;
 };
 
 }  // namespace x86lab

@@ -208,17 +208,36 @@ void Debugger::enable_history(bool on) {
   if (!on) history_.clear();
 }
 
+void Debugger::set_recorder(Tracer* recorder, u64 tail_steps, std::function<void()> gap) {
+  disarm();
+  recorder_ = recorder;
+  recorder_tail_ = tail_steps;
+  gap_ = std::move(gap);
+}
+
 void Debugger::arm() {
   Cpu& cpu = machine_.cpu;
   hooks_->counted = breakpoints_.has_counted();
   const bool monitor = hooks_->mode != Mode::Run || breakpoints_.has_code() || hooks_->counted;
+  if (recorder_ && !cpu.tracer()) cpu.set_tracer(recorder_);
   cpu.set_step_monitor(monitor ? hooks_.get() : nullptr);
-  hooks_->set_tap(machine_.cpu, history_on_ || breakpoints_.has_events());
+  hooks_->set_tap(cpu, history_on_ || breakpoints_.has_events());
 }
 
 void Debugger::disarm() {
-  machine_.cpu.set_step_monitor(nullptr);
-  hooks_->set_tap(machine_.cpu, false);
+  Cpu& cpu = machine_.cpu;
+  cpu.set_step_monitor(nullptr);
+  hooks_->set_tap(cpu, false);
+  if (recorder_ && cpu.tracer() == recorder_) cpu.set_tracer(nullptr);
+}
+
+// Disarmed, so a tracer still attached is another's (the machine's --trace files).
+u64 Debugger::observed_tail() const {
+  const bool monitor = hooks_->mode != Mode::Run || breakpoints_.has_code() || breakpoints_.has_counted();
+  if (monitor || breakpoints_.has_events() || machine_.cpu.tracer()) return UINT64_MAX;
+  u64 tail = recorder_ ? recorder_tail_ : 0;
+  if (history_on_) tail = std::max<u64>(tail, history_.capacity());
+  return tail;
 }
 
 StopInfo Debugger::finish(StopInfo stop) {
@@ -234,11 +253,14 @@ void Debugger::begin(Mode mode, u32 target, u64 steps, bool step) {
   begun_ = true;
 }
 
+// The steps before the recorders' tail run unobserved: only the tail's could make a
+// hook stop the slice (observed_tail), and what the guest computes is the same either way.
 StopInfo Debugger::run_slice(u64 max_steps, bool& budget_out) {
   Cpu& cpu = machine_.cpu;
   if (!begun_) hooks_->resume(cpu);
   begun_ = false;
-  arm();
+  const u64 tail = observed_tail();
+  bool observing = false, gap = false;
   StopInfo result;
   budget_out = false;
   u64 left = max_steps;
@@ -252,9 +274,18 @@ StopInfo Debugger::run_slice(u64 max_steps, bool& budget_out) {
       result = {StopKind::Paused, std::nullopt, std::nullopt};
       break;
     }
+    const bool observe = left <= tail;
+    if (observe && !observing) arm();
+    observing = observe;
     const u64 before = cpu.steps();
-    const RunResult run = machine_.run_for(std::min(left, kSliceSteps));
-    left -= std::min(left, cpu.steps() - before);
+    const RunResult run = machine_.run_for(observe ? std::min(left, kSliceSteps) : left - tail);
+    const u64 ran = cpu.steps() - before;
+    left -= std::min(left, ran);
+    if (!observe && ran && !gap) {
+      gap = true;
+      history_.clear();
+      if (gap_) gap_();
+    }
     if (hooks_->stop) {
       result = *hooks_->stop;
       break;
@@ -310,8 +341,8 @@ StopInfo Debugger::run(u64 max_steps) {
   return continue_for(UINT64_MAX);
 }
 
-StopInfo Debugger::step_into() {
-  begin(Mode::Run, 0, 1, true);
+StopInfo Debugger::step_into(u64 count) {
+  begin(Mode::Run, 0, count, true);
   return continue_for(UINT64_MAX);
 }
 

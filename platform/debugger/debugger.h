@@ -4,15 +4,21 @@
 // both drive it). Hooks: Cpu::StepMonitor for code breakpoints and step modes (armed
 // only while needed, so the run loop's fast path stays one attention check), and a
 // Tracer tap for event breakpoints, watchpoints and the history (events are produced
-// only while one of those is armed).
+// only while one of those is armed). What records for people (the history, a
+// recorder such as the GUI's Trace ring) sees only the last steps of a slice when
+// nothing else observes every step, so the rest of the slice runs on the fast path
+// (Cpu::run's linked run, docs/performance.md).
 //
 // Threading: one thread runs the machine and calls every function here; pause() alone
-// may be called from any thread (it is an atomic flag the run loop polls between slices
-// of kSliceSteps steps, so the machine stays deterministic). A frame loop that must not
+// may be called from any thread or a signal handler (an atomic flag the run loop polls
+// between slices of kSliceSteps steps, and the CPU's signal stop, which ends the
+// slice at the next instruction boundary; a pause is the only input that depends on
+// when it comes, so the machine stays deterministic otherwise). A frame loop that must not
 // block runs the same operations in bounded slices (begin_* and continue_for).
 #pragma once
 #include <atomic>
 #include <boost/circular_buffer.hpp>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -78,9 +84,12 @@ class Debugger {
   // `max_steps`, at most that many steps (instructions and deliveries) and then
   // StopKind::Paused. A code breakpoint at the current CS:EIP is passed over once.
   StopInfo run(u64 max_steps = UINT64_MAX);
-  // Executes one instruction (a delivery of a pending interrupt takes its place:
-  // the step then stops at the handler's first instruction).
-  StopInfo step_into();
+  // Executes `count` steps (instructions; a delivery of a pending interrupt takes an
+  // instruction's place: a step then stops at the handler's first instruction), as
+  // `count` calls of Cpu::step would, and stops with StopKind::Step; a breakpoint met
+  // after the first step stops it there (as gdb's `stepi N`), and so does the end of
+  // the machine's run.
+  StopInfo step_into(u64 count = 1);
   // As step_into, but CALL, INT n/INT3/INTO and a REP/REPE/REPNE string instruction
   // run to the instruction after them (same CS, ESP back at or above its value now).
   // Breakpoints hit on the way stop it.
@@ -115,11 +124,12 @@ class Debugger {
   // Resets the CPU (Cpu::reset) and clears the stop state; RAM and devices keep their
   // state; breakpoints stay.
   void reset();
-  // Asks a running run()/step to stop at the next slice boundary (any thread), or at
-  // once from a --realtime wait for wall time (Machine::set_pace_interrupt). A pause
+  // Asks a running run()/step to stop at the next instruction boundary or REP batch
+  // (any thread, async-signal-safe: Machine::pause_from_any_thread), or at once from a
+  // --realtime wait for wall time (Machine::set_pace_interrupt). A pause
   // asked for while nothing runs stops the next run before its first step, unless
   // clear_pause() drops it.
-  void pause() { pause_requested_.store(true, std::memory_order_relaxed); }
+  void pause() { Machine::pause_from_any_thread(pause_requested_, machine_.cpu); }
   void clear_pause() { pause_requested_.store(false, std::memory_order_relaxed); }
   // The last stop (Paused before the first run).
   const StopInfo& last_stop() const { return last_stop_; }
@@ -130,6 +140,18 @@ class Debugger {
   Breakpoints& breakpoints() { return breakpoints_; }
   const Breakpoints& breakpoints() const { return breakpoints_; }
 
+  // ---- recording ----
+  // The history (below) and `recorder`, a tracer whose sinks keep what ran for people
+  // (the GUI's Trace ring; null for none; not owned, attached to the CPU only while a
+  // slice records), see every step while something observes every step anyway (a
+  // code or event breakpoint, step over, step out, run to, another tracer attached to
+  // the CPU); otherwise only the last `tail_steps` steps of each slice an operation
+  // runs (continue_for; the history: its capacity), and the steps before them run
+  // unobserved on the fast path. `gap` (may be empty) is called when steps ran
+  // unrecorded, before any later step is recorded: what the recorder's sinks hold no
+  // longer leads up to the current state (the history is emptied then too). What the
+  // guest computes never depends on what was recorded.
+  void set_recorder(Tracer* recorder, u64 tail_steps, std::function<void()> gap);
   // ---- history ----
   void enable_history(bool on);
   bool history_enabled() const { return history_on_; }
@@ -164,8 +186,12 @@ class Debugger {
   // it stopped only because they were used.
   StopInfo run_slice(u64 max_steps, bool& budget_out);
   StopInfo finish(StopInfo stop);
+  // Arms the monitor, the tap and the recorder as the observed steps of a slice need them.
   void arm();
   void disarm();
+  // Steps at the end of a slice that must be observed (the recorders' tail), or
+  // UINT64_MAX when every step must.
+  u64 observed_tail() const;
   void record(const HistoryEntry& entry) { history_.push_back(entry); }
 
   Machine& machine_;
@@ -173,6 +199,9 @@ class Debugger {
   std::unique_ptr<Hooks> hooks_;
   boost::circular_buffer<HistoryEntry> history_;
   bool history_on_ = false;
+  Tracer* recorder_ = nullptr;
+  u64 recorder_tail_ = 0;
+  std::function<void()> gap_;
   std::atomic<bool> pause_requested_{false};
   StopInfo last_stop_;
   std::optional<RunResult> ended_;

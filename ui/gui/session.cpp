@@ -37,9 +37,17 @@ void Session::build(const MachineConfig& config) {
   if (options_.prepare) options_.prepare(*machine_);
   auto ring = std::make_unique<TraceRing>(options_.trace_capacity, &machine_->cpu.state);
   trace_ = ring.get();
-  if (!machine_->cpu.tracer()) machine_->attach_tracer(std::make_unique<Tracer>(TraceFilter{}, TraceTriggers{}));
-  machine_->cpu.tracer()->add_sink(std::move(ring));
   debugger_ = std::make_unique<Debugger>(*machine_);
+  recorder_.reset();
+  if (Tracer* files = machine_->cpu.tracer()) {
+    files->add_sink(std::move(ring));  // --trace: every step is traced for the files, and the ring sees them all
+  } else {
+    // The ring records the last trace_capacity steps of each slice (at least one event
+    // each); the steps before them run on the fast path (Debugger::set_recorder).
+    recorder_ = std::make_unique<Tracer>(TraceFilter{}, TraceTriggers{});
+    recorder_->add_sink(std::move(ring));
+    debugger_->set_recorder(recorder_.get(), options_.trace_capacity, [this] { trace_->clear(); });
+  }
   previous_ = machine_->cpu.state;
   // Symbols of a Multiboot ELF kernel come with it; a file that is not ELF has none.
   symbols_ = {};
@@ -103,12 +111,7 @@ bool Session::toggle_breakpoint(u32 linear) {
 
 StopInfo Session::step_into(u64 count) {
   begin_execution();
-  StopInfo stop;
-  for (u64 i = 0; i < count; ++i) {
-    stop = debugger_->step_into();
-    if (stop.kind != StopKind::Step) break;
-  }
-  return stop;
+  return debugger_->step_into(count);
 }
 
 StopInfo Session::step_over() {

@@ -74,6 +74,9 @@ class Session {
   Debugger& debugger() { return *debugger_; }
   const Debugger& debugger() const { return *debugger_; }
   const TraceRing& trace() const { return *trace_; }
+  // The tracer that feeds the Trace ring while the debugger records (Debugger::set_recorder),
+  // or null when a --trace tracer attached to the machine feeds it at every step.
+  const Tracer* recorder() const { return recorder_.get(); }
   const GuiSerialHost& serial() const { return serial_; }
   // Port E9h output so far.
   std::string_view debug_console() const;
@@ -101,6 +104,9 @@ class Session {
   u64 tick(double budget_seconds);
 
   // Blocking forms for scripts and tests (the same debugger calls, run to their stop).
+  // step_into(N) is one operation (Debugger::step_into: a breakpoint after its first
+  // step stops it); its steps run at the speed of `x86lab run` unless something
+  // observes every step (Debugger::set_recorder).
   StopInfo step_into(u64 count);
   StopInfo step_over();
   StopInfo step_out();
@@ -147,6 +153,9 @@ class Session {
     }
   };
   MemoryStream debug_console_;
+  // The tracer of the Trace ring when no --trace tracer holds it: attached only while
+  // the debugger records (Debugger::set_recorder); outlives the machine and debugger.
+  std::unique_ptr<Tracer> recorder_;
   std::unique_ptr<Machine> machine_;
   std::unique_ptr<Debugger> debugger_;
   TraceRing* trace_ = nullptr;  // owned by the machine's tracer
