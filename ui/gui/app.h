@@ -27,7 +27,7 @@ struct AppOptions {
   bool start_running = false;            // --run: Run at the first frame
   std::optional<std::filesystem::path> layout_file;  // ImGui ini; empty: the layout is not saved
   u64 max_frames = 0;                    // stop after this many frames (0: no limit; the FPS benchmark)
-  double guest_seconds_per_frame = 0.02; // most wall time the guest may run per frame while Running
+  double guest_seconds_per_frame = 0.08; // most wall time the guest may run per frame while Running (about 10 frames/s at least)
   // Called before the first frame and after each frame's commands and guest slice, on
   // the frame loop's thread (may be empty). Offscreen, a service keeps the inspector
   // open as a script does, until the service stops holding it.
