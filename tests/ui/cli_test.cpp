@@ -48,6 +48,20 @@ const Rejection kRejections[] = {
 };
 INSTANTIATE_TEST_SUITE_P(Cli, RejectedCommandLine, ::testing::ValuesIn(kRejections), rejection_name);
 
+// --progress with stderr in a file or pipe (issue 27): no line rewritten in place ("\r"
+// and the erase sequence), one line with the run's figures at its end instead. The
+// demo ROM runs 2314 instructions (`--stats`).
+TEST(Cli, ProgressIntoAFileIsOneLineAtTheEnd) {
+  const Outcome o = run_x86lab("run --bios " + std::string(X86LAB_ROM_DIR) + "/demo.bin --progress --debugcon none");
+  EXPECT_EQ(o.output.find('\r'), std::string::npos) << o.output;
+  EXPECT_EQ(o.output.find('\033'), std::string::npos) << o.output;
+  const std::size_t line = o.output.find("x86lab: 0.000 G instructions, ");
+  ASSERT_NE(line, std::string::npos) << o.output;
+  EXPECT_EQ(o.output.find("G instructions", line + 30), std::string::npos) << "one line: " << o.output;
+  EXPECT_NE(o.output.find(" MIPS, guest time ", line), std::string::npos) << o.output;
+  EXPECT_EQ(o.output.back(), '\n');
+}
+
 TEST(Cli, RomOfTheWrongSizeIsRejected) {
   const std::string path = ::testing::TempDir() + "odd.rom";
   std::ofstream(path, std::ios::binary) << std::string(1000, '\x90');
