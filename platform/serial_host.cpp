@@ -46,6 +46,7 @@ void StreamSerialHost::make_terminal_raw() {
   attributes.c_oflag |= OPOST | ONLCR;  // keep "\n" -> "\r\n" for the host's other output
   tcsetattr(input_fd_, TCSANOW, &attributes);
   raw_ = true;
+  if (!output_ || !isatty(fileno(output_))) console_fd_ = terminal_fd_;
 }
 
 void StreamSerialHost::transmit(u8 byte) {
@@ -64,6 +65,14 @@ void StreamSerialHost::transmit(u8 byte) {
 }
 
 void StreamSerialHost::print_to_console(const std::string& text) {
+  if (console_fd_ >= 0) {
+    for (std::size_t done = 0; done < text.size();) {
+      const ssize_t n = write(console_fd_, text.data() + done, text.size() - done);
+      if (n <= 0) return;  // (a terminal gone: nobody to read it)
+      done += static_cast<std::size_t>(n);
+    }
+    return;
+  }
   if (!output_) return;
   std::fputs(text.c_str(), output_);
   std::fflush(output_);

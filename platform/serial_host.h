@@ -37,8 +37,11 @@ class StreamSerialHost : public SerialHost {
   // Ctrl-A c may already be buffered); nothing at the end of the input or when a
   // signal interrupts the wait.
   std::optional<u8> read_console_byte();
-  // Text for the person at the console (help, the monitor's answers): written to the
-  // serial output stream, as QEMU's monitor shares the terminal.
+  // Text for the person at the console (help, the monitor's answers): on the terminal
+  // the keys come from. That is the serial output stream when it is a terminal too
+  // (`--serial stdio`: in order with the guest's output, as QEMU's monitor shares the
+  // terminal); otherwise the input terminal itself, so that a `--serial file:PATH`
+  // gets the guest's bytes alone. Without a terminal (enable_escapes), the output stream.
   void print_to_console(const std::string& text);
   // Calls `hook` with each byte the guest transmits, before it is written (the progress
   // line erases itself).
@@ -84,6 +87,7 @@ class StreamSerialHost : public SerialHost {
   std::FILE* output_;
   int input_fd_;
   int terminal_fd_ = -1;  // the terminal in raw mode, restored at exit
+  int console_fd_ = -1;   // where print_to_console writes when the output is not that terminal
   std::function<void()> quit_;
   std::function<void()> monitor_;
   std::function<void(u8)> on_output_;

@@ -18,8 +18,9 @@ expect_text() {
     failures=$((failures + 1))
   fi
 }
+serial=stdio
 session() {  # session INPUT EXPECTED_STATUS [KERNEL [DELAY]]: the input comes after DELAY s
-  { sleep "${4:-0}"; printf "$1"; } | timeout 30 script -qfec "$x86lab run --kernel ${3:-$kernel} --serial stdio --debugcon none " /dev/null >"$out" 2>&1
+  { sleep "${4:-0}"; printf "$1"; } | timeout 30 script -qfec "$x86lab run --kernel ${3:-$kernel} --serial $serial --debugcon none " /dev/null >"$out" 2>&1
   local status=$?
   if [ "$status" != "$2" ]; then
     echo "FAIL: status $status, expected $2, for input '$1':"
@@ -48,6 +49,30 @@ expect_text "stopped on request"
 session '\001cinfo segments\r\r\001x' 1 "$spin_kernel" 1
 expect_text "(x86lab) info segments"
 expect_text "stopped on request"
+
+# Ctrl-A keys inside the monitor: Ctrl-A Ctrl-A is dropped (no guest to send it to),
+# Ctrl-A c resumes the guest, Ctrl-A x stops x86lab.
+session '\001cinfo \001\001segments\r\001cworld q' 33
+expect_text "cs   0010 base=00000000 limit=FFFFFFFF type=B s=1 dpl=0 p=1 db=1 g=1"
+expect_text "echo_kernel: bye"
+session '\001cinfo seg\001x' 1
+expect_text "stopped on request"
+
+# With --serial stdio into a file (the keys come from the terminal on standard input)
+# the monitor and the key help go to that terminal, and the file holds the guest's
+# bytes alone. (--serial file:PATH reads no keys: its input is --serial-input's.)
+serial_file=$(mktemp)
+serial="stdio >$serial_file"
+session 'hello\001h\001cinfo segments\r\rworld q' 33
+expect_text "Ctrl-A c        the monitor"
+expect_text "(x86lab) info segments"
+expect_text "cs   0010 base=00000000"
+if grep -q "x86lab\|Ctrl-A" "$serial_file" || ! grep -q "echo_kernel: bye" "$serial_file"; then
+  echo "FAIL: the serial file is not the guest's output alone:"
+  cat -v "$serial_file"
+  failures=$((failures + 1))
+fi
+rm -f "$serial_file"
 
 [ "$failures" = 0 ] && echo PASS
 exit $((failures > 0))

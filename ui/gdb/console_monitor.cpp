@@ -15,17 +15,36 @@ constexpr const char* kConsoleHelp =
     "  phys ADDR LEN              hex dump of physical memory (at most 4096 bytes)\n"
     "  continue (or Enter)        resume the guest\n"
     "  quit                       stop x86lab (as Ctrl-A x)\n"
+    "Ctrl-A keys here: Ctrl-A c resumes the guest, Ctrl-A x stops x86lab, Ctrl-A h this help.\n"
     "Breakpoints and stepping: x86lab run --gdb PORT (docs/gdb.md).\n";
 
 // One line typed on the raw terminal, echoed; nothing at the end of the input. Tab
 // types a space; the escape sequences of cursor and function keys (ESC [ ... final
-// byte, ESC O x) are dropped whole.
+// byte, ESC O x) are dropped whole. The serial console's Ctrl-A keys keep their
+// meaning: Ctrl-A c ends the line as `continue`, Ctrl-A x as `quit`, Ctrl-A h prints
+// the help; any other key after Ctrl-A (Ctrl-A again: there is no guest to send it
+// to here) is dropped with it.
 std::optional<std::string> read_line(StreamSerialHost& console) {
   std::string line;
   enum class Escape : u8 { None, Started, Csi, Ss3 } escape = Escape::None;
+  bool ctrl_a = false;
   for (;;) {
     std::optional<u8> byte = console.read_console_byte();
     if (!byte) return std::nullopt;
+    if (ctrl_a) {
+      ctrl_a = false;
+      const char key = static_cast<char>(*byte | 0x20);  // (lower case)
+      if (key == 'c' || key == 'x') {
+        console.print_to_console("\n");
+        return std::string(key == 'c' ? "continue" : "quit");
+      }
+      if (key == 'h' || *byte == '?') console.print_to_console(std::string("\n") + kConsoleHelp + "(x86lab) " + line);
+      continue;
+    }
+    if (*byte == 0x01) {
+      ctrl_a = true;
+      continue;
+    }
     if (escape == Escape::Started) {
       escape = *byte == '[' ? Escape::Csi : *byte == 'O' ? Escape::Ss3 : Escape::None;
       continue;
