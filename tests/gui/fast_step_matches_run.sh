@@ -33,7 +33,7 @@ if ! cmp -s "$work/run.counters" "$work/gui.counters"; then
 fi
 # "x86lab: instruction limit reached at 10:100502 after ..." and the CPU window's EIP.
 run_eip=$(sed -n 's/.*limit reached at [0-9a-f]*:\([0-9a-f]*\) .*/\1/p' "$work/run.stats")
-gui_eip=$(sed -n 's/.*| EIP \([0-9A-F]*\) .*/\1/p' "$work/dump.txt" | tr 'A-F' 'a-f' | sed 's/^0*//')
+gui_eip=$(sed -n 's/^\(| \)\{0,1\}EIP \([0-9A-F]\{8\}\).*/\2/p' "$work/dump.txt" | tr 'A-F' 'a-f' | sed 's/^0*//')
 [ -n "$run_eip" ] && [ "$run_eip" = "$gui_eip" ] || { echo "EIP: run $run_eip, gui $gui_eip"; exit 1; }
 # The Trace window's lines (a LOCK badge before a locked access dropped).
 sed -n '/^==== Trace ====/,/^==== /p' "$work/dump.txt" | sed -n 's/^\(LOCK \)\{0,1\}\(#[0-9].*\)/\2/p' > "$work/ring.txt"

@@ -162,6 +162,17 @@ bool menu(std::vector<std::unique_ptr<Window>>& windows) {
   return tile;
 }
 
+// How far the current window's content, or that of a child of it (a table that
+// scrolls), reaches past its width, in pixels, as of the last frame: 0 when every
+// line is in view without scrolling sideways.
+float sideways_scroll() {
+  const ImGuiWindow* window = ImGui::GetCurrentWindow();
+  float widest = 0;
+  for (const ImGuiWindow* other : GImGui->Windows)
+    if (other->RootWindow == window->RootWindow && other->Active) widest = std::max(widest, other->ScrollMax.x);
+  return widest;
+}
+
 // Draws the open windows; with `dump`, appends the text each one shows. Windows start
 // in their tiles (layout.h; a layout file's places win) and go back to them when `tile`.
 // Content wider than a window scrolls sideways, so every control stays reachable.
@@ -186,8 +197,10 @@ void draw_windows(std::vector<std::unique_ptr<Window>>& windows, const MachineVi
     }
     if (dump) {
       const ImVec2 at = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
-      char place[64];
+      char place[96];
       std::snprintf(place, sizeof place, " at %.0f,%.0f size %.0fx%.0f", at.x, at.y, size.x, size.y);
+      if (const float sideways = sideways_scroll(); sideways > 0)
+        std::snprintf(place + std::strlen(place), sizeof place - std::strlen(place), " scrolls %.0f sideways", sideways);
       *dump += "==== " + std::string(window->title()) + " ====" + place + "\n" + GImGui->LogBuffer.c_str() + "\n";
       ImGui::LogFinish();
     }

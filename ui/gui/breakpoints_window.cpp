@@ -42,9 +42,15 @@ struct BreakpointsWindow final : Window {
       ImGui::TextDisabled("no breakpoints (F9 or a click in Disassembly sets a code breakpoint)");
       return;
     }
-    if (!begin_table("breakpoints", 4, ImGui::GetContentRegionAvail().y)) return;
+    // The description takes the width left and wraps there: nothing to scroll sideways.
+    constexpr ImGuiTableFlags kFlags =
+        ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollY;
+    if (!ImGui::BeginTable("breakpoints", 4, kFlags, ImVec2(0, ImGui::GetContentRegionAvail().y))) return;
     ImGui::TableSetupScrollFreeze(0, 1);
-    for (const char* heading : {"on", "breakpoint", "hits", ""}) ImGui::TableSetupColumn(heading);
+    ImGui::TableSetupColumn("on");
+    ImGui::TableSetupColumn("breakpoint", ImGuiTableColumnFlags_WidthStretch);
+    ImGui::TableSetupColumn("hits");
+    ImGui::TableSetupColumn("");
     ImGui::TableHeadersRow();
     const StopInfo& stop = view.session.debugger().last_stop();
     for (const Breakpoint& b : all) {
@@ -59,7 +65,9 @@ struct BreakpointsWindow final : Window {
       // describe() ends in " (hits N)", which has its own column.
       std::string text = b.describe();
       if (const auto hits = text.rfind(" (hits "); hits != std::string::npos) text.erase(hits);
-      text_maybe(!b.enabled, kDim, "%s", text.c_str());
+      if (!b.enabled) ImGui::PushStyleColor(ImGuiCol_Text, kDim);
+      ImGui::TextWrapped("%s", text.c_str());
+      if (!b.enabled) ImGui::PopStyleColor();
       ImGui::TableNextColumn();
       ImGui::Text("%llu", static_cast<unsigned long long>(b.hits));
       ImGui::TableNextColumn();

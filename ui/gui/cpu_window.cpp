@@ -14,7 +14,13 @@ struct CpuWindow final : Window {
   void draw(const MachineView& view, CommandQueue&) override {
     const CpuState& now = view.state;
     const CpuState& before = view.previous;
-    registers("general", general_registers(now, before));
+    // EFLAGS's longer name would widen its column of the table: EIP and EFLAGS get a line.
+    const std::vector<RegisterValue> general = general_registers(now, before);
+    registers("general", {general.begin(), general.end() - 2});
+    for (auto r = general.end() - 2; r != general.end(); ++r) {
+      if (r != general.end() - 2) ImGui::SameLine();
+      text_maybe(r->changed, kChanged, "%.*s %08X", static_cast<int>(r->name.size()), r->name.data(), r->value);
+    }
     ImGui::Text("CPL %u  %s", now.cpl,
                 !(now.cr0 & cr0::PE) ? "real-address mode" : (now.eflags & (1u << 17)) ? "virtual-8086 mode" : "protected mode");
     bits("EFLAGS", bit_fields(BitRegister::Eflags), now.eflags, before.eflags);
@@ -25,14 +31,17 @@ struct CpuWindow final : Window {
     ImGui::Text("GDTR %08X/%04X  IDTR %08X/%04X", now.gdtr.base, now.gdtr.limit, now.idtr.base, now.idtr.limit);
     ImGui::Separator();
     registers("debug", debug_registers(now, before));
-    ImGui::Text("DR6: %s", describe_bits(bit_fields(BitRegister::Dr6), now.dr[6]).c_str());
-    ImGui::Text("DR7: %s", describe_bits(bit_fields(BitRegister::Dr7), now.dr[7]).c_str());
+    // (Wrapped at the window's width: DR7's fields are longer than a narrow window.)
+    ImGui::TextWrapped("DR6: %s", describe_bits(bit_fields(BitRegister::Dr6), now.dr[6]).c_str());
+    ImGui::TextWrapped("DR7: %s", describe_bits(bit_fields(BitRegister::Dr7), now.dr[7]).c_str());
   }
 
  private:
-  // Registers four to a row: "EAX 00000000".
+  // Registers four to a row ("EAX 00000000"), or two when four do not fit the width.
   static void registers(const char* id, const std::vector<RegisterValue>& values) {
-    if (!ImGui::BeginTable(id, 4, ImGuiTableFlags_SizingFixedFit)) return;
+    const float cell = ImGui::CalcTextSize("EAX 00000000").x + 2 * ImGui::GetStyle().CellPadding.x;
+    const int columns = ImGui::GetContentRegionAvail().x >= 4 * cell ? 4 : 2;
+    if (!ImGui::BeginTable(id, columns, ImGuiTableFlags_SizingFixedFit)) return;
     for (const RegisterValue& r : values) {
       ImGui::TableNextColumn();
       text_maybe(r.changed, kChanged, "%-3.*s %08X", static_cast<int>(r.name.size()), r.name.data(), r.value);

@@ -81,12 +81,22 @@ struct DescriptorTablesWindow final : Window {
     ImGui::EndTable();
   }
 
+  // One row an entry; in a window narrower than a row's widest line (72 characters:
+  // the tiled layout at 1280x800) the detail goes under the type, two lines an entry
+  // (every row, so that the clipper's rows stay alike), instead of scrolling sideways.
   static void table(const MachineView& view, u32 base, u32 limit, bool idt) {
     const u32 entries = table_entries(limit);
-    if (!begin_table("entries", 4, ImGui::GetContentRegionAvail().y)) return;
+    const bool stacked = ImGui::GetContentRegionAvail().x < 72 * ImGui::CalcTextSize("0").x;
+    if (!begin_table("entries", stacked ? 3 : 4, ImGui::GetContentRegionAvail().y)) return;
     ImGui::TableSetupScrollFreeze(0, 1);
-    for (const char* heading : {idt ? "  vector" : "  sel", "type", "A/B", "detail"}) ImGui::TableSetupColumn(heading);
+    ImGui::TableSetupColumn(idt ? "  vector" : "  sel");
+    ImGui::TableSetupColumn(stacked ? "type, detail" : "type");
+    ImGui::TableSetupColumn("A/B");
+    if (!stacked) ImGui::TableSetupColumn("detail");
     ImGui::TableHeadersRow();
+    const auto second_line = [stacked] {
+      if (stacked) ImGui::TextUnformatted("");
+    };
     ImGuiListClipper clipper;
     clipper.Begin(static_cast<int>(entries));
     while (clipper.Step()) {
@@ -105,16 +115,20 @@ struct DescriptorTablesWindow final : Window {
         ImGui::TableNextColumn();
         if (!row.mapped) {
           ImGui::TextDisabled("(not mapped)");
+          second_line();
           continue;
         }
         if (row.raw == 0) {
           ImGui::TextDisabled(row.index == 0 && !idt ? "null descriptor" : "empty");
+          second_line();
           continue;
         }
         text_maybe(!row.descriptor.present, kDim, "%s", row.type_name.c_str());
+        if (stacked) ImGui::TextUnformatted(row.summary.c_str());
         ImGui::TableNextColumn();
         if (row.accessed) badge("A", kSet);
         if (row.busy) badge("B", kSet);
+        if (stacked) continue;
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(row.summary.c_str());
       }

@@ -12,13 +12,25 @@
 namespace x86lab::gui {
 
 namespace {
+// Where the entry row comes from: a short word in the narrow state column, and its
+// meaning for the tooltip.
 const char* source_text(SegmentSource source) {
   switch (source) {
     case SegmentSource::Table: return "table";
     case SegmentSource::RealMode: return "sel*16";
-    case SegmentSource::NullSelector: return "null selector";
-    case SegmentSource::OutsideTable: return "outside table limit";
-    case SegmentSource::NotMapped: return "entry not mapped";
+    case SegmentSource::NullSelector: return "null sel";
+    case SegmentSource::OutsideTable: return "past limit";
+    case SegmentSource::NotMapped: return "unmapped";
+  }
+  return "?";
+}
+const char* source_meaning(SegmentSource source) {
+  switch (source) {
+    case SegmentSource::Table: return "the descriptor table entry the selector names";
+    case SegmentSource::RealMode: return "real-address or virtual-8086 mode: base = selector x 16";
+    case SegmentSource::NullSelector: return "a null selector names no entry";
+    case SegmentSource::OutsideTable: return "the selector's index is outside the table's limit";
+    case SegmentSource::NotMapped: return "the entry's linear address is not mapped";
   }
   return "?";
 }
@@ -26,10 +38,15 @@ const char* source_text(SegmentSource source) {
 struct SegmentsWindow final : Window {
   void draw(const MachineView& view, CommandQueue&) override {
     const auto rows = inspect_segments(view.machine.mmu, view.state);
-    // Scrolls sideways in a narrow window (the table is about 520 pixels wide).
-    if (!begin_table("segments", 12, ImGui::GetContentRegionAvail().y)) return;
+    // Two rows a register: the cache ("cache" in the state column), then the entry (its
+    // source there). About 400 pixels wide with narrow cell padding, so that it fits the
+    // tiled layout at 1280x800 (a narrower window scrolls it sideways).
+    ImGui::PushStyleVar(ImGuiStyleVar_CellPadding, ImVec2(2, ImGui::GetStyle().CellPadding.y));
+    const bool shown = begin_table("segments", 11, ImGui::GetContentRegionAvail().y);
+    ImGui::PopStyleVar();
+    if (!shown) return;
     ImGui::TableSetupScrollFreeze(1, 1);
-    for (const char* heading : {"reg", "selector", "", "state", "base", "limit", "type", "DPL", "D/B", "G", "P", "A"})
+    for (const char* heading : {"reg", "selector", "state", "base", "limit", "type", "DPL", "D/B", "G", "P", "A"})
       ImGui::TableSetupColumn(heading);
     ImGui::TableHeadersRow();
     for (const SegmentInspection& row : rows) {
@@ -47,12 +64,14 @@ struct SegmentsWindow final : Window {
         else
           ImGui::SetTooltip("index %u, TI %u (%s), RPL %u", row.index, row.ti, row.ti ? "LDT" : "GDT", row.rpl);
       }
-      ImGui::TableNextColumn();
-      ImGui::TextUnformatted("cache");
       const DescriptorCache& c = row.cache;
       ImGui::TableNextColumn();  // state first: in view in a narrow window
       if (row.stale()) badge("stale", kStale);
-      else if (row.source == SegmentSource::NullSelector) ImGui::TextUnformatted(c.usable ? "null" : "null, unusable");
+      else if (row.source == SegmentSource::NullSelector) ImGui::TextUnformatted(c.usable ? "null" : "unusable");
+      else ImGui::TextUnformatted("cache");
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("the descriptor cache%s", row.stale() ? ": differs from the entry (red), a reload would change it"
+                                                    : c.usable ? "" : " (null selector, unusable)");
       fields(row, c.base, c.limit, c.type, c.s, c.dpl, c.db, c.g, c.present, true);
       // The entry row.
       ImGui::TableNextRow();
@@ -61,10 +80,13 @@ struct SegmentsWindow final : Window {
       ImGui::TextDisabled("%s", selector_meaning(row).c_str());
       ImGui::TableNextColumn();
       ImGui::TextDisabled("%s", source_text(row.source));
-      if (row.source == SegmentSource::Table && ImGui::IsItemHovered())
-        ImGui::SetTooltip("the %s entry at linear %08X", row.ti && row.name != "LDTR" && row.name != "TR" ? "LDT" : "GDT",
-                          row.entry_linear);
-      ImGui::TableNextColumn();
+      if (ImGui::IsItemHovered()) {
+        if (row.source == SegmentSource::Table)
+          ImGui::SetTooltip("the %s entry at linear %08X", row.ti && row.name != "LDTR" && row.name != "TR" ? "LDT" : "GDT",
+                            row.entry_linear);
+        else
+          ImGui::SetTooltip("%s", source_meaning(row.source));
+      }
       if (row.entry) {
         const Descriptor& d = *row.entry;
         fields(row, d.base, d.limit(), d.type, d.s, d.dpl, d.db, d.g, d.present, false);
