@@ -81,12 +81,12 @@ struct DescriptorTablesWindow final : Window {
     ImGui::EndTable();
   }
 
-  // One row an entry; in a window narrower than a row's widest line (72 characters:
-  // the tiled layout at 1280x800) the detail goes under the type, two lines an entry
+  // One row an entry; in a window narrower than a row's widest line (84 characters:
+  // the tiled layouts at 1280x800 and 1600x1000) the detail goes under the type, two lines an entry
   // (every row, so that the clipper's rows stay alike), instead of scrolling sideways.
   static void table(const MachineView& view, u32 base, u32 limit, bool idt) {
     const u32 entries = table_entries(limit);
-    const bool stacked = ImGui::GetContentRegionAvail().x < 72 * ImGui::CalcTextSize("0").x;
+    const bool stacked = ImGui::GetContentRegionAvail().x < 84 * ImGui::CalcTextSize("0").x;
     if (!begin_table("entries", stacked ? 3 : 4, ImGui::GetContentRegionAvail().y)) return;
     ImGui::TableSetupScrollFreeze(0, 1);
     ImGui::TableSetupColumn(idt ? "  vector" : "  sel");
