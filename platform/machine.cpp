@@ -65,7 +65,7 @@ bool Machine::pace(std::chrono::steady_clock::time_point start) const {
 
 // The run loop: device events due now, then the CPU until the next event (its cycle
 // limit), a halt, or a stop. HLT with IF = 1 moves the clock to the next event.
-RunResult Machine::run() { return run_steps(cpu.steps(), UINT64_MAX); }
+RunResult Machine::run() { return run_steps(0, UINT64_MAX); }
 
 RunResult Machine::run_for(u64 max_steps) { return run_steps(0, max_steps); }
 
@@ -120,6 +120,16 @@ RunResult Machine::run_steps(u64 first_step, u64 max_steps) {
       case StopReason::CycleLimit: break;
     }
   }
+}
+
+void Machine::transfer_state(StateArchive& a) {
+  port92_.transfer_state(a);
+  u8 a20_inputs = bus.a20_inputs();
+  a.local(a20_inputs, "A20 inputs", 3);
+  a.field(triple_fault_resets_, "triple-fault resets");
+  if (!a.loading()) return;
+  bus.set_a20(A20Source::KeyboardController, a20_inputs & 1);
+  bus.set_a20(A20Source::Port92, a20_inputs & 2);
 }
 
 }  // namespace x86lab
