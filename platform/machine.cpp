@@ -77,6 +77,8 @@ RunResult Machine::run_steps(u64 first_step, u64 max_steps) {
   const auto interrupted = [this] { return RunResult{RunResult::Reason::Interrupted, 128 + interrupted_by_}; };
   for (;;) {
     if (interrupted_by_) return interrupted();
+    // (A machine restored from a snapshot saved after the exit port was written.)
+    if (auto status = debug_ports_.exit_status()) return {RunResult::Reason::ExitPort, *status};
     clock.run_due();
     if (config_.realtime && !pace(wall_start)) return interrupted_by_ ? interrupted() : RunResult{RunResult::Reason::Paused, 0};
     const u64 taken = cpu.steps() - first_step;
@@ -127,6 +129,7 @@ void Machine::transfer_state(StateArchive& a) {
   u8 a20_inputs = bus.a20_inputs();
   a.local(a20_inputs, "A20 inputs", 3);
   a.field(triple_fault_resets_, "triple-fault resets");
+  debug_ports_.transfer_state(a);
   if (!a.loading()) return;
   bus.set_a20(A20Source::KeyboardController, a20_inputs & 1);
   bus.set_a20(A20Source::Port92, a20_inputs & 2);
