@@ -9,6 +9,7 @@
 #include <memory>
 #include <new>
 
+#include "trace/state_archive.h"
 #include "trace/types.h"
 
 namespace x86lab {
@@ -27,6 +28,39 @@ class CodeLineSet {
     const unsigned result = (word & pair) ? 1 : 2;
     word |= bit;
     return result;
+  }
+
+  // Saves, checks or loads the set (a snapshot, trace/state_archive.h): the number of
+  // non-zero 64-bit words, then each one's index (u32, ascending) and value (u64).
+  void transfer_state(StateArchive& a) {
+    u32 count = 0;
+    if (a.saving())
+      for (std::size_t i = 0; i < kWords; ++i) count += bits_[i] != 0;
+    a.local(count, "code-line words", kWords);
+    if (a.saving()) {
+      for (u32 i = 0; i < kWords; ++i)
+        if (bits_[i]) {
+          a.field(i, "code-line word index");
+          a.field(bits_[i], "code-line word");
+        }
+      return;
+    }
+    std::unique_ptr<u64[], Free> loaded;
+    if (a.loading()) {
+      loaded.reset(static_cast<u64*>(std::calloc(kWords, sizeof(u64))));
+      if (!loaded) throw std::bad_alloc();
+    }
+    u32 previous = 0;
+    for (u32 n = 0; n < count; ++n) {
+      u32 index = 0;
+      u64 word = 0;
+      a.local(index, "code-line word index", kWords - 1);
+      if (n && index <= previous) throw StateArchiveError("code-line word index: not ascending");
+      previous = index;
+      a.local(word, "code-line word");
+      if (loaded) loaded[index] = word;
+    }
+    if (loaded) bits_ = std::move(loaded);
   }
 
  private:

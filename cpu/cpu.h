@@ -17,6 +17,7 @@
 #include "mmu/port_bus.h"
 #include "segmentation/segment_loading.h"
 #include "trace/cost_model.h"
+#include "trace/state_archive.h"
 
 #include <span>
 #include <unordered_set>
@@ -61,6 +62,9 @@ class StepMonitor {
   virtual void before_step() = 0;
 };
 
+// The fields of CpuState in a snapshot's order (cpu/cpu_snapshot.cpp).
+void transfer_cpu_state(StateArchive& archive, CpuState& state);
+
 class Cpu {
  public:
   Cpu(Mmu& mmu, PortBus& ports, Counters& counters, const CpuProfile& profile);
@@ -69,6 +73,13 @@ class Cpu {
   Cpu& operator=(const Cpu&) = delete;
 
   CpuState state;
+
+  // Saves, checks or loads the CPU's part of a machine snapshot (cpu/cpu_snapshot.cpp,
+  // docs/snapshots.md) between instructions: CpuState, the step count, debug traps
+  // waiting, the replay watch, the fault chain and the code-line set. A load rebuilds
+  // what is derived (armed breakpoints, the Mmu's paging bits, whose change flushes the
+  // TLB: restore the Mmu after this; the decode cache). Throws StateArchiveError.
+  void transfer_state(StateArchive& archive);
 
   // Reset state (Intel SDM Vol. 3, "Processor State After Reset"): CS F000h with base
   // FFFF0000h, EIP FFF0h, EDX = the profile's signature, CR0 = 60000010h.

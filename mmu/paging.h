@@ -52,6 +52,15 @@ class Mmu {
     tlb_.note_change();
   }
 
+  // Saves, checks or loads the TLB and its statistics model (a snapshot; the paging
+  // bits come from the CPU's registers, Cpu::transfer_state). The model's marks are
+  // rebuilt as accesses find the model's pages again.
+  void transfer_state(StateArchive& archive) {
+    tlb_.transfer_state(archive);
+    model_.transfer_state(archive);
+    if (archive.loading()) model_marks_.clear_all();
+  }
+
   // ---- TLB invalidation (SDM "Invalidation of TLBs and Paging-Structure Caches") ----
   void invalidate_page(u32 linear);  // INVLPG
   void flush_non_global();           // MOV CR3, even with an unchanged value

@@ -79,6 +79,8 @@ class PhysicalBus {
   // Sets every input at once (loaders and tests forcing the gate).
   void set_a20(bool enabled) { set_a20_inputs(enabled ? 0x3 : 0); }
   bool a20() const { return a20_mask_ == 0xFFFFFFFFu; }
+  // The A20 gate's inputs, bit n = A20Source n enabled (a machine snapshot).
+  u8 a20_inputs() const { return a20_inputs_; }
 
   template <class T>
   T read(u32 address, AccessKind kind) {

@@ -59,4 +59,24 @@ void Tlb::next_epoch(bool keep_global) {
   }
 }
 
+void Tlb::transfer_state(StateArchive& a) {
+  for (TlbEntry& entry : entries_) {
+    a.field(entry.tag, "TLB tag");
+    a.field(entry.frame, "TLB frame");
+    a.field(entry.rights, "TLB rights", 0x1F);
+    if (a.loading()) entry.host_read = entry.host_write = nullptr;
+  }
+  a.field(epoch_, "TLB epoch", kEpochMask);
+  std::vector<u32> global_slots = global_slots_;
+  a.local_sequence(global_slots, "TLB global slots", kEntries);
+  for (u32 index : global_slots)
+    if (index >= kEntries) throw StateArchiveError("TLB global slots: index out of range");
+  a.bits(large_regions_, "TLB large regions");
+  if (!a.loading()) return;
+  global_slots_ = global_slots;
+  in_global_list_.fill(false);
+  for (u32 index : global_slots_) in_global_list_[index] = true;
+  note_change();
+}
+
 }  // namespace x86lab

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "mmu/attention.h"
+#include "trace/state_archive.h"
 #include "trace/types.h"
 
 namespace x86lab {
@@ -81,6 +82,10 @@ class Tlb {
   // Forgets the host write pointer `host_page` (a frame that now holds code), or with
   // null every host pointer (the physical map or the A20 gate changed). Translations stay.
   void revoke_host_pages(const u8* host_page);
+  // Saves, checks or loads the entries (stale ones too) and the epoch (a snapshot,
+  // trace/state_archive.h). Loaded entries have no host pointers (the slow path
+  // finds them again) and count as a change.
+  void transfer_state(StateArchive& archive);
 
  private:
   static constexpr u32 kEpochMask = 0xFFF;

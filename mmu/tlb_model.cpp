@@ -94,4 +94,25 @@ void TlbModel::flush(bool keep_global) {
   last_code_page_ = last_data_page_ = kNoPage;
 }
 
+void TlbModelArray::transfer_state(StateArchive& a) {
+  u32 sets = sets_, ways = ways_;
+  a.local(sets, "TLB model sets");
+  a.local(ways, "TLB model ways");
+  if (sets != sets_ || ways != ways_) throw StateArchiveError("TLB model: another geometry than this profile's");
+  a.same_size_sequence(keys_, "TLB model keys");
+  a.same_size_sequence(stamps_, "TLB model stamps");
+  a.same_size_sequence(global_, "TLB model global ways");
+  a.same_size_sequence(mru_, "TLB model most recently used ways");
+  a.field(clock_, "TLB model clock");
+}
+
+void TlbModel::transfer_state(StateArchive& a) {
+  code_small_.transfer_state(a);
+  code_large_.transfer_state(a);
+  data_small_.transfer_state(a);
+  data_large_.transfer_state(a);
+  a.field(last_code_page_, "TLB model last code page");
+  a.field(last_data_page_, "TLB model last data page");
+}
+
 }  // namespace x86lab

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "mmu/tlb.h"
+#include "trace/state_archive.h"
 #include "trace/counters.h"
 #include "trace/types.h"
 
@@ -61,6 +62,8 @@ class TlbModelArray {
   }
   void invalidate(u32 key);
   void flush(bool keep_global);
+  // Saves, checks or loads the array's contents; the geometry must be the same.
+  void transfer_state(StateArchive& archive);
 
  private:
   // The set search behind access() when `key` is not the most recently used way
@@ -184,6 +187,9 @@ class TlbModel {
   }
   void invalidate_page(u32 linear);
   void flush(bool keep_global);
+  // Saves, checks or loads the model's state (a snapshot: its hit and miss counts
+  // go on from it). The geometry must be the same (the profile's).
+  void transfer_state(StateArchive& archive);
 
  private:
   static constexpr u32 kLargeBit = 1u << 31;  // in last_data_page_: the access was to a 4 MiB page

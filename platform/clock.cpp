@@ -69,4 +69,14 @@ void VirtualClock::advance_to(u64 cycle) {
   if (cycle > cpu_clock_.cycles() && cycle != kNever) cpu_clock_.set_cycles(cycle);
 }
 
+void VirtualClock::transfer_state(StateArchive& a) {
+  a.field(cpu_clock_.subcycles, "modeled clock");
+  std::vector<u64> deadlines;
+  for (const Event& event : events_) deadlines.push_back(event.deadline);
+  a.same_size_sequence(deadlines, "device events");
+  if (!a.loading()) return;
+  for (std::size_t i = 0; i < events_.size(); ++i) events_[i].deadline = deadlines[i];
+  recompute_next();
+}
+
 }  // namespace x86lab

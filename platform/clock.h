@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "trace/modeled_clock.h"
+#include "trace/state_archive.h"
 
 namespace x86lab {
 
@@ -52,6 +53,11 @@ class VirtualClock {
   // Called with the new next_deadline() whenever an arming makes it earlier, so the
   // CPU can end its current slice in time (Cpu::set_cycle_limit).
   void set_deadline_listener(std::function<void(u64)> listener) { listener_ = std::move(listener); }
+
+  // Saves, checks or loads the CPU's modeled clock and every event's deadline (a
+  // machine snapshot; the events are those of the same devices, registered in the
+  // same order). A load does not call the deadline listener.
+  void transfer_state(StateArchive& archive);
 
  private:
   struct Event {

@@ -3,6 +3,7 @@
 // 80h, and QEMU's isa-debug-exit at port F4h (writing V ends the run with exit status
 // (V << 1) | 1).
 #pragma once
+#include "trace/state_archive.h"
 #include <cstdio>
 #include <functional>
 #include <optional>
@@ -27,6 +28,15 @@ class DebugPorts : public BusDevice {
 
   // The exit status requested through port F4h, if any.
   std::optional<int> exit_status() const { return exit_status_; }
+  // Saves, checks or loads the exit port's status (a snapshot of a run that ended there
+  // ends there again when continued).
+  void transfer_state(StateArchive& archive) {
+    bool exited = exit_status_.has_value();
+    int status = exit_status_.value_or(0);
+    archive.local(exited, "exit port");
+    archive.local(status, "exit port status", 511);
+    if (archive.loading()) exit_status_ = exited ? std::optional<int>(status) : std::nullopt;
+  }
 
  private:
   std::FILE* console_;

@@ -74,7 +74,7 @@ bool Machine::pace(std::chrono::steady_clock::time_point start) const {
 
 // The run loop: device events due now, then the CPU until the next event (its cycle
 // limit), a halt, or a stop. HLT with IF = 1 moves the clock to the next event.
-RunResult Machine::run() { return run_steps(cpu.steps(), UINT64_MAX); }
+RunResult Machine::run() { return run_steps(0, UINT64_MAX); }
 
 RunResult Machine::run_for(u64 max_steps) { return run_steps(0, max_steps); }
 
@@ -86,6 +86,8 @@ RunResult Machine::run_steps(u64 first_step, u64 max_steps) {
   const auto interrupted = [this] { return RunResult{RunResult::Reason::Interrupted, 128 + interrupted_by_}; };
   for (;;) {
     if (interrupted_by_) return interrupted();
+    // (A machine restored from a snapshot saved after the exit port was written.)
+    if (auto status = debug_ports_.exit_status()) return {RunResult::Reason::ExitPort, *status};
     clock.run_due();
     if (config_.realtime && !pace(wall_start)) return interrupted_by_ ? interrupted() : RunResult{RunResult::Reason::Paused, 0};
     const u64 taken = cpu.steps() - first_step;
@@ -132,6 +134,17 @@ RunResult Machine::run_steps(u64 first_step, u64 max_steps) {
         break;
     }
   }
+}
+
+void Machine::transfer_state(StateArchive& a) {
+  port92_.transfer_state(a);
+  u8 a20_inputs = bus.a20_inputs();
+  a.local(a20_inputs, "A20 inputs", 3);
+  a.field(triple_fault_resets_, "triple-fault resets");
+  debug_ports_.transfer_state(a);
+  if (!a.loading()) return;
+  bus.set_a20(A20Source::KeyboardController, a20_inputs & 1);
+  bus.set_a20(A20Source::Port92, a20_inputs & 2);
 }
 
 }  // namespace x86lab

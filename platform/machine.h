@@ -75,11 +75,12 @@ class Machine {
  public:
   explicit Machine(const MachineConfig& config);
 
-  // Runs from the current state until one of RunResult's reasons.
+  // Runs from the current state until one of RunResult's reasons. Like run_for,
+  // MachineConfig::max_instructions counts the steps since the machine was built or
+  // reset, those before a loaded snapshot included (Cpu::steps; docs/snapshots.md).
   RunResult run();
   // Runs as run() does but at most `max_steps` steps (instructions and deliveries),
-  // then returns Reason::Paused; MachineConfig::max_instructions then counts the steps
-  // since the machine was built. The debugger (platform/debugger) runs in such slices.
+  // then returns Reason::Paused. The debugger (platform/debugger) runs in such slices.
   RunResult run_for(u64 max_steps);
   // Ends run()/run_for() at the next instruction boundary with Reason::Paused. Only
   // from the thread that runs the machine (the debugger's hooks); see Debugger::pause.
@@ -131,6 +132,10 @@ class Machine {
   void finish_tracing();
 
   const MachineConfig& config() const { return config_; }
+  // Saves, checks or loads what the Machine itself holds (a snapshot,
+  // platform/snapshot/machine_state.h): port 92h, the A20 gate's inputs, the count of
+  // triple-fault resets.
+  void transfer_state(StateArchive& archive);
   // How many times a triple fault reset the CPU (with reset_on_triple_fault).
   u64 triple_fault_resets() const { return triple_fault_resets_; }
   Counters counters;

@@ -36,4 +36,16 @@ PcDevices::PcDevices(VirtualClock& clock, Cpu& cpu, PhysicalBus& bus, PortBus& p
   cpu.set_interrupt_controller(&pic);
 }
 
+void PcDevices::transfer_state(StateArchive& a) {
+  pic.transfer_state(a);
+  pit.transfer_state(a);
+  port61.transfer_state(a);
+  rtc.transfer_state(a);
+  com1.transfer_state(a);
+  com2.transfer_state(a);
+  keyboard_controller.transfer_state(a);
+  vga.transfer_state(a);
+  fpu_error.transfer_state(a);
+}
+
 }  // namespace x86lab

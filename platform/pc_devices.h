@@ -27,6 +27,8 @@ struct PcDevicesConfig {
 class PcDevices {
  public:
   PcDevices(VirtualClock& clock, Cpu& cpu, PhysicalBus& bus, PortBus& ports, const PcDevicesConfig& config);
+  // Saves, checks or loads every device's state, in the order of the members.
+  void transfer_state(StateArchive& archive);
 
   PicPair pic;
   Pit8254 pit;

@@ -1,6 +1,8 @@
 // Host stream I/O for the serial console (POSIX poll/read, termios raw mode).
 #include "platform/serial_host.h"
 
+#include "platform/input_error.h"
+
 #include <poll.h>
 #include <sys/stat.h>
 #include <termios.h>
@@ -17,6 +19,7 @@ const char* const StreamSerialHost::kKeysHelp =
     "  Ctrl-A x        stop x86lab\n"
     "  Ctrl-A c        the monitor: info segments|gdt|ldt|idt|tss, stats, phys ADDR LEN\n"
     "                  (help lists them; Enter on an empty line resumes the guest)\n"
+    "  Ctrl-A s        save a snapshot of the machine to x86lab-STEPS.snap (docs/snapshots.md)\n"
     "  Ctrl-A h        this help\n"
     "  Ctrl-A Ctrl-A   send Ctrl-A to the guest\n";
 
@@ -89,6 +92,7 @@ std::optional<u8> StreamSerialHost::read_console_byte() {
       input_fd_ = -1;
       return std::nullopt;
     }
+    read_bytes_ += static_cast<u64>(n);
     monitor_input_.insert(monitor_input_.end(), chunk, chunk + n);
   }
   const u8 byte = monitor_input_.front();
@@ -127,6 +131,7 @@ void StreamSerialHost::fill() {
     input_fd_ = -1;  // end of input (or an error): stop polling
     return;
   }
+  read_bytes_ += static_cast<u64>(n);
   take_input(chunk, static_cast<std::size_t>(n));
 }
 
@@ -146,6 +151,8 @@ void StreamSerialHost::take_input(const u8* bytes, std::size_t count) {
       } else if ((byte == 'c' || byte == 'C') && monitor_) {
         monitor_wanted_ = true;
         monitor_();
+      } else if ((byte == 's' || byte == 'S') && snapshot_) {
+        snapshot_();
       } else if (byte == 'h' || byte == 'H' || byte == '?') {
         print_to_console(kKeysHelp);
       } else if (byte == 0x01) {
@@ -165,6 +172,23 @@ std::optional<u8> StreamSerialHost::receive() {
   const u8 byte = buffer_[next_++];
   if (byte == '\n' && !prompt_.empty()) prompt_seen_ = false;  // the next line waits again
   return byte;
+}
+
+SerialHost::InputPosition StreamSerialHost::input_position() const {
+  return {std::vector<u8>(buffer_.begin() + static_cast<std::ptrdiff_t>(next_), buffer_.end()), read_bytes_, input_fd_ < 0};
+}
+
+void StreamSerialHost::resume_input(const InputPosition& position) {
+  buffer_ = position.pending;
+  next_ = 0;
+  if (input_fd_ < 0) return;
+  if (position.ended) {
+    input_fd_ = -1;  // the saving run's input had ended: so has this one's
+  } else if (regular_file_ && position.read) {
+    if (lseek(input_fd_, static_cast<off_t>(position.read), SEEK_SET) < 0)
+      throw InputError("the serial input cannot go on at byte " + std::to_string(position.read) + " of the snapshot");
+    read_bytes_ = position.read;
+  }
 }
 
 }  // namespace x86lab

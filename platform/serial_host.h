@@ -33,6 +33,8 @@ class StreamSerialHost : public SerialHost {
   void make_terminal_raw();
   // The Ctrl-A keys without a terminal (tests).
   void enable_escapes() { raw_ = true; }
+  // Called for Ctrl-A s (on the machine's thread, from receive()): save a snapshot.
+  void on_snapshot_key(std::function<void()> snapshot) { snapshot_ = std::move(snapshot); }
   // The next input byte for the console monitor, waiting for it (the bytes typed after
   // Ctrl-A c may already be buffered); nothing at the end of the input or when a
   // signal interrupts the wait.
@@ -76,6 +78,8 @@ class StreamSerialHost : public SerialHost {
   void transmit(u8 byte) override;
   std::optional<u8> receive() override;
   bool input_open() const override { return input_fd_ >= 0 || next_ < buffer_.size(); }
+  InputPosition input_position() const override;
+  void resume_input(const InputPosition& position) override;
 
   // How often a terminal, pipe or FIFO with nothing to read is polled, in wall time.
   static constexpr std::chrono::milliseconds kPollInterval{1};
@@ -90,9 +94,11 @@ class StreamSerialHost : public SerialHost {
   int console_fd_ = -1;   // where print_to_console writes when the output is not that terminal
   std::function<void()> quit_;
   std::function<void()> monitor_;
+  std::function<void()> snapshot_;
   std::function<void(u8)> on_output_;
   std::vector<u8> buffer_;
   std::size_t next_ = 0;
+  u64 read_bytes_ = 0;  // read from input_fd_ (for the guest or the console monitor)
   bool raw_ = false;
   bool escape_ = false;  // Ctrl-A seen
   bool monitor_wanted_ = false;  // Ctrl-A c seen, the monitor not yet done

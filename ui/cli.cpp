@@ -16,6 +16,7 @@
 #include "platform/input_error.h"
 #include "platform/machine.h"
 #include "platform/rom_image.h"
+#include "platform/snapshot/snapshot_file.h"
 #include "trace/output_file.h"
 #include "ui/compare_command.h"
 #include "ui/gui/gui_command.h"
@@ -56,7 +57,12 @@ po::options_description run_options() {
        "stop after N steps (instructions, fault and interrupt deliveries, REP batches of at most 1024 "
        "iterations); exit status 1")
       ("exit-on-halt", "end at HLT with interrupts disabled (status 0) even if a device could raise NMI; no device raises NMI yet, so such a HLT always ends the run and this changes nothing today")
-      ("reset-on-triple-fault", "a triple fault resets the CPU (as a PC chipset does) instead of ending the run");
+      ("reset-on-triple-fault", "a triple fault resets the CPU (as a PC chipset does) instead of ending the run")
+      ("save-snapshot", po::value<std::string>()->value_name("FILE"),
+       "write the whole machine to FILE where the run stops (with --max-instructions N: after step N; docs/snapshots.md)")
+      ("load-snapshot", po::value<std::string>()->value_name("FILE"),
+       "continue the machine saved in FILE (instead of --bios/--kernel; --memory, --profile and --cpu-mhz must be "
+       "those it was saved with; --max-instructions counts from reset, the steps before the snapshot included)");
   add_profile_option(options);
   options.add_options()("stats", "print the counters on stderr at exit");
   add_trace_options(options);
@@ -105,6 +111,11 @@ class InterruptHandlers {
   SignalGuard guard_;
 };
 
+void announce_snapshot(const SavedSnapshot& saved) {
+  std::cerr << "x86lab: snapshot '" << saved.path << "' saved after " << saved.steps << " steps (" << saved.file_bytes
+            << " bytes)\n";
+}
+
 int run_command(const std::vector<std::string>& args) {
   po::options_description options = run_options();
   options.add_options()
@@ -117,8 +128,15 @@ int run_command(const std::vector<std::string>& args) {
   }
   MachineConfig config;
   configure_machine(vm, config);
-  if (!vm.count("bios") && !vm.count("kernel"))
-    throw InputError("run needs --bios FILE or --kernel FILE (x86lab run --help lists the options)");
+  std::optional<MachineState> loaded;  // --load-snapshot
+  if (vm.count("load-snapshot")) {
+    for (const char* option : {"bios", "kernel", "initrd", "append"})
+      if (vm.count(option))
+        throw InputError(std::string("--load-snapshot takes the machine from its file: --") + option + " cannot be given");
+    loaded = read_snapshot_file(vm["load-snapshot"].as<std::string>());
+  } else if (!vm.count("bios") && !vm.count("kernel")) {
+    throw InputError("run needs --bios FILE, --kernel FILE or --load-snapshot FILE (x86lab run --help lists the options)");
+  }
   const bool under_gdb = vm.count("gdb") || vm.count("wait-gdb");
   if (vm.count("progress") && vm.count("no-progress")) throw InputError("--progress and --no-progress exclude each other");
   if (vm.count("progress") && under_gdb)
@@ -138,8 +156,17 @@ int run_command(const std::vector<std::string>& args) {
   PlatformSession platform;
   platform.configure(vm, config);
   if (vm.count("bios")) config.bios = read_rom_image(vm["bios"].as<std::string>());
+  if (loaded) config.bios = loaded->bios;
 
   auto machine = std::make_unique<Machine>(config);
+  if (loaded) {
+    try {
+      restore_machine_state(*machine, *loaded);
+    } catch (const InputError& error) {
+      throw InputError("snapshot '" + vm["load-snapshot"].as<std::string>() + "': " + error.what());
+    }
+    loaded.reset();
+  }
   platform.connect(*machine);
   attach_trace_options(vm, *machine);
   std::optional<InterruptHandlers> interrupt_handlers;  // while the machine runs
@@ -172,6 +199,8 @@ int run_command(const std::vector<std::string>& args) {
     progress.reset();  // erases the line
   }
   bool output_failed = false;
+  if (vm.count("save-snapshot"))
+    finish_output([&] { announce_snapshot(save_machine_snapshot(*machine, vm["save-snapshot"].as<std::string>())); }, output_failed);
   finish_output([&] { machine->finish_tracing(); }, output_failed);
   if (console.output) finish_output([&] { console.output->finish(); }, output_failed);
   else if (console.file) std::fflush(console.file);

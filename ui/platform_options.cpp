@@ -116,12 +116,24 @@ void PlatformSession::configure(const po::variables_map& vm, MachineConfig& conf
   }
   // A terminal is made raw only for kernels (their shells); BIOS runs keep Ctrl-C, and
   // so do runs under gdb, whose wait for gdb and stops do not read the Ctrl-A keys.
-  if (input_fd_ == STDIN_FILENO && vm.count("kernel") && !vm.count("gdb") && !vm.count("wait-gdb"))
+  if (input_fd_ == STDIN_FILENO && (vm.count("kernel") || vm.count("load-snapshot")) && !vm.count("gdb") &&
+      !vm.count("wait-gdb"))
     serial_->make_terminal_raw();
+  serial_->on_snapshot_key([this] {
+    if (!machine_) return;
+    snapshot_wanted_ = true;
+    machine_->request_pause();  // saved at the next instruction boundary (serve_console_monitor)
+  });
   config.com1_host = serial_.get();
 }
 
 bool PlatformSession::serve_console_monitor() {
+  if (snapshot_wanted_ && machine_) {
+    snapshot_wanted_ = false;
+    const std::string name = "x86lab-" + std::to_string(machine_->cpu.steps()) + ".snap";
+    serial_->print_to_console("\r\nx86lab: " + *snapshot_command(*machine_, "snapshot save " + name));
+    return true;
+  }
   if (!serial_->monitor_wanted() || !machine_) return false;
   if (x86lab::serve_console_monitor(*machine_, *serial_) == ConsoleMonitorEnd::Quit) machine_->request_stop();
   serial_->monitor_done();

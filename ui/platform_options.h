@@ -23,7 +23,9 @@ class PlatformSession {
   // Connects the console's Ctrl-A x and Ctrl-A c to `machine` (call once the machine exists).
   void connect(Machine& machine) { machine_ = &machine; }
   // After Machine::run() returned Reason::Paused: when the pause was the console's
-  // Ctrl-A c, serves the console monitor (ui/gdb/console_monitor.h) and returns true
+  // Ctrl-A s, saves the machine to x86lab-STEPS.snap in the current folder and says so
+  // on the console (true); when it was Ctrl-A c, serves the console monitor
+  // (ui/gdb/console_monitor.h) and returns true
   // (`quit` there has requested the machine's stop); false for any other pause.
   bool serve_console_monitor();
   // The serial console (after configure()).
@@ -42,6 +44,7 @@ class PlatformSession {
   bool input_owned_ = false;
   bool vga_dump_ = false;
   Machine* machine_ = nullptr;
+  bool snapshot_wanted_ = false;  // Ctrl-A s: save at the next pause
 };
 
 // The value of option --`option`, a decimal whole number from `low` to `high` (`unit`,

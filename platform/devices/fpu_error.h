@@ -3,6 +3,7 @@
 // the slave 8259A; a write to port F0h clears the latch and asserts IGNNE# until
 // FERR# goes away, so a CR0.NE = 0 handler can let the next FPU instruction run.
 #pragma once
+#include "trace/state_archive.h"
 #include <functional>
 
 #include "cpu/x87/error_pins.h"
@@ -36,6 +37,11 @@ class FpuErrorLatch : public BusDevice {
     ignne_ = ferr_;
   }
   std::string_view device_name() const override { return "fpu-error"; }
+  // Saves, checks or loads the device's state (a machine snapshot, trace/state_archive.h).
+  void transfer_state(StateArchive& archive) {
+    archive.field(ferr_, "FERR#");
+    archive.field(ignne_, "IGNNE#");
+  }
 
  private:
   std::function<void(bool)> irq13_;

@@ -223,4 +223,35 @@ void I8042::keyboard_command(u8 value) {
   }
 }
 
+void I8042::transfer_state(StateArchive& a) {
+  std::vector<u8> bytes, aux;
+  for (const auto& [byte, from_aux] : queue_) {
+    bytes.push_back(byte);
+    aux.push_back(from_aux);
+  }
+  a.local_sequence(bytes, "i8042 queue", 4096);
+  a.local_sequence(aux, "i8042 queue", 4096);
+  if (bytes.size() != aux.size()) throw StateArchiveError("i8042 queue: lengths differ");
+  for (u8 from_aux : aux)
+    if (from_aux > 1) throw StateArchiveError("i8042 queue: value out of range");
+  a.field(output_buffer_, "i8042 output buffer");
+  a.field(output_full_, "i8042 OBF");
+  a.field(output_aux_, "i8042 AUXB");
+  a.field(timeout_, "i8042 timeout");
+  a.field(last_was_command_, "i8042 A2");
+  a.field(command_byte_, "i8042 command byte");
+  a.field(output_port_, "i8042 output port");
+  a.field(pending_command_, "i8042 pending command");
+  a.field(keyboard_pending_, "i8042 keyboard command");
+  a.field(keyboard_last_, "i8042 keyboard last byte");
+  a.field(keyboard_scanning_, "i8042 scanning");
+  a.field(scancode_set_, "i8042 scan code set", 3);
+  a.array(ram_, "i8042 RAM");
+  a.sequence(held_, "i8042 held keys", 4096);
+  a.field(break_prefix_, "i8042 break prefix");
+  if (!a.loading()) return;
+  queue_.clear();
+  for (std::size_t i = 0; i < bytes.size(); ++i) queue_.emplace_back(bytes[i], aux[i] != 0);
+}
+
 }  // namespace x86lab

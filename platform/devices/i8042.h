@@ -5,6 +5,7 @@
 // Controller"; IBM PS/2 Hardware Interface Technical Reference, "Keyboard/Auxiliary
 // Device Controller"). IRQ 1 for keyboard bytes, IRQ 12 for auxiliary bytes.
 #pragma once
+#include "trace/state_archive.h"
 #include <deque>
 #include <functional>
 
@@ -45,6 +46,8 @@ class I8042 : public BusDevice {
   u8 command_byte() const { return command_byte_; }
   u8 output_port() const { return output_port_; }
   u8 status() const;
+  // Saves, checks or loads the device's state (a machine snapshot, trace/state_archive.h).
+  void transfer_state(StateArchive& archive);
 
  private:
   void enqueue(u8 byte, bool aux);

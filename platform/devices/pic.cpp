@@ -194,4 +194,30 @@ void PicPair::write(u32 port, unsigned, u32 value) {
   update_cascade();
 }
 
+void Pic8259::transfer_state(StateArchive& a) {
+  a.field(irr_, "PIC IRR");
+  a.field(isr_, "PIC ISR");
+  a.field(imr_, "PIC IMR");
+  a.field(lines_, "PIC input lines");
+  a.field(elcr_, "PIC ELCR");
+  a.field(icw2_, "PIC ICW2");
+  a.field(icw3_, "PIC ICW3");
+  a.field(lowest_priority_, "PIC lowest priority", 7);
+  a.field(ltim_, "PIC LTIM");
+  a.field(auto_eoi_, "PIC AEOI");
+  a.field(rotate_on_auto_eoi_, "PIC rotate on AEOI");
+  a.field(special_fully_nested_, "PIC SFNM");
+  a.field(special_mask_, "PIC special mask");
+  a.field(read_isr_, "PIC read ISR");
+  a.field(poll_pending_, "PIC poll");
+  a.field(icw4_needed_, "PIC IC4");
+  a.field(single_, "PIC SNGL");
+  a.field(init_step_, "PIC initialisation step", 4);
+}
+
+void PicPair::transfer_state(StateArchive& a) {
+  master_.transfer_state(a);
+  slave_.transfer_state(a);
+}
+
 }  // namespace x86lab

@@ -3,6 +3,7 @@
 // (ELCR) at 4D0h/4D1h (Intel 8259A data sheet: "Programming the 8259A", ICW1-4 and
 // OCW1-3; Intel 82371AB PIIX4 data sheet, "ELCR"). Implements the CPU's INTR line.
 #pragma once
+#include "trace/state_archive.h"
 #include <array>
 
 #include "cpu/cpu.h"
@@ -38,6 +39,8 @@ class Pic8259 {
   u8 imr() const { return imr_; }
   u8 elcr() const { return elcr_; }
   void set_elcr(u8 value) { elcr_ = value; refresh_level_inputs(); }
+  // Saves, checks or loads the device's state (a machine snapshot, trace/state_archive.h).
+  void transfer_state(StateArchive& archive);
 
  private:
   bool level_triggered(unsigned ir) const { return ltim_ || ((elcr_ >> ir) & 1); }
@@ -77,6 +80,8 @@ class PicPair : public InterruptController, public BusDevice {
 
   Pic8259& master() { return master_; }
   Pic8259& slave() { return slave_; }
+  // Saves, checks or loads the device's state (a machine snapshot, trace/state_archive.h).
+  void transfer_state(StateArchive& archive);
 
  private:
   void update_cascade();

@@ -306,4 +306,35 @@ void Pit8254::write(u32 port, unsigned, u32 value) {
   else if (port >= 0x40 && port <= 0x42) write_count(port - 0x40, static_cast<u8>(value));
 }
 
+void Pit8254::transfer_state(StateArchive& a) {
+  for (Counter& c : counters_) {
+    a.field(c.mode, "PIT mode", 5);
+    a.field(c.access, "PIT access", 3);
+    a.field(c.bcd, "PIT BCD");
+    a.field(c.modulus, "PIT modulus", 0x10000);
+    a.field(c.counting, "PIT counting");
+    a.field(c.load_edge, "PIT load edge");
+    a.field(c.frozen, "PIT frozen");
+    a.field(c.frozen_elapsed, "PIT frozen edges");
+    a.field(c.has_pending, "PIT pending count");
+    a.field(c.pending_modulus, "PIT pending modulus", 0x10000);
+    a.field(c.pending_edge, "PIT pending edge");
+    a.field(c.trigger_modulus, "PIT trigger modulus", 0x10000);
+    a.field(c.armed, "PIT armed");
+    a.field(c.gate, "PIT GATE");
+    a.field(c.out_initial, "PIT OUT");
+    a.field(c.null_count, "PIT null count");
+    a.field(c.write_msb_next, "PIT write byte");
+    a.field(c.write_lsb, "PIT write LSB");
+    a.field(c.read_msb_next, "PIT read byte");
+    a.field(c.count_latched, "PIT count latch");
+    a.field(c.latched_count, "PIT latched count");
+    a.field(c.latch_msb_next, "PIT latch byte");
+    a.field(c.status_latched, "PIT status latch");
+    a.field(c.latched_status, "PIT latched status");
+  }
+  a.field(out0_reported_, "PIT OUT0");
+  a.field(event0_edge_, "PIT event edge");
+}
+
 }  // namespace x86lab

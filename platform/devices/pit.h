@@ -4,6 +4,7 @@
 // Command"). Counters are evaluated lazily from the virtual clock; only counter 0
 // schedules events (its OUT edges drive IRQ 0).
 #pragma once
+#include "trace/state_archive.h"
 #include <array>
 #include <functional>
 
@@ -28,6 +29,8 @@ class Pit8254 : public BusDevice {
   bool gate(unsigned counter) const { return counters_[counter].gate; }
   // OUT of `counter` now.
   bool out(unsigned counter);
+  // Saves, checks or loads the device's state (a machine snapshot, trace/state_archive.h).
+  void transfer_state(StateArchive& archive);
 
  private:
   struct Counter {

@@ -14,4 +14,6 @@ void SystemControlPortB::write(u32, unsigned, u32 value) {
   pit_.set_gate(2, value & 0x01);
 }
 
+void SystemControlPortB::transfer_state(StateArchive& a) { a.field(written_, "port 61h", 0xF); }
+
 }  // namespace x86lab

@@ -2,6 +2,7 @@
 // enable (bits 0-1, read back with bits 2-3), the refresh request toggle (bit 4) and
 // counter 2's OUT (bit 5) (IBM PC/AT Technical Reference, "System Control Port B").
 #pragma once
+#include "trace/state_archive.h"
 #include "platform/devices/pit.h"
 
 namespace x86lab {
@@ -15,6 +16,8 @@ class SystemControlPortB : public BusDevice {
   u32 read(u32 port, unsigned size) override;
   void write(u32 port, unsigned size, u32 value) override;
   std::string_view device_name() const override { return "port-61h"; }
+  // Saves, checks or loads the device's state (a machine snapshot, trace/state_archive.h).
+  void transfer_state(StateArchive& archive);
 
  private:
   VirtualClock& clock_;

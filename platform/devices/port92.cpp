@@ -16,4 +16,6 @@ void Port92::write(u32, unsigned, u32 value) {
   if (reset && reset_cpu_) reset_cpu_();
 }
 
+void Port92::transfer_state(StateArchive& a) { a.field(value_, "port 92h"); }
+
 }  // namespace x86lab

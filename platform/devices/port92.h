@@ -3,6 +3,7 @@
 // the A20 gate, ORed there with the keyboard controller's A20 output; a 0-to-1
 // transition of bit 0 resets the processor.
 #pragma once
+#include "trace/state_archive.h"
 #include <functional>
 
 #include "mmu/physical_bus.h"
@@ -21,6 +22,8 @@ class Port92 : public BusDevice {
   std::string_view device_name() const override { return "port92"; }
 
   u8 value() const { return value_; }
+  // Saves, checks or loads the device's state (a machine snapshot, trace/state_archive.h).
+  void transfer_state(StateArchive& archive);
 
  private:
   static constexpr u8 kFastReset = 1 << 0, kA20 = 1 << 1;

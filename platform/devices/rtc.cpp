@@ -245,4 +245,13 @@ void Mc146818::set_configuration(u32 ram_bytes, bool fpu_present) {
   ram_[0x2F] = static_cast<u8>(sum);
 }
 
+void Mc146818::transfer_state(StateArchive& a) {
+  a.array(ram_, "CMOS RAM");
+  a.field(index_, "CMOS index", 0x7F);
+  a.field(nmi_masked_, "NMI mask");
+  a.field(next_update_ns_, "RTC next update");
+  a.field(periodic_reference_, "RTC periodic reference");
+  a.field(irq_level_, "RTC IRQ 8");
+}
+
 }  // namespace x86lab

@@ -4,6 +4,7 @@
 // the IBM PC/AT CMOS layout for the configuration bytes). Time runs on the virtual
 // clock from a start time chosen by the machine (fixed by default).
 #pragma once
+#include "trace/state_archive.h"
 #include <array>
 #include <functional>
 
@@ -32,6 +33,8 @@ class Mc146818 : public BusDevice {
   // Register or RAM byte `index` (0-127) without side effects (for tests and debuggers).
   u8 peek(unsigned index) const { return ram_[index & 0x7F]; }
   bool nmi_masked() const { return nmi_masked_; }
+  // Saves, checks or loads the device's state (a machine snapshot, trace/state_archive.h).
+  void transfer_state(StateArchive& archive);
 
  private:
   // Register numbers of the clock part.

@@ -215,4 +215,19 @@ void Uart16550::write(u32 port, unsigned, u32 value) {
   update_irq();
 }
 
+void Uart16550::transfer_state(StateArchive& a) {
+  a.sequence(rx_, "UART receive FIFO", kFifoBytes);
+  a.field(ier_, "UART IER");
+  a.field(lcr_, "UART LCR");
+  a.field(mcr_, "UART MCR");
+  a.field(fcr_, "UART FCR");
+  a.field(scr_, "UART SCR");
+  a.field(line_errors_, "UART LSR errors");
+  a.field(msr_, "UART MSR");
+  a.field(divisor_, "UART divisor");
+  a.field(thre_pending_, "UART THRE interrupt");
+  a.field(timeout_pending_, "UART timeout interrupt");
+  a.field(irq_level_, "UART IRQ");
+}
+
 }  // namespace x86lab

@@ -3,9 +3,12 @@
 // modem status, loopback, and the OUT2 gate of the PC's IRQ line (National
 // Semiconductor PC16550D data sheet: "Registers", "FIFO Interrupt Mode Operation").
 #pragma once
+#include "trace/state_archive.h"
 #include <deque>
 #include <functional>
 #include <optional>
+
+#include <vector>
 
 #include "mmu/port_bus.h"
 #include "platform/clock.h"
@@ -22,6 +25,19 @@ class SerialHost {
   virtual std::optional<u8> receive() = 0;
   // False once the input has ended (no more polling).
   virtual bool input_open() const = 0;
+
+  // The input a machine snapshot saves (platform/snapshot/machine_state.h): bytes the
+  // host has read from its source and not delivered yet, how many bytes it has read
+  // from the source, and whether the source has ended.
+  struct InputPosition {
+    std::vector<u8> pending;
+    u64 read = 0;
+    bool ended = false;
+  };
+  virtual InputPosition input_position() const { return {}; }
+  // Continues from a saved position: the pending bytes come first; a source that can
+  // seek (a regular file) goes on at byte `read`. Throws InputError when it cannot.
+  virtual void resume_input(const InputPosition&) {}
 };
 
 class Uart16550 : public BusDevice {
@@ -51,6 +67,8 @@ class Uart16550 : public BusDevice {
   bool irq_level() const { return irq_level_; }
   // One character's time on the line at the programmed baud rate and format, in ns.
   u64 character_ns() const;
+  // Saves, checks or loads the device's state (a machine snapshot, trace/state_archive.h).
+  void transfer_state(StateArchive& archive);
 
  private:
   u8 interrupt_identification() const;

@@ -75,4 +75,21 @@ std::string VgaText::text() const {
   return out;
 }
 
+void VgaText::transfer_state(StateArchive& a) {
+  a.array(crtc_, "VGA CRTC");
+  a.array(attribute_, "VGA attribute controller");
+  a.array(sequencer_, "VGA sequencer");
+  a.array(graphics_, "VGA graphics controller");
+  a.array(dac_, "VGA DAC");
+  a.field(crtc_index_, "VGA CRTC index");
+  a.field(attribute_index_, "VGA attribute index");
+  a.field(sequencer_index_, "VGA sequencer index");
+  a.field(graphics_index_, "VGA graphics index");
+  a.field(attribute_data_next_, "VGA attribute flip-flop");
+  a.field(misc_output_, "VGA miscellaneous output");
+  a.field(dac_read_, "VGA DAC read index", 767);
+  a.field(dac_write_, "VGA DAC write index", 767);
+  a.field(status_toggle_, "VGA status");
+}
+
 }  // namespace x86lab

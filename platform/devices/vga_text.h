@@ -4,6 +4,7 @@
 // (IBM VGA Technical Reference, "CRT Controller Registers", "Attribute Controller",
 // "Input Status Register One"). Nothing is drawn yet; the GUI shows it later.
 #pragma once
+#include "trace/state_archive.h"
 #include <array>
 #include <string>
 
@@ -30,6 +31,8 @@ class VgaText : public BusDevice {
   u16 start_address() const { return static_cast<u16>(crtc_[0x0C] << 8 | crtc_[0x0D]); }
   // Cursor position (CRTC registers 0Eh/0Fh) as a character offset.
   u16 cursor() const { return static_cast<u16>(crtc_[0x0E] << 8 | crtc_[0x0F]); }
+  // Saves, checks or loads the device's state (a machine snapshot, trace/state_archive.h).
+  void transfer_state(StateArchive& archive);
 
  private:
   PhysicalBus& bus_;

@@ -2,6 +2,11 @@
 // shared read-only monitor commands.
 #include "ui/gdb/console_monitor.h"
 
+#include <sstream>
+
+#include "platform/snapshot/snapshot_file.h"
+#include "trace/output_file.h"
+
 namespace x86lab {
 
 namespace {
@@ -14,6 +19,7 @@ constexpr const char* kConsoleHelp =
     "  stats                      the counters\n"
     "  phys ADDR LEN              hex dump of physical memory (at most 4096 bytes)\n"
     "  continue (or Enter)        resume the guest\n"
+    "  snapshot save FILE         write the whole machine to FILE (docs/snapshots.md)\n"
     "  quit                       stop x86lab (as Ctrl-A x)\n"
     "Ctrl-A keys here: Ctrl-A c resumes the guest, Ctrl-A x stops x86lab, Ctrl-A h this help.\n"
     "Breakpoints and stepping: x86lab run --gdb PORT (docs/gdb.md).\n";
@@ -81,6 +87,22 @@ std::optional<std::string> read_line(StreamSerialHost& console) {
 
 }  // namespace
 
+std::optional<std::string> snapshot_command(Machine& machine, const std::string& command) {
+  std::istringstream words(command);
+  std::string first, second, path, extra;
+  words >> first >> second >> path;
+  if (first != "snapshot") return std::nullopt;
+  if (second != "save" || path.empty() || (words >> extra))
+    return std::string("usage: snapshot save FILE\n");
+  try {
+    const SavedSnapshot saved = save_machine_snapshot(machine, path);
+    return "snapshot '" + saved.path + "' saved after " + std::to_string(saved.steps) + " steps (" +
+           std::to_string(saved.file_bytes) + " bytes)\n";
+  } catch (const OutputError& error) {
+    return std::string(error.what()) + "\n";
+  }
+}
+
 ConsoleMonitorEnd serve_console_monitor(Machine& machine, StreamSerialHost& console) {
   const Debugger debugger(machine, 0);  // the views need one; it arms nothing
   console.print_to_console("\nx86lab monitor: help lists the commands, Enter resumes the guest\n");
@@ -96,6 +118,8 @@ ConsoleMonitorEnd serve_console_monitor(Machine& machine, StreamSerialHost& cons
       console.print_to_console(kConsoleHelp);
     } else if (const std::optional<std::string> answer = inspection_command(debugger, command)) {
       console.print_to_console(*answer);
+    } else if (const std::optional<std::string> saved = snapshot_command(machine, command)) {
+      console.print_to_console(*saved);
     } else {
       console.print_to_console("unknown command '" + command + "' (help lists them)\n");
     }

@@ -15,6 +15,11 @@ namespace x86lab {
 // or nothing for any other command. Reads without side effects (platform/debugger/inspect.h).
 std::optional<std::string> inspection_command(const Debugger& debugger, const std::string& command);
 
+// `snapshot save FILE`, shared by gdb's monitor and the console: saves `machine` (at an
+// instruction boundary) and answers with one line (saved, or why not); nothing for
+// any other command.
+std::optional<std::string> snapshot_command(Machine& machine, const std::string& command);
+
 enum class ConsoleMonitorEnd : u8 { Resume, Quit };
 
 // Serves the console monitor on `console` for the paused `machine`: a prompt, one

@@ -33,7 +33,8 @@ constexpr const char* kHelp =
     "  stats                      the counters\n"
     "  phys ADDR LEN              hex dump of physical memory (at most 4096 bytes)\n"
     "  history on|off|N           instruction history: record, or show the last N\n"
-    "  reset                      reset the CPU\n";
+    "  reset                      reset the CPU\n"
+    "  snapshot save FILE         write the whole machine to FILE (docs/snapshots.md)\n";
 
 std::vector<std::string> split(const std::string& text) {
   std::istringstream in(text);
@@ -139,6 +140,8 @@ Reply GdbProtocol::monitor(const std::string& command) {
       text = kHelp;
     } else if (const std::optional<std::string> inspection = inspection_command(debugger_, command)) {
       text = *inspection;
+    } else if (const std::optional<std::string> saved = snapshot_command(debugger_.machine(), command)) {
+      text = *saved;
     } else if (first == "break-on") {
       text = monitor_break_on(w);
     } else if (first == "condition" && w.size() >= 2) {
