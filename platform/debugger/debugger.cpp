@@ -154,6 +154,7 @@ std::string StopInfo::describe() const {
   switch (kind) {
     case StopKind::Paused: return "paused";
     case StopKind::Step: return "step done";
+    case StopKind::HistoryBegin: return "reached the start of the recorded history";
     case StopKind::MachineEnded: {
       static constexpr const char* kReasons[] = {"exit port", "halted", "halted with no interrupt that could wake it",
                                                  "instruction limit", "shutdown (triple fault)", "stopped", "paused"};
@@ -265,6 +266,7 @@ StopInfo Debugger::run_slice(u64 max_steps, bool& budget_out) {
   budget_out = false;
   u64 left = max_steps;
   for (;;) {
+    capture_if_due();
     if (pause_requested_.exchange(false, std::memory_order_relaxed)) {
       result = {StopKind::Paused, std::nullopt, std::nullopt};
       break;
@@ -278,7 +280,9 @@ StopInfo Debugger::run_slice(u64 max_steps, bool& budget_out) {
     if (observe && !observing) arm();
     observing = observe;
     const u64 before = cpu.steps();
-    const RunResult run = machine_.run_for(observe ? std::min(left, kSliceSteps) : left - tail);
+    u64 chunk = observe ? std::min(left, kSliceSteps) : left - tail;
+    if (snapshots_) chunk = std::min(chunk, snapshots_->next_due() - before);  // > 0: just captured
+    const RunResult run = machine_.run_for(chunk);
     const u64 ran = cpu.steps() - before;
     left -= std::min(left, ran);
     if (!observe && ran && !gap) {
@@ -316,6 +320,36 @@ StopInfo Debugger::continue_for(u64 max_steps) {
   operation_.reset();
   hooks_->mode = Mode::Run;
   return finish(stop);
+}
+
+// (Here, beside the hooks it drives; the rest of reverse execution is in reverse.cpp.)
+std::optional<Debugger::FoundStop> Debugger::last_stop_before(u64 end, bool& paused) {
+  Cpu& cpu = machine_.cpu;
+  std::optional<FoundStop> found;
+  hooks_->mode = Mode::Run;
+  begun_ = false;  // the first slice meets a code breakpoint at the snapshot's step too
+  // One step past `end`: a segment load or locked access seen through the counters
+  // stops at the next step boundary's check (Breakpoints::match_counts), so one in the
+  // step before `end` is found only there. Stops at or after `end` are not kept.
+  while (cpu.steps() <= end) {
+    bool budget_out = false;
+    const StopInfo stop = run_slice(end + 1 - cpu.steps(), budget_out);
+    if (budget_out || stop.kind == StopKind::MachineEnded) break;
+    if (stop.kind == StopKind::Paused) {
+      paused = true;
+      break;
+    }
+    // A code breakpoint stops before its instruction; an event after the instruction
+    // or delivery that caused it, and going backwards the machine stops before that.
+    const bool code = stop.kind == StopKind::Breakpoint;
+    const u64 at = code ? cpu.steps() : cpu.steps() - 1;
+    if (at < end) found = FoundStop{at, stop};
+    if (code) {
+      hooks_->begin(cpu);  // pass over it
+      begun_ = true;
+    }
+  }
+  return found;
 }
 
 void Debugger::begin_run(u64 max_steps) { begin(Mode::Run, 0, max_steps, false); }
@@ -363,6 +397,7 @@ StopInfo Debugger::run_to(u32 linear) {
 
 void Debugger::reset() {
   machine_.cpu.reset();
+  state_changed();
   ended_.reset();
   last_stop_ = {};
 }
@@ -382,6 +417,7 @@ std::size_t Debugger::read_linear(u32 linear, std::span<u8> out) const {
 }
 
 std::size_t Debugger::write_linear(u32 linear, std::span<const u8> bytes) {
+  state_changed();
   for (std::size_t i = 0; i < bytes.size(); ++i)
     if (!machine_.mmu.poke_linear(linear + static_cast<u32>(i), bytes[i])) return i;
   return bytes.size();
@@ -392,6 +428,7 @@ void Debugger::read_physical(u32 physical, std::span<u8> out) const {
 }
 
 void Debugger::write_physical(u32 physical, std::span<const u8> bytes) {
+  state_changed();
   for (std::size_t i = 0; i < bytes.size(); ++i) machine_.bus.poke(physical + static_cast<u32>(i), bytes[i]);
 }
 

@@ -27,6 +27,7 @@
 
 #include "platform/debugger/breakpoints.h"
 #include "platform/machine.h"
+#include "platform/snapshot/history.h"
 
 namespace x86lab {
 
@@ -37,6 +38,7 @@ enum class StopKind : u8 {
   Breakpoint,       // a code breakpoint (BreakpointKind::Linear or CsEip): CS:EIP is the instruction, not executed
   Event,            // an event breakpoint or a watchpoint: stopped after the instruction (or delivery) that hit
   MachineEnded,     // the machine's run ended (exit port, halt, shutdown, limit): see StopInfo::end
+  HistoryBegin,     // reverse execution reached the first snapshot of the history (reverse.cpp)
 };
 
 struct StopInfo {
@@ -157,6 +159,37 @@ class Debugger {
   bool history_enabled() const { return history_on_; }
   const boost::circular_buffer<HistoryEntry>& history() const { return history_; }
 
+  // ---- reverse execution (reverse.cpp; docs/gdb.md "Reverse execution") ----
+  // Attaches a history of snapshots (null: none, the default): while the debugger runs
+  // the machine it captures a snapshot whenever one is due, and the operations below
+  // use it. `history` must outlive the debugger or be detached first.
+  void set_snapshot_history(SnapshotHistory* history) { snapshots_ = history; }
+  SnapshotHistory* snapshot_history() const { return snapshots_; }
+  // The machine's position on the timeline: Cpu::steps() (instructions and deliveries
+  // since the machine was built or reset).
+  u64 position() const { return machine_.cpu.steps(); }
+  // Puts the machine where it was (or will be) at step `target`: restores the latest
+  // snapshot at or before it when `target` lies behind or a snapshot lies between,
+  // then runs forward to `target` with no breakpoint armed. Everything observable
+  // (registers, memory, devices, counters) equals the uninterrupted run's at `target`.
+  // False, changing nothing, when `target` lies before the history (or there is none
+  // and `target` is behind). Forward, it stops early where the machine's run ends or at
+  // a pause().
+  bool go_to_step(u64 target);
+  // One step back: to position() - 1 (StopKind::Step), or StopKind::HistoryBegin at
+  // the start of the history.
+  StopInfo reverse_step();
+  // Back to the latest point before position() where a forward run would have stopped:
+  // a code breakpoint (the machine at that instruction, StopKind::Breakpoint), or an
+  // event breakpoint or watchpoint (the machine before the instruction or delivery that
+  // hit, StopKind::Event: gdb's reverse watchpoint semantics). None: the start of the
+  // history, StopKind::HistoryBegin. A pause() during the search stops it where it is
+  // (StopKind::Paused). Breakpoints' hit counts are those from before the search.
+  StopInfo reverse_continue();
+  // The machine's state was changed from outside (a register or memory write, a
+  // reset): the recorded future is dropped.
+  void state_changed();
+
   // ---- display reads and debugger writes: no A/D bits, no TLB fill, no device reads ----
   // Linear address of the next instruction (CS.base + EIP).
   u32 pc_linear() const;
@@ -193,6 +226,21 @@ class Debugger {
   // UINT64_MAX when every step must.
   u64 observed_tail() const;
   void record(const HistoryEntry& entry) { history_.push_back(entry); }
+  // Runs forward to step `target` with nothing armed, capturing snapshots when due.
+  void replay_to(u64 target);
+  // Captures a snapshot into the history if one is due.
+  void capture_if_due() {
+    if (snapshots_ && snapshots_->due(machine_.cpu.steps())) snapshots_->capture(machine_);
+  }
+  // Restores `state` (a snapshot of the history) into the machine.
+  void restore(const MachineState& state);
+  // From the restored snapshot at position() to step `end`, with the breakpoints armed:
+  // the latest stop found before `end` and where it puts the machine (reverse.cpp).
+  struct FoundStop {
+    u64 position;
+    StopInfo stop;
+  };
+  std::optional<FoundStop> last_stop_before(u64 end, bool& paused);
 
   Machine& machine_;
   Breakpoints breakpoints_;
@@ -207,6 +255,7 @@ class Debugger {
   std::optional<RunResult> ended_;
   std::optional<Operation> operation_;
   bool begun_ = false;  // the next slice is the operation's first
+  SnapshotHistory* snapshots_ = nullptr;
 };
 
 }  // namespace x86lab

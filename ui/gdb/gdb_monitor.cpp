@@ -33,6 +33,8 @@ constexpr const char* kHelp =
     "  stats                      the counters\n"
     "  phys ADDR LEN              hex dump of physical memory (at most 4096 bytes)\n"
     "  history on|off|N           instruction history: record, or show the last N\n"
+    "  history snapshots          the snapshot history of reverse execution: span, count, MiB\n"
+    "  goto STEP                  go to step STEP (back or forward; breakpoints do not stop it)\n"
     "  reset                      reset the CPU\n"
     "  snapshot save FILE         write the whole machine to FILE (docs/snapshots.md)\n";
 
@@ -45,6 +47,18 @@ std::vector<std::string> split(const std::string& text) {
 
 // A number in C notation (0x prefix for hex, else decimal) or a throw with the word.
 u32 number(const std::string& word) { return parse_number(word); }
+
+// A step count: decimal digits (up to 2^64 - 1) or a throw with the word.
+u64 parse_count(const std::string& word) {
+  u64 value = 0;
+  bool ok = !word.empty() && word.size() <= 19;
+  for (char c : word) {
+    if (c < '0' || c > '9') ok = false;
+    else value = value * 10 + static_cast<u64>(c - '0');
+  }
+  if (!ok) throw std::invalid_argument("not a step count: '" + word + "'");
+  return value;
+}
 
 std::optional<DescriptorTable> table_named(const std::string& name) {
   if (name == "gdt") return DescriptorTable::Gdt;
@@ -155,6 +169,14 @@ Reply GdbProtocol::monitor(const std::string& command) {
     } else if (first == "history" && w.size() == 2 && (w[1] == "on" || w[1] == "off")) {
       debugger_.enable_history(w[1] == "on");
       text = "history " + w[1] + "\n";
+    } else if (first == "history" && w.size() == 2 && w[1] == "snapshots") {
+      const SnapshotHistory* snapshots = debugger_.snapshot_history();
+      text = snapshots ? snapshots->describe() + ", now at step " + std::to_string(debugger_.position()) + "\n"
+                       : "no snapshot history (reverse execution is off)\n";
+    } else if (first == "goto" && w.size() == 2) {
+      const u64 target = parse_count(w[1]);
+      text = debugger_.go_to_step(target) ? "at step " + std::to_string(debugger_.position()) + "\n"
+                                          : "step " + w[1] + " lies before the recorded history\n";
     } else if (first == "history") {
       const auto& history = debugger_.history();
       const std::size_t count = std::min<std::size_t>(w.size() == 2 ? number(w[1]) : 20, history.size());

@@ -10,6 +10,10 @@
 namespace x86lab {
 
 void add_gdb_options(boost::program_options::options_description& options);
+// --history-mib in MiB (SnapshotHistory::kDefaultBudgetMib without it); throws
+// InputError with one line for 0, a negative number, one over 2^20 or anything not a
+// decimal number.
+u64 history_budget_mib(const boost::program_options::variables_map& vm);
 // The stub for --gdb/--wait-gdb (null without either), listening on `debugger`'s
 // machine; prints "x86lab: gdb stub listening on HOST:PORT" on stderr. `notify`:
 // ServerOptions::notify. Throws InputError for a bad --gdb address or one that cannot

@@ -309,6 +309,7 @@ std::vector<std::string> GdbProtocol::stop_packets(const StopInfo& stop) {
       break;
     case StopKind::Paused: reply = packet('T', hex2(kSigint)); break;
     case StopKind::Step: break;
+    case StopKind::HistoryBegin: reply += "replaylog:begin;"; break;  // gdb: "No more reverse-execution history."
     case StopKind::Breakpoint: {
       const auto owned = std::find_if(owned_.begin(), owned_.end(), [&](const Owned& o) { return o.id == stop.hit->id; });
       const bool hardware = owned != owned_.end() && owned->type == '1';
@@ -356,8 +357,11 @@ Reply GdbProtocol::handle(const std::string& payload) {
       std::vector<u8> bytes;
       if (!from_hex(args, bytes)) return answer("E01");
       // The core registers in order; later ones (x87, system) are left as they are.
-      for (unsigned n = 0, at = 0; n < 16 && at + 4 <= bytes.size(); ++n, at += 4)
+      for (unsigned n = 0, at = 0; n < 16 && at + 4 <= bytes.size(); ++n, at += 4) {
+        const std::string before = read_register(n);
         write_register(n, std::vector<u8>(bytes.begin() + at, bytes.begin() + at + 4));
+        if (read_register(n) != before) debugger_.state_changed();
+      }
       return answer("OK");
     }
     case 'p': {
@@ -372,7 +376,10 @@ Reply GdbProtocol::handle(const std::string& payload) {
       if (equals == std::string_view::npos || !parse_hex(args.substr(0, equals), n) || n >= kRegisterCount ||
           !from_hex(args.substr(equals + 1), bytes))
         return answer("E01");
-      return answer(write_register(static_cast<unsigned>(n), bytes) ? "OK" : "E01");
+      const std::string before = read_register(static_cast<unsigned>(n));
+      const bool written = write_register(static_cast<unsigned>(n), bytes);
+      if (read_register(static_cast<unsigned>(n)) != before) debugger_.state_changed();
+      return answer(written ? "OK" : "E01");
     }
     case 'm': return answer(read_memory(args));
     case 'M': return answer(write_memory(args, false));
@@ -389,6 +396,11 @@ Reply GdbProtocol::handle(const std::string& payload) {
       reply.resume = command == 'c' || command == 'C' ? Resume::Continue : Resume::Step;
       return reply;
     }
+    case 'b':
+      // Reverse execution (GDB manual, "Packets": bs, bc), on the snapshot history.
+      if (!debugger_.snapshot_history() || (payload != "bs" && payload != "bc")) return answer("");
+      reply.resume = payload == "bs" ? Resume::ReverseStep : Resume::ReverseContinue;
+      return reply;
     case 'D': reply.resume = Resume::Detach; return answer("OK");
     case 'k': reply.resume = Resume::Kill; return reply;
     case 'H': case 'T': return answer("OK");  // one thread
@@ -411,7 +423,8 @@ Reply GdbProtocol::handle(const std::string& payload) {
         swbreak_ = payload.find("swbreak+") != std::string::npos;
         hwbreak_ = payload.find("hwbreak+") != std::string::npos;
         return answer("PacketSize=" + hex_text(kMaxPayload) +
-                      ";qXfer:features:read+;swbreak+;hwbreak+;vContSupported+;QStartNoAckMode+");
+                      ";qXfer:features:read+;swbreak+;hwbreak+;vContSupported+;QStartNoAckMode+" +
+                      (debugger_.snapshot_history() ? ";ReverseStep+;ReverseContinue+" : ""));
       }
       if (payload.rfind("qXfer:", 0) == 0) return answer(query_xfer(std::string_view(payload).substr(6)));
       if (payload.rfind("qRcmd,", 0) == 0) {

@@ -14,7 +14,8 @@
 namespace x86lab::gdb {
 
 // What the server must do after sending a reply.
-enum class Resume : u8 { None, Continue, Step, Detach, Kill };
+// ReverseStep/ReverseContinue: gdb's bs/bc (Debugger::reverse_step/reverse_continue).
+enum class Resume : u8 { None, Continue, Step, ReverseStep, ReverseContinue, Detach, Kill };
 
 struct Reply {
   std::vector<std::string> packets;  // payloads to send in order (none for a packet that has no reply)

@@ -260,6 +260,15 @@ void GdbServer::handle(const Item& item, GdbTarget& target) {
           waiting_ = true;
           target.step();
           break;
+        case Resume::ReverseStep:
+        case Resume::ReverseContinue:
+          // Only while the machine is stopped (gdb sends them then): done here, on the
+          // machine's thread, and reported by report_stop from the debugger's last stop.
+          waiting_ = true;
+          target.halt();
+          if (reply.resume == Resume::ReverseStep) debugger_.reverse_step();
+          else debugger_.reverse_continue();
+          break;
         case Resume::Detach:
           flush();
           leave(target);

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Reverse-stepi on the Linux boot (issue 26 acceptance; benchmark, not a test): boots
+# the cached Debian guest (scripts/fetch-linux-guest.sh) under `x86lab run --gdb`, has
+# gdb go forward to step STEPS with `monitor goto` (recording the snapshot history on
+# the way), then times one reverse-stepi and one more (wall seconds between gdb's own
+# `shell date` calls), and prints the history's size.
+# usage: bench/reverse_step.sh X86LAB [STEPS]   (default 6000000000)
+set -euo pipefail
+x86lab=$1 steps=${2:-6000000000}
+cache=${X86LAB_GUEST_CACHE:-$HOME/.cache/x86lab/guests}
+if [ ! -s "$cache/vmlinuz" ] || [ ! -s "$cache/initrd.gz" ]; then
+  echo "reverse_step.sh: not run: no guest in $cache (scripts/fetch-linux-guest.sh)"
+  exit 0
+fi
+work=$(mktemp -d)
+pid=
+trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$work"' EXIT
+"$x86lab" run --kernel "$cache/vmlinuz" --initrd "$cache/initrd.gz" --append "console=ttyS0 panic=-1" \
+  --serial "file:$work/serial" --gdb 127.0.0.1:0 --wait-gdb </dev/null 2>"$work/stderr" &
+pid=$!
+port=
+for _ in $(seq 200); do
+  port=$(sed -n 's/^x86lab: gdb stub listening on .*:\([0-9][0-9]*\)$/\1/p' "$work/stderr")
+  [ -n "$port" ] && break
+  sleep 0.05
+done
+[ -n "$port" ] || { echo "reverse_step.sh: no gdb port"; cat "$work/stderr"; exit 1; }
+cat >"$work/session.gdb" <<GDB
+set pagination off
+set confirm off
+set architecture i386
+set remotetimeout 3600
+target remote 127.0.0.1:$port
+shell date +start-forward:%s.%N
+monitor goto $steps
+shell date +end-forward:%s.%N
+monitor history snapshots
+maintenance flush register-cache
+info registers eip
+shell date +start-reverse:%s.%N
+reverse-stepi
+shell date +end-reverse:%s.%N
+info registers eip
+shell date +start-reverse2:%s.%N
+reverse-stepi
+shell date +end-reverse2:%s.%N
+monitor history snapshots
+kill
+GDB
+gdb -nx -batch -x "$work/session.gdb" >"$work/gdb.out" 2>&1 || true
+t() { awk -F: -v k="$1" '$1 == k {print $2}' "$work/gdb.out"; }
+secs() { awk -v a="$(t "start-$1")" -v b="$(t "end-$1")" 'BEGIN {printf "%.2f", b - a}'; }
+grep -E '^(at step|history:|eip)' "$work/gdb.out" || cat "$work/gdb.out"
+echo "forward to step $steps: $(secs forward) s; reverse-stepi: $(secs reverse) s; the next reverse-stepi: $(secs reverse2) s"
