@@ -232,6 +232,22 @@ class Cpu {
     }
     return try_write_checked<T>(segment, offset, value, kind);
   }
+  // try_read returning the value, 0 after a signalled fault (fault_signalled() tells).
+  template <class T>
+  [[nodiscard, gnu::always_inline]] T read_or_signal(u8 segment, u32 offset, AccessKind kind = AccessKind::Data) {
+    if (const u8* host = direct_data<AccessIntent::Read>(segment, offset, sizeof(T), kind)) [[likely]] {
+      T value;
+      std::memcpy(&value, host, sizeof(T));
+      return value;
+    }
+    return read_or_signal_checked<T>(segment, offset, kind);
+  }
+  template <class T>
+  [[gnu::noinline]] T read_or_signal_checked(u8 segment, u32 offset, AccessKind kind) {
+    T value{};
+    (void)try_read_checked<T>(segment, offset, value, kind);
+    return value;
+  }
   template <class T>
   [[gnu::noinline]] bool try_read_checked(u8 segment, u32 offset, T& value, AccessKind kind) {
     const SegmentRegister& reg = state.segments[segment];

@@ -81,22 +81,22 @@ inline u32 immediate_value(const Instruction& insn, unsigned n) {
 // read_operand and write_operand for operands other than a register resolved at decode
 // (immediates, memory, segment registers); out of line, so that the register case is
 // inlined into every executor.
+// The value (0 after a faulting memory read: Cpu::fault_signalled()).
 template <class T>
-[[nodiscard, gnu::noinline]] bool read_operand_other(Cpu& cpu, const Instruction& insn, unsigned n, T& value) {
+[[nodiscard, gnu::noinline]] T read_operand_other(Cpu& cpu, const Instruction& insn, unsigned n) {
   const OperandSpec& spec = insn.operands[n];
   using namespace operand_detail;
   switch (spec.method) {
-    case OperandMethod::I: case OperandMethod::One: value = static_cast<T>(immediate_value(insn, n)); return true;
-    case OperandMethod::Segment: value = static_cast<T>(cpu.state.segments[spec.fixed].selector); return true;
-    case OperandMethod::S: value = static_cast<T>(cpu.state.segments[insn.reg].selector); return true;
+    case OperandMethod::I: case OperandMethod::One: return static_cast<T>(immediate_value(insn, n));
+    case OperandMethod::Segment: return static_cast<T>(cpu.state.segments[spec.fixed].selector);
+    case OperandMethod::S: return static_cast<T>(cpu.state.segments[insn.reg].selector);
     default: break;
   }
   if (is_memory(insn, spec)) {
     const auto [segment, offset] = memory_location(cpu, insn, spec);
-    return cpu.try_read<T>(segment, offset, value);
+    return cpu.read_or_signal<T>(segment, offset);
   }
-  value = cpu.reg<T>(register_number(insn, spec));
-  return true;
+  return cpu.reg<T>(register_number(insn, spec));
 }
 
 // Memory at the ModRM effective address (kModrmMemoryOperand): what read_operand_other
@@ -108,10 +108,12 @@ template <class T>
 #else
 #define X86LAB_OUT_OF_LINE [[nodiscard, gnu::noinline, gnu::noclone]]
 #endif
+// The read returns the value (0 when it faulted: then Cpu::fault_signalled()), which
+// keeps it in a register on the way back (an out-parameter cost the faults ROM 1 %).
 template <class T>
-X86LAB_OUT_OF_LINE bool read_modrm_memory(Cpu& cpu, const Instruction& insn, T& value) {
+X86LAB_OUT_OF_LINE T read_modrm_memory(Cpu& cpu, const Instruction& insn) {
   const auto [segment, offset] = operand_detail::modrm_location(cpu, insn);
-  return cpu.try_read<T>(segment, offset, value);
+  return cpu.read_or_signal<T>(segment, offset);
 }
 template <class T>
 X86LAB_OUT_OF_LINE bool write_modrm_memory(Cpu& cpu, const Instruction& insn, T value) {
@@ -156,8 +158,12 @@ template <class T, bool kResolved>
     value = static_cast<T>(insn.immediate_operand);
     return true;
   }
-  if (r == kModrmMemoryOperand) return read_modrm_memory<T>(cpu, insn, value);
-  return read_operand_other<T>(cpu, insn, n, value);
+  if (r == kModrmMemoryOperand) {
+    value = read_modrm_memory<T>(cpu, insn);
+    return !cpu.fault_signalled();
+  }
+  value = read_operand_other<T>(cpu, insn, n);
+  return !cpu.fault_signalled();
 }
 
 template <class T, bool kResolved>

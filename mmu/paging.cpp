@@ -86,6 +86,12 @@ bool Mmu::translate_miss(u32 linear, AccessIntent intent, bool user, u32& physic
 
 void Mmu::throw_fault() const { throw fault_; }
 
+u32 Mmu::translate_miss_or_throw(u32 linear, AccessIntent intent, bool user) {
+  u32 physical;
+  if (!translate_miss(linear, intent, user, physical)) throw_fault();
+  return physical;
+}
+
 std::optional<Mmu::Translation> Mmu::walk(u32 linear, AccessIntent intent, bool user) {
   ++counters_.page_walks;
   bus_.clock().add_cost(bus_.clock().costs.page_walk);

@@ -62,9 +62,12 @@ class Mmu {
   // A TLB hit needs the rights the access needs, and for a write a cached Dirty
   // flag; anything else walks the tables again.
   u32 translate(u32 linear, AccessIntent intent, bool user) {
-    u32 physical;
-    if (!try_translate(linear, intent, user, physical)) [[unlikely]] throw_fault();
-    return physical;
+    if (!control_.pg) return linear;
+    if (TlbEntry* entry = tlb_hit(linear, intent, user)) {
+      note_model(*entry, linear, intent);
+      return entry->frame | (linear & 0xFFF);
+    }
+    return translate_miss_or_throw(linear, intent, user);
   }
   // translate() without the throw: false when the access faults, with the #PF in fault().
   [[nodiscard]] bool try_translate(u32 linear, AccessIntent intent, bool user, u32& physical) {
@@ -305,6 +308,7 @@ class Mmu {
     return std::nullopt;
   }
   [[noreturn, gnu::noinline, gnu::cold]] void throw_fault() const;
+  u32 translate_miss_or_throw(u32 linear, AccessIntent intent, bool user);
   // A MemoryAccess trace event (only called while a tracer is attached). For a
   // locked read-modify-write, `value` is the new value and `old` the old one.
   void trace_access(u32 linear, u32 physical, unsigned size, AccessKind kind, u8 flags, u64 value, u64 old) {
