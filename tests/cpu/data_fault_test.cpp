@@ -135,6 +135,15 @@ struct PageFaultRun {
   u32 error_code() const { return run.peek32(0x6004); }
   u32 cr2() const { return run.peek32(0x6008); }
   u32 eflags_image() const { return run.peek32(0x600C); }
+  // A string element's read at 31000h faulted (#PF, error code 4: a user read of a
+  // not-present page) with ECX and EDI as given and ESI at the page.
+  void expect_string_read_fault(u32 ecx, u32 edi) const {
+    EXPECT_EQ(error_code(), 4u);
+    EXPECT_EQ(cr2(), 0x31000u);
+    EXPECT_EQ(run.cpu.state.gpr[ECX], ecx);
+    EXPECT_EQ(run.cpu.state.gpr[ESI], 0x31000u);
+    EXPECT_EQ(run.cpu.state.gpr[EDI], edi);
+  }
 };
 
 // A dword store at 30FFEh whose second page is not present: #PF with CR2 31000h (the
@@ -152,8 +161,8 @@ TEST(DataFault, ASplitStoreIntoANotPresentPageWritesNothing) {
 }
 
 // REP MOVSB from 30FF0h, 20h bytes: the 16 bytes before the not-present page are
-// copied, then #PF (error code 4: a user read of a not-present page) with ECX, ESI and
-// EDI as they are after those 16 elements (SDM "REP": the registers allow the
+// copied, then #PF (error code 4) with ECX, ESI and EDI as they are after those 16
+// elements (SDM "REP": the registers allow the
 // instruction to resume).
 TEST(DataFault, RepMovsStopsAtTheElementThatFaults) {
   PageFaultRun f({0xF3, 0xA4}, 2, [](testing::Ring3Fixture& r) {  // rep movsb
@@ -163,11 +172,7 @@ TEST(DataFault, RepMovsStopsAtTheElementThatFaults) {
     r.cpu.state.gpr[EDI] = 0x32000;
     r.cpu.state.gpr[ECX] = 0x20;
   });
-  EXPECT_EQ(f.error_code(), 4u);
-  EXPECT_EQ(f.cr2(), 0x31000u);
-  EXPECT_EQ(f.run.cpu.state.gpr[ECX], 0x10u);
-  EXPECT_EQ(f.run.cpu.state.gpr[ESI], 0x31000u);
-  EXPECT_EQ(f.run.cpu.state.gpr[EDI], 0x32010u);
+  f.expect_string_read_fault(0x10, 0x32010);
   EXPECT_EQ(f.run.peek32(0x3200C), 0x1F1E1D1Cu);
   EXPECT_EQ(f.run.peek32(0x32010), 0xEEEEEEEEu);
 }
@@ -186,10 +191,7 @@ TEST(DataFault, RepeCmpsFaultKeepsTheFlagsFromBeforeTheInstruction) {
     r.cpu.state.gpr[EDI] = 0x32000;
     r.cpu.state.gpr[ECX] = 8;
   });
-  EXPECT_EQ(f.error_code(), 4u);
-  EXPECT_EQ(f.cr2(), 0x31000u);
-  EXPECT_EQ(f.run.cpu.state.gpr[ECX], 6u);
-  EXPECT_EQ(f.run.cpu.state.gpr[ESI], 0x31000u);
+  f.expect_string_read_fault(6, 0x32002);
   EXPECT_EQ(f.eflags_image() & (flag::CF | flag::ZF), flag::CF);
 }
 
