@@ -1,8 +1,9 @@
 // The CPU core: run loop with one attention word, instruction fetch, memory and stack
 // access through the descriptor caches and the MMU, and fault delivery (DESIGN.md
 // sections 2-4). Executors (cpu/exec_*.cpp) use the helpers here and never catch
-// faults: a Fault thrown anywhere in an instruction restores the instruction-start
-// EIP and ESP and is delivered by the run loop.
+// faults: a Fault thrown anywhere in an instruction, or signalled without unwinding
+// (signal_fault: the operand helpers, try_read/try_write), restores the
+// instruction-start EIP and ESP and is delivered by the run loop.
 #pragma once
 #include <atomic>
 #include "cpu/code_lines.h"
@@ -221,6 +222,61 @@ class Cpu {
     if (access_checks_) [[unlikely]] check_access(linear, sizeof(T), true);
     mmu_.write<T>(linear, value, kind, user());
   }
+  // read() and write() for executors, without C++ unwinding: a fault found by the
+  // segment checks or by paging is handed to signal_fault and the access returns false
+  // (nothing read, nothing written), and the executor then returns at once. Faults
+  // that are rare here (#AC, from check_access) are still thrown. The fast path is
+  // that of read() and write(); the false return costs a test only after the call.
+  template <class T>
+  [[nodiscard, gnu::always_inline]] bool try_read(u8 segment, u32 offset, T& value, AccessKind kind = AccessKind::Data) {
+    if (const u8* host = direct_data<AccessIntent::Read>(segment, offset, sizeof(T), kind)) [[likely]] {
+      std::memcpy(&value, host, sizeof(T));
+      return true;
+    }
+    return try_read_checked<T>(segment, offset, value, kind);
+  }
+  template <class T>
+  [[nodiscard, gnu::always_inline]] bool try_write(u8 segment, u32 offset, T value, AccessKind kind = AccessKind::Data) {
+    if (u8* host = direct_data<AccessIntent::Write>(segment, offset, sizeof(T), kind)) [[likely]] {
+      std::memcpy(host, &value, sizeof(T));
+      return true;
+    }
+    return try_write_checked<T>(segment, offset, value, kind);
+  }
+  // try_read returning the value, 0 after a signalled fault (fault_signalled() tells).
+  template <class T>
+  [[nodiscard, gnu::always_inline]] T read_or_signal(u8 segment, u32 offset, AccessKind kind = AccessKind::Data) {
+    if (const u8* host = direct_data<AccessIntent::Read>(segment, offset, sizeof(T), kind)) [[likely]] {
+      T value;
+      std::memcpy(&value, host, sizeof(T));
+      return value;
+    }
+    return read_or_signal_checked<T>(segment, offset, kind);
+  }
+  template <class T>
+  [[gnu::noinline]] T read_or_signal_checked(u8 segment, u32 offset, AccessKind kind) {
+    T value{};
+    (void)try_read_checked<T>(segment, offset, value, kind);
+    return value;
+  }
+  template <class T>
+  [[gnu::noinline]] bool try_read_checked(u8 segment, u32 offset, T& value, AccessKind kind) {
+    const SegmentRegister& reg = state.segments[segment];
+    if (auto fault = segment_access_fault(reg, offset, sizeof(T), false, segment == SS, protected_mode())) [[unlikely]]
+      return signal_access_fault(*fault);
+    const u32 linear = reg.cache.base + offset;
+    if (access_checks_) [[unlikely]] check_access(linear, sizeof(T), false);
+    return mmu_.try_read<T>(linear, kind, user(), value) || signal_access_fault(mmu_.fault());
+  }
+  template <class T>
+  [[gnu::noinline]] bool try_write_checked(u8 segment, u32 offset, T value, AccessKind kind) {
+    const SegmentRegister& reg = state.segments[segment];
+    if (auto fault = segment_access_fault(reg, offset, sizeof(T), true, segment == SS, protected_mode())) [[unlikely]]
+      return signal_access_fault(*fault);
+    const u32 linear = reg.cache.base + offset;
+    if (access_checks_) [[unlikely]] check_access(linear, sizeof(T), true);
+    return mmu_.try_write<T>(linear, value, kind, user()) || signal_access_fault(mmu_.fault());
+  }
   // The host address of an access of `size` bytes at `segment`:`offset` when it needs
   // no check beyond these and no fault is possible: a usable segment whose type allows
   // the access (required in every mode here, a superset of the protected-mode rule),
@@ -323,13 +379,17 @@ class Cpu {
   // returns at once after the call, and execute_one then restores the instruction-start
   // state and delivers the fault exactly as it does a thrown Fault (same state, counters
   // and trace). For the faults trap-and-emulate guests take on every iteration (#GP from
-  // IN/OUT, CLI/STI, HLT and privileged instructions at CPL > 0): a throw costs about
-  // 20,000 host instructions (docs/performance.md). Faults found inside memory accesses
-  // and descriptor loads are thrown as before.
+  // IN/OUT, CLI/STI, HLT and privileged instructions at CPL > 0, and the #GP, #SS and
+  // #PF of executors' data accesses through try_read/try_write and the operand helpers):
+  // a throw costs about 20,000 host instructions (docs/performance.md). Faults of
+  // descriptor loads, far transfers, task switches and deliveries are thrown.
   void signal_fault(const Fault& fault) {
     signalled_fault_ = fault;
     attention_.raise(Attention::kFaultSignalled);
   }
+  // Whether signal_fault was called in the current instruction (for executors whose
+  // helpers return no status, such as a repeated string instruction's batch).
+  bool fault_signalled() const { return signalled_fault_.has_value(); }
   // Ends a linked run after the current instruction (docs/performance.md): for state
   // the linked run does not test after every instruction, which the slow step then
   // looks at (HLT and the x87 wait for FERR#, armed code breakpoints, a signalled
@@ -538,6 +598,11 @@ class Cpu {
     abort_instruction(fault, start_esp);
     return true;
   }
+  // signal_fault for a failed try_read/try_write; returns false (the access's result).
+  [[gnu::cold]] bool signal_access_fault(const Fault& fault) {
+    signal_fault(fault);
+    return false;
+  }
   void emit_control(u8 which, u32 old_value, u32 new_value);
   // A SegmentLoad event for a real-mode or virtual-8086 load (no descriptor).
   void trace_descriptorless_load(u8 segment);
@@ -614,17 +679,19 @@ class Cpu {
   u8 fault_chain_size_ = 0;
 };
 
-// Reads operand `n` of `insn` (register, memory, immediate; Ib sign-extends to T).
+// Reads operand `n` of `insn` (register, memory, immediate; Ib sign-extends to T) into
+// `value`. These three return false when a memory operand faulted (the fault is
+// signalled, cpu/operands.h): the executor returns at once.
 // kResolved: see cpu/operands.h (dispatch_resolved).
 template <class T, bool kResolved = false>
-T read_operand(Cpu& cpu, const Instruction& insn, unsigned n);
+[[nodiscard]] bool read_operand(Cpu& cpu, const Instruction& insn, unsigned n, T& value);
 // Writes operand `n` (register or memory).
 template <class T, bool kResolved = false>
-void write_operand(Cpu& cpu, const Instruction& insn, unsigned n, T value);
+[[nodiscard]] bool write_operand(Cpu& cpu, const Instruction& insn, unsigned n, T value);
 // Read-modify-write of operand `n` with `modify(old) -> new`; a memory operand with
 // the LOCK prefix is one locked bus operation (AccessKind::LockPrefix).
 template <class T, bool kResolved = false, class Modify>
-void modify_operand(Cpu& cpu, const Instruction& insn, unsigned n, Modify modify);
+[[nodiscard]] bool modify_operand(Cpu& cpu, const Instruction& insn, unsigned n, Modify modify);
 
 }  // namespace x86lab
 

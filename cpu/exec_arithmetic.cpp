@@ -11,16 +11,20 @@ namespace {
 // A binary operation writing operand 0 (or only flags, for CMP and TEST).
 template <class T, alu::Result<T> (*Operation)(Cpu&, T, T), bool kWritesResult, bool kResolved>
 void binary_form(Cpu& c, const Instruction& i) {
-  const T source = read_operand<T, kResolved>(c, i, 1);
+  T source;
+  if (!read_operand<T, kResolved>(c, i, 1, source)) return;
   u32 flags = 0;
   if constexpr (kWritesResult) {
-    modify_operand<T, kResolved>(c, i, 0, [&](T destination) {
+    const bool done = modify_operand<T, kResolved>(c, i, 0, [&](T destination) {
       const auto r = Operation(c, destination, source);
       flags = r.flags;
       return r.value;
     });
+    if (!done) return;
   } else {
-    flags = Operation(c, read_operand<T, kResolved>(c, i, 0), source).flags;
+    T destination;
+    if (!read_operand<T, kResolved>(c, i, 0, destination)) return;
+    flags = Operation(c, destination, source).flags;
   }
   c.set_flags(flags, flag::kStatus);
 }
@@ -51,14 +55,14 @@ template <class T> void test(Cpu& c, const Instruction& i) { binary<T, and_op<T>
 template <class T, bool kResolved>
 void inc_form(Cpu& c, const Instruction& i) {
   u32 flags = 0;
-  modify_operand<T, kResolved>(c, i, 0, [&](T v) { const auto r = alu::add<T>(v, 1); flags = r.flags; return r.value; });
+  if (!modify_operand<T, kResolved>(c, i, 0, [&](T v) { const auto r = alu::add<T>(v, 1); flags = r.flags; return r.value; })) return;
   c.set_flags(flags, flag::kStatusNoCarry);
 }
 template <class T> void inc(Cpu& c, const Instruction& i) { dispatch_resolved<inc_form<T, true>, inc_form<T, false>>(c, i); }
 template <class T, bool kResolved>
 void dec_form(Cpu& c, const Instruction& i) {
   u32 flags = 0;
-  modify_operand<T, kResolved>(c, i, 0, [&](T v) { const auto r = alu::sub<T>(v, 1); flags = r.flags; return r.value; });
+  if (!modify_operand<T, kResolved>(c, i, 0, [&](T v) { const auto r = alu::sub<T>(v, 1); flags = r.flags; return r.value; })) return;
   c.set_flags(flags, flag::kStatusNoCarry);
 }
 template <class T> void dec(Cpu& c, const Instruction& i) { dispatch_resolved<dec_form<T, true>, dec_form<T, false>>(c, i); }
@@ -66,14 +70,14 @@ template <class T> void dec(Cpu& c, const Instruction& i) { dispatch_resolved<de
 template <class T, bool kResolved>
 void neg_form(Cpu& c, const Instruction& i) {
   u32 flags = 0;
-  modify_operand<T, kResolved>(c, i, 0, [&](T v) { const auto r = alu::sub<T>(0, v); flags = r.flags; return r.value; });
+  if (!modify_operand<T, kResolved>(c, i, 0, [&](T v) { const auto r = alu::sub<T>(0, v); flags = r.flags; return r.value; })) return;
   c.set_flags(flags, flag::kStatus);
 }
 template <class T> void neg(Cpu& c, const Instruction& i) { dispatch_resolved<neg_form<T, true>, neg_form<T, false>>(c, i); }
 
 template <class T, bool kResolved>
 void not_form(Cpu& c, const Instruction& i) {
-  modify_operand<T, kResolved>(c, i, 0, [](T v) { return static_cast<T>(~v); });
+  (void)modify_operand<T, kResolved>(c, i, 0, [](T v) { return static_cast<T>(~v); });  // (nothing follows)
 }
 template <class T> void not_(Cpu& c, const Instruction& i) { dispatch_resolved<not_form<T, true>, not_form<T, false>>(c, i); }
 
@@ -101,7 +105,9 @@ u32 multiply_flags(T low, bool overflow) {
 
 template <class T>
 void mul(Cpu& c, const Instruction& i) {
-  const u64 product = u64{c.reg<T>(EAX)} * u64{read_operand<T>(c, i, 0)};
+  T source;
+  if (!read_operand<T>(c, i, 0, source)) return;
+  const u64 product = u64{c.reg<T>(EAX)} * u64{source};
   write_pair<T>(c, product);
   c.set_flags(multiply_flags<T>(static_cast<T>(product), (product >> alu::kBits<T>) != 0), flag::kStatus);
 }
@@ -110,7 +116,9 @@ void mul(Cpu& c, const Instruction& i) {
 template <class T>
 void imul1(Cpu& c, const Instruction& i) {
   using S = alu::Signed<T>;
-  const i64 product = i64{static_cast<S>(c.reg<T>(EAX))} * i64{static_cast<S>(read_operand<T>(c, i, 0))};
+  T source;
+  if (!read_operand<T>(c, i, 0, source)) return;
+  const i64 product = i64{static_cast<S>(c.reg<T>(EAX))} * i64{static_cast<S>(source)};
   write_pair<T>(c, static_cast<u64>(product));
   c.set_flags(multiply_flags<T>(static_cast<T>(product), product != static_cast<S>(product)), flag::kStatus);
 }
@@ -120,34 +128,39 @@ template <class T, bool kResolved>
 void imul_form(Cpu& c, const Instruction& i) {
   using S = alu::Signed<T>;
   const bool three = i.operands[2].method != OperandMethod::None;
-  const T a = read_operand<T, kResolved>(c, i, three ? 1 : 0), b = read_operand<T, kResolved>(c, i, three ? 2 : 1);
+  T a, b;
+  if (!read_operand<T, kResolved>(c, i, three ? 1 : 0, a) || !read_operand<T, kResolved>(c, i, three ? 2 : 1, b)) return;
   const i64 product = i64{static_cast<S>(a)} * i64{static_cast<S>(b)};
-  write_operand<T, kResolved>(c, i, 0, static_cast<T>(product));
+  if (!write_operand<T, kResolved>(c, i, 0, static_cast<T>(product))) return;
   c.set_flags(multiply_flags<T>(static_cast<T>(product), product != static_cast<S>(product)), flag::kStatus);
 }
 template <class T> void imul(Cpu& c, const Instruction& i) { dispatch_resolved<imul_form<T, true>, imul_form<T, false>>(c, i); }
 
-// DIV/IDIV: #DE for a zero divisor or a quotient that does not fit; flags unchanged.
+// DIV/IDIV: #DE (signalled) for a zero divisor or a quotient that does not fit; flags unchanged.
 template <class T>
 void div(Cpu& c, const Instruction& i) {
-  const u64 divisor = read_operand<T>(c, i, 0);
-  if (divisor == 0) throw de("divide by zero");
+  T source;
+  if (!read_operand<T>(c, i, 0, source)) return;
+  const u64 divisor = source;
+  if (divisor == 0) return c.signal_fault(de("divide by zero"));
   const u64 dividend = read_pair<T>(c);
   const u64 quotient = dividend / divisor;
-  if (quotient >> alu::kBits<T>) throw de("quotient too large");
+  if (quotient >> alu::kBits<T>) return c.signal_fault(de("quotient too large"));
   write_pair<T>(c, quotient | ((dividend % divisor) << alu::kBits<T>));
 }
 
 template <class T>
 void idiv(Cpu& c, const Instruction& i) {
   using S = alu::Signed<T>;
-  const i64 divisor = static_cast<S>(read_operand<T>(c, i, 0));
-  if (divisor == 0) throw de("divide by zero");
+  T source;
+  if (!read_operand<T>(c, i, 0, source)) return;
+  const i64 divisor = static_cast<S>(source);
+  if (divisor == 0) return c.signal_fault(de("divide by zero"));
   using Wide = std::conditional_t<sizeof(T) == 4, i64, std::conditional_t<sizeof(T) == 2, i32, i16>>;
   const i64 dividend = static_cast<Wide>(static_cast<std::make_unsigned_t<Wide>>(read_pair<T>(c)));
-  if (dividend == INT64_MIN && divisor == -1) throw de("quotient too large");
+  if (dividend == INT64_MIN && divisor == -1) return c.signal_fault(de("quotient too large"));
   const i64 quotient = dividend / divisor, remainder = dividend % divisor;
-  if (quotient != static_cast<S>(quotient)) throw de("quotient too large");
+  if (quotient != static_cast<S>(quotient)) return c.signal_fault(de("quotient too large"));
   write_pair<T>(c, (u64{static_cast<T>(quotient)}) | (u64{static_cast<T>(remainder)} << alu::kBits<T>));
 }
 

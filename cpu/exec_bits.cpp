@@ -16,7 +16,8 @@ template <class T, BitOp kOp>
 void bit_test(Cpu& c, const Instruction& i) {
   constexpr unsigned bits = alu::kBits<T>;
   const bool immediate = i.operands[1].method == OperandMethod::I;
-  const T raw_offset = immediate ? static_cast<T>(i.immediate) : read_operand<T>(c, i, 1);
+  T raw_offset = static_cast<T>(i.immediate);
+  if (!immediate && !read_operand<T>(c, i, 1, raw_offset)) return;
   unsigned bit = static_cast<unsigned>(raw_offset) & (bits - 1);
   bool was_set = false;
   auto apply = [&](T v) -> T {
@@ -34,17 +35,20 @@ void bit_test(Cpu& c, const Instruction& i) {
     const i64 element = static_cast<i64>(static_cast<S>(raw_offset)) >> (sizeof(T) == 2 ? 4 : 5);
     const u32 mask = i.address_size_32 ? 0xFFFFFFFFu : 0xFFFFu;
     const u32 offset = (c.effective_address(i) + static_cast<u32>(element * static_cast<i64>(sizeof(T)))) & mask;
-    if constexpr (kOp == BitOp::Test) {
-      apply(c.read<T>(i.segment, offset));
-    } else if (i.lock) {
+    T value;
+    if (kOp != BitOp::Test && i.lock) {
       c.locked_rmw<T>(i.segment, offset, AccessKind::LockPrefix, apply);
     } else {
-      c.write<T>(i.segment, offset, apply(c.read<T>(i.segment, offset)));
+      if (!c.try_read<T>(i.segment, offset, value)) return;
+      if (kOp == BitOp::Test) apply(value);
+      else if (!c.try_write<T>(i.segment, offset, apply(value))) return;
     }
   } else if constexpr (kOp == BitOp::Test) {
-    apply(read_operand<T>(c, i, 0));
+    T value;
+    if (!read_operand<T>(c, i, 0, value)) return;
+    apply(value);
   } else {
-    modify_operand<T>(c, i, 0, apply);
+    if (!modify_operand<T>(c, i, 0, apply)) return;
   }
   c.set_flags(was_set ? flag::CF : 0, flag::CF);
 }
@@ -52,16 +56,18 @@ void bit_test(Cpu& c, const Instruction& i) {
 // BSF/BSR: a zero source sets ZF and leaves the destination unchanged.
 template <class T>
 void bsf(Cpu& c, const Instruction& i) {
-  const T source = read_operand<T>(c, i, 1);
+  T source;
+  if (!read_operand<T>(c, i, 1, source)) return;
   if (source == 0) return c.set_flags(flag::ZF, flag::ZF);
-  write_operand<T>(c, i, 0, static_cast<T>(std::countr_zero(source)));
+  if (!write_operand<T>(c, i, 0, static_cast<T>(std::countr_zero(source)))) return;
   c.set_flags(0, flag::ZF);
 }
 template <class T>
 void bsr(Cpu& c, const Instruction& i) {
-  const T source = read_operand<T>(c, i, 1);
+  T source;
+  if (!read_operand<T>(c, i, 1, source)) return;
   if (source == 0) return c.set_flags(flag::ZF, flag::ZF);
-  write_operand<T>(c, i, 0, static_cast<T>(alu::kBits<T> - 1 - std::countl_zero(source)));
+  if (!write_operand<T>(c, i, 0, static_cast<T>(alu::kBits<T> - 1 - std::countl_zero(source)))) return;
   c.set_flags(0, flag::ZF);
 }
 

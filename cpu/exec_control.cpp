@@ -23,7 +23,10 @@ template <class T>
 void jmp_relative(Cpu& c, const Instruction& i) { branch(c, i, c.state.eip + i.immediate); }
 
 template <class T>
-void jmp_indirect(Cpu& c, const Instruction& i) { branch(c, i, read_operand<T>(c, i, 0)); }
+void jmp_indirect(Cpu& c, const Instruction& i) {
+  T target;
+  if (read_operand<T>(c, i, 0, target)) branch(c, i, target);
+}
 
 template <class T>
 void jcc(Cpu& c, const Instruction& i) {
@@ -39,7 +42,8 @@ void call_relative(Cpu& c, const Instruction& i) {
 
 template <class T>
 void call_indirect(Cpu& c, const Instruction& i) {
-  const u32 target = read_operand<T>(c, i, 0);
+  T target;
+  if (!read_operand<T>(c, i, 0, target)) return;
   c.push<T>(static_cast<T>(c.state.eip));
   branch(c, i, target);
 }

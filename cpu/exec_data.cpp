@@ -10,34 +10,40 @@ namespace {
 
 template <class T>
 void mov(Cpu& c, const Instruction& i) {
-  write_operand<T>(c, i, 0, read_operand<T>(c, i, 1));
+  T source;
+  if (!read_operand<T>(c, i, 1, source)) return;
+  (void)write_operand<T>(c, i, 0, source);  // (nothing follows)
 }
 
 // MOVZX/MOVSX Gv,Eb and Gv,Ew: the source width is the row's second operand.
 template <class T, class Source>
 void movzx(Cpu& c, const Instruction& i) {
-  write_operand<T>(c, i, 0, static_cast<T>(read_operand<Source>(c, i, 1)));
+  Source source;
+  if (!read_operand<Source>(c, i, 1, source)) return;
+  (void)write_operand<T>(c, i, 0, static_cast<T>(source));
 }
 template <class T, class Source>
 void movsx(Cpu& c, const Instruction& i) {
   using S = std::make_signed_t<Source>;
-  write_operand<T>(c, i, 0, static_cast<T>(static_cast<std::make_signed_t<T>>(static_cast<S>(read_operand<Source>(c, i, 1)))));
+  Source source;
+  if (!read_operand<Source>(c, i, 1, source)) return;
+  (void)write_operand<T>(c, i, 0, static_cast<T>(static_cast<std::make_signed_t<T>>(static_cast<S>(source))));
 }
 
 // XCHG with a memory operand is locked whether or not LOCK is given
 // (SDM "XCHG": "the processor's locking protocol is automatically implemented").
 template <class T>
 void xchg(Cpu& c, const Instruction& i) {
-  const T other = read_operand<T>(c, i, 1);
+  T other, mine;
+  if (!read_operand<T>(c, i, 1, other)) return;
   if (operand_detail::is_memory(i, i.operands[0])) {
     const auto [segment, offset] = operand_detail::memory_location(c, i, i.operands[0]);
     const T old = c.locked_rmw<T>(segment, offset, AccessKind::XchgMemory, [other](T) { return other; });
-    write_operand<T>(c, i, 1, old);
+    (void)write_operand<T>(c, i, 1, old);  // a register
     return;
   }
-  const T mine = read_operand<T>(c, i, 0);
-  write_operand<T>(c, i, 0, other);
-  write_operand<T>(c, i, 1, mine);
+  if (!read_operand<T>(c, i, 0, mine) || !write_operand<T>(c, i, 0, other)) return;
+  (void)write_operand<T>(c, i, 1, mine);
 }
 
 // XADD: SRC <- DEST, then DEST <- SUM (SDM "XADD" operation), so XADD r, r with one
@@ -45,23 +51,25 @@ void xchg(Cpu& c, const Instruction& i) {
 // leaves the source register unchanged.
 template <class T>
 void xadd(Cpu& c, const Instruction& i) {
-  const T source = read_operand<T>(c, i, 1);
+  T source, destination;
+  if (!read_operand<T>(c, i, 1, source)) return;
   if (!i.is_memory()) {
-    const T destination = read_operand<T>(c, i, 0);
+    (void)read_operand<T>(c, i, 0, destination);  // registers: these cannot fault
     const auto r = alu::add<T>(destination, source);
-    write_operand<T>(c, i, 1, destination);
-    write_operand<T>(c, i, 0, r.value);
+    (void)write_operand<T>(c, i, 1, destination);
+    (void)write_operand<T>(c, i, 0, r.value);
     return c.set_flags(r.flags, flag::kStatus);
   }
   T old = 0;
   u32 flags = 0;
-  modify_operand<T>(c, i, 0, [&](T destination) {
-    old = destination;
-    const auto r = alu::add<T>(destination, source);
+  const bool done = modify_operand<T>(c, i, 0, [&](T value) {
+    old = value;
+    const auto r = alu::add<T>(value, source);
     flags = r.flags;
     return r.value;
   });
-  write_operand<T>(c, i, 1, old);
+  if (!done) return;
+  (void)write_operand<T>(c, i, 1, old);  // a register
   c.set_flags(flags, flag::kStatus);
 }
 
@@ -69,12 +77,15 @@ void xadd(Cpu& c, const Instruction& i) {
 // as the SDM's operation section says.
 template <class T>
 void cmpxchg(Cpu& c, const Instruction& i) {
-  const T accumulator = c.reg<T>(EAX), source = read_operand<T>(c, i, 1);
+  const T accumulator = c.reg<T>(EAX);
+  T source;
+  if (!read_operand<T>(c, i, 1, source)) return;
   T old = 0;
-  modify_operand<T>(c, i, 0, [&](T destination) {
+  const bool done = modify_operand<T>(c, i, 0, [&](T destination) {
     old = destination;
     return destination == accumulator ? source : destination;
   });
+  if (!done) return;
   c.set_flags(alu::sub<T>(accumulator, old).flags, flag::kStatus);
   if (old != accumulator) c.set_reg<T>(EAX, old);
 }
@@ -88,8 +99,7 @@ void cmpxchg8b(Cpu& c, const Instruction& i) {
   if (i.lock) {
     old = c.locked_rmw<u64>(segment, offset, AccessKind::LockPrefix, modify);
   } else {
-    old = c.read<u64>(segment, offset);
-    c.write<u64>(segment, offset, modify(old));
+    if (!c.try_read<u64>(segment, offset, old) || !c.try_write<u64>(segment, offset, modify(old))) return;
   }
   if (old == expected) {
     c.set_flags(flag::ZF, flag::ZF);
@@ -110,12 +120,13 @@ void bswap(Cpu& c, const Instruction& i) {
 
 template <class T>
 void lea(Cpu& c, const Instruction& i) {
-  write_operand<T>(c, i, 0, static_cast<T>(c.effective_address(i)));
+  (void)write_operand<T>(c, i, 0, static_cast<T>(c.effective_address(i)));  // a register
 }
 
 void xlat(Cpu& c, const Instruction& i) {
   const u32 offset = c.state.gpr[EBX] + c.reg<u8>(0);
-  c.set_reg<u8>(0, c.read<u8>(i.segment, i.address_size_32 ? offset : offset & 0xFFFF));
+  u8 value;
+  if (c.try_read<u8>(i.segment, i.address_size_32 ? offset : offset & 0xFFFF, value)) c.set_reg<u8>(0, value);
 }
 
 template <class T>
@@ -141,11 +152,12 @@ void salc(Cpu& c, const Instruction&) { c.set_reg<u8>(0, c.flag_set(flag::CF) ? 
 // CMOVcc reads its source even when the condition is false (a memory source can fault).
 template <class T>
 void cmovcc(Cpu& c, const Instruction& i) {
-  const T source = read_operand<T>(c, i, 1);
-  if (c.condition(i.opcode & 0xF)) write_operand<T>(c, i, 0, source);
+  T source;
+  if (!read_operand<T>(c, i, 1, source)) return;
+  if (c.condition(i.opcode & 0xF)) (void)write_operand<T>(c, i, 0, source);  // a register
 }
 
-void setcc(Cpu& c, const Instruction& i) { write_operand<u8>(c, i, 0, c.condition(i.opcode & 0xF) ? 1 : 0); }
+void setcc(Cpu& c, const Instruction& i) { (void)write_operand<u8>(c, i, 0, c.condition(i.opcode & 0xF) ? 1 : 0); }
 
 void nop(Cpu&, const Instruction&) {}  // also PAUSE (F3 90)
 

@@ -14,7 +14,9 @@ namespace {
 // delays debug traps for one instruction (SDM "MOV").
 void mov_to_segment(Cpu& c, const Instruction& i) {
   if (i.reg == CS || i.reg > GS) throw ud("MOV to CS or a reserved segment register");
-  c.load_segment(i.reg, read_operand<u16>(c, i, 1));
+  u16 selector;
+  if (!read_operand<u16>(c, i, 1, selector)) return;
+  c.load_segment(i.reg, selector);
   if (i.reg == SS) c.start_interrupt_shadow(true);
 }
 
@@ -24,8 +26,8 @@ template <class T>
 void mov_from_segment(Cpu& c, const Instruction& i) {
   if (i.reg > GS) throw ud("MOV from a reserved segment register");
   const u16 selector = c.state.segments[i.reg].selector;
-  if (i.is_memory()) write_operand<u16>(c, i, 0, selector);
-  else write_operand<T>(c, i, 0, selector);
+  if (i.is_memory()) (void)write_operand<u16>(c, i, 0, selector);  // (nothing follows)
+  else (void)write_operand<T>(c, i, 0, selector);
 }
 
 // LDS/LES/LSS/LFS/LGS Gv,Mp: offset then selector from memory. LSS loads SS:ESP in
@@ -34,8 +36,9 @@ template <class T, u8 kSegment>
 void load_far_pointer(Cpu& c, const Instruction& i) {
   const u32 mask = i.address_size_32 ? 0xFFFFFFFFu : 0xFFFFu;
   const u32 ea = c.effective_address(i);
-  const T offset = c.read<T>(i.segment, ea);
-  const u16 selector = c.read<u16>(i.segment, (ea + sizeof(T)) & mask);
+  T offset;
+  u16 selector;
+  if (!c.try_read<T>(i.segment, ea, offset) || !c.try_read<u16>(i.segment, (ea + sizeof(T)) & mask, selector)) return;
   c.load_segment(kSegment, selector);
   c.set_reg<T>(i.reg, offset);
 }
@@ -46,7 +49,8 @@ void load_far_pointer(Cpu& c, const Instruction& i) {
 // register by `trace_id` (10 LDTR, 11 TR).
 template <class Register, class Load>
 void load_system_register(Cpu& c, const Instruction& i, Register& reg, unsigned trace_id, Load load) {
-  const u16 selector = read_operand<u16>(c, i, 0);
+  u16 selector;
+  if (!read_operand<u16>(c, i, 0, selector)) return;
   SegmentationContext context = c.segmentation_context();
   const u16 old = reg.selector;
   load(context, reg, selector);
@@ -67,14 +71,14 @@ void ltr(Cpu& c, const Instruction& i) { load_system_register(c, i, c.state.tr, 
 
 template <class T>
 void sldt(Cpu& c, const Instruction& i) {
-  if (i.is_memory()) write_operand<u16>(c, i, 0, c.state.ldtr.selector);
-  else write_operand<T>(c, i, 0, c.state.ldtr.selector);
+  if (i.is_memory()) (void)write_operand<u16>(c, i, 0, c.state.ldtr.selector);  // (nothing follows)
+  else (void)write_operand<T>(c, i, 0, c.state.ldtr.selector);
 }
 
 template <class T>
 void str(Cpu& c, const Instruction& i) {
-  if (i.is_memory()) write_operand<u16>(c, i, 0, c.state.tr.selector);
-  else write_operand<T>(c, i, 0, c.state.tr.selector);
+  if (i.is_memory()) (void)write_operand<u16>(c, i, 0, c.state.tr.selector);  // (nothing follows)
+  else (void)write_operand<T>(c, i, 0, c.state.tr.selector);
 }
 
 // LAR, LSL, VERR, VERW: the descriptor is examined without loading it; failure
@@ -104,28 +108,36 @@ bool lar_type_valid(const Descriptor& d) {
 
 template <class T>
 void lar(Cpu& c, const Instruction& i) {
-  const auto d = visible_descriptor(c, Selector{read_operand<u16>(c, i, 1)});
+  u16 selector;
+  if (!read_operand<u16>(c, i, 1, selector)) return;
+  const auto d = visible_descriptor(c, Selector{selector});
   if (!d || !lar_type_valid(*d)) return c.set_flags(0, flag::ZF);
-  write_operand<T>(c, i, 0, static_cast<T>((d->raw() >> 32) & 0x00F0FF00u));
+  (void)write_operand<T>(c, i, 0, static_cast<T>((d->raw() >> 32) & 0x00F0FF00u));  // a register
   c.set_flags(flag::ZF, flag::ZF);
 }
 
 template <class T>
 void lsl(Cpu& c, const Instruction& i) {
-  const auto d = visible_descriptor(c, Selector{read_operand<u16>(c, i, 1)});
+  u16 selector;
+  if (!read_operand<u16>(c, i, 1, selector)) return;
+  const auto d = visible_descriptor(c, Selector{selector});
   const bool valid_system = d && !d->s && (d->type == 1 || d->type == 2 || d->type == 3 || d->type == 9 || d->type == 11);
   if (!d || (!d->s && !valid_system)) return c.set_flags(0, flag::ZF);
-  write_operand<T>(c, i, 0, static_cast<T>(d->limit()));
+  (void)write_operand<T>(c, i, 0, static_cast<T>(d->limit()));  // a register
   c.set_flags(flag::ZF, flag::ZF);
 }
 
 void verr(Cpu& c, const Instruction& i) {
-  const auto d = visible_descriptor(c, Selector{read_operand<u16>(c, i, 0)});
+  u16 selector;
+  if (!read_operand<u16>(c, i, 0, selector)) return;
+  const auto d = visible_descriptor(c, Selector{selector});
   c.set_flags(d && d->s && d->readable() ? flag::ZF : 0, flag::ZF);
 }
 
 void verw(Cpu& c, const Instruction& i) {
-  const auto d = visible_descriptor(c, Selector{read_operand<u16>(c, i, 0)});
+  u16 selector;
+  if (!read_operand<u16>(c, i, 0, selector)) return;
+  const auto d = visible_descriptor(c, Selector{selector});
   c.set_flags(d && d->writable() ? flag::ZF : 0, flag::ZF);
 }
 
@@ -136,10 +148,11 @@ void verw(Cpu& c, const Instruction& i) {
 // read-only LDT data segment, docs/test386.md), and what test386's POST 17h expects.
 // The SDM's #GP(0) "destination in a non-writable segment" holds for the write.
 void arpl(Cpu& c, const Instruction& i) {
-  const u16 source_rpl = read_operand<u16>(c, i, 1) & 3;
-  const u16 destination = read_operand<u16>(c, i, 0);
+  u16 source, destination;
+  if (!read_operand<u16>(c, i, 1, source) || !read_operand<u16>(c, i, 0, destination)) return;
+  const u16 source_rpl = source & 3;
   const bool adjusted = (destination & 3) < source_rpl;
-  if (adjusted) write_operand<u16>(c, i, 0, static_cast<u16>((destination & ~3) | source_rpl));
+  if (adjusted && !write_operand<u16>(c, i, 0, static_cast<u16>((destination & ~3) | source_rpl))) return;
   c.set_flags(adjusted ? flag::ZF : 0, flag::ZF);
 }
 

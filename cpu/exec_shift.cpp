@@ -12,14 +12,17 @@ enum class Shift { Rol, Ror, Rcl, Rcr, Shl, Shr, Sar };
 
 template <class T, Shift kind, bool kResolved>
 void shift_form(Cpu& c, const Instruction& i) {
-  const unsigned count = read_operand<u8, kResolved>(c, i, 1) & 0x1F;
+  u8 count_operand;
+  if (!read_operand<u8, kResolved>(c, i, 1, count_operand)) return;
+  const unsigned count = count_operand & 0x1F;
   if (count == 0) {
-    read_operand<T, kResolved>(c, i, 0);  // the operand is still read (and can fault)
+    T unused;
+    (void)read_operand<T, kResolved>(c, i, 0, unused);  // the operand is still read (and can fault)
     return;
   }
   const bool carry = c.flag_set(flag::CF);
   u32 flags = 0, mask = flag::kStatus;
-  modify_operand<T, kResolved>(c, i, 0, [&](T v) {
+  const bool done = modify_operand<T, kResolved>(c, i, 0, [&](T v) {
     alu::Result<T> r{};
     switch (kind) {
       case Shift::Rol: r = alu::rol<T>(v, count); mask = flag::CF | flag::OF; break;
@@ -33,6 +36,7 @@ void shift_form(Cpu& c, const Instruction& i) {
     flags = r.flags;
     return r.value;
   });
+  if (!done) return;
   // RCL/RCR by a multiple of width+1 rotate nothing but still write CF and OF.
   c.set_flags(flags, mask);
 }
@@ -50,14 +54,17 @@ void shift(Cpu& c, const Instruction& i) {
 // UndefinedFlags.SixteenBitDoubleShiftsBeyond16ShiftDestinationSourceDestination).
 template <class T, bool kLeft>
 void double_shift(Cpu& c, const Instruction& i) {
-  const unsigned count = read_operand<u8>(c, i, 2) & 0x1F;
-  const T source = read_operand<T>(c, i, 1);
+  u8 count_operand;
+  T source;
+  if (!read_operand<u8>(c, i, 2, count_operand) || !read_operand<T>(c, i, 1, source)) return;
+  const unsigned count = count_operand & 0x1F;
   if (count == 0) {
-    read_operand<T>(c, i, 0);
+    T unused;
+    (void)read_operand<T>(c, i, 0, unused);  // the operand is still read (and can fault)
     return;
   }
   u32 flags = 0;
-  modify_operand<T>(c, i, 0, [&](T destination) {
+  const bool done = modify_operand<T>(c, i, 0, [&](T destination) {
     constexpr unsigned bits = alu::kBits<T>;
     T result;
     bool cf;
@@ -82,6 +89,7 @@ void double_shift(Cpu& c, const Instruction& i) {
     (void)bits;
     return result;
   });
+  if (!done) return;
   c.set_flags(flags, flag::kStatus);
 }
 

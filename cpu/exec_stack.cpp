@@ -10,7 +10,8 @@ namespace {
 // PUSH ESP pushes the value before the push (SDM "PUSH").
 template <class T>
 void push(Cpu& c, const Instruction& i) {
-  c.push<T>(read_operand<T>(c, i, 0));
+  T value;
+  if (read_operand<T>(c, i, 0, value)) c.push<T>(value);
 }
 
 // POP with an ESP-based memory destination computes the address after ESP is
@@ -20,19 +21,15 @@ void pop(Cpu& c, const Instruction& i) {
   const T value = c.peek_stack<T>(0);
   const u32 old_esp = c.state.gpr[ESP];
   c.state.gpr[ESP] = c.stack_pointer_plus(sizeof(T));
-  try {
-    write_operand<T>(c, i, 0, value);
-  } catch (...) {
-    c.state.gpr[ESP] = old_esp;
-    throw;
-  }
+  if (!write_operand<T>(c, i, 0, value)) c.state.gpr[ESP] = old_esp;
 }
 
 // PUSH of a segment register: a 32-bit push writes only the low 16 bits on P6
 // (QUIRK: "the processor ... writes only the low 16 bits"), leaving the rest.
 template <class T>
 void push_segment(Cpu& c, const Instruction& i) {
-  const u16 selector = read_operand<u16>(c, i, 0);
+  u16 selector;
+  if (!read_operand<u16>(c, i, 0, selector)) return;
   if constexpr (sizeof(T) == 4) {
     const u32 new_esp = c.stack_pointer_plus(static_cast<u32>(-4));
     c.check_write(SS, c.stack32() ? new_esp : new_esp & 0xFFFF, 4);

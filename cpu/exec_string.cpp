@@ -22,31 +22,38 @@ void advance(Cpu& c, const Instruction& i, unsigned reg, u32 delta) {
   else c.set_reg<u16>(reg, static_cast<u16>(c.state.gpr[reg] + delta));
 }
 
+// One iteration; false when an element's access faulted (signalled, nothing of the
+// iteration done).
 template <class T, StringOp kOp>
-void iterate(Cpu& c, const Instruction& i, u32 delta) {
+[[nodiscard]] bool iterate(Cpu& c, const Instruction& i, u32 delta) {
   const u32 mask = i.address_size_32 ? 0xFFFFFFFFu : 0xFFFFu;
   const u32 si = c.state.gpr[ESI] & mask, di = c.state.gpr[EDI] & mask;
+  T source, destination;
   switch (kOp) {
     case StringOp::Movs:
-      c.write<T>(ES, di, c.read<T>(i.segment, si));
+      if (!c.try_read<T>(i.segment, si, source) || !c.try_write<T>(ES, di, source)) return false;
       advance(c, i, ESI, delta);
       advance(c, i, EDI, delta);
       break;
     case StringOp::Cmps:
-      c.set_flags(alu::sub<T>(c.read<T>(i.segment, si), c.read<T>(ES, di)).flags, flag::kStatus);
+      // ES:EDI is read first (so a fault in both elements is the destination's).
+      if (!c.try_read<T>(ES, di, destination) || !c.try_read<T>(i.segment, si, source)) return false;
+      c.set_flags(alu::sub<T>(source, destination).flags, flag::kStatus);
       advance(c, i, ESI, delta);
       advance(c, i, EDI, delta);
       break;
     case StringOp::Scas:
-      c.set_flags(alu::sub<T>(c.reg<T>(EAX), c.read<T>(ES, di)).flags, flag::kStatus);
+      if (!c.try_read<T>(ES, di, destination)) return false;
+      c.set_flags(alu::sub<T>(c.reg<T>(EAX), destination).flags, flag::kStatus);
       advance(c, i, EDI, delta);
       break;
     case StringOp::Lods:
-      c.set_reg<T>(EAX, c.read<T>(i.segment, si));
+      if (!c.try_read<T>(i.segment, si, source)) return false;
+      c.set_reg<T>(EAX, source);
       advance(c, i, ESI, delta);
       break;
     case StringOp::Stos:
-      c.write<T>(ES, di, c.reg<T>(EAX));
+      if (!c.try_write<T>(ES, di, c.reg<T>(EAX))) return false;
       advance(c, i, EDI, delta);
       break;
     case StringOp::Ins: {
@@ -60,22 +67,25 @@ void iterate(Cpu& c, const Instruction& i, u32 delta) {
     case StringOp::Outs: {
       const u16 port = c.reg<u16>(EDX);
       check_io_permission(c, port, sizeof(T));
-      c.ports().write(port, sizeof(T), c.read<T>(i.segment, si));
+      if (!c.try_read<T>(i.segment, si, source)) return false;
+      c.ports().write(port, sizeof(T), source);
       advance(c, i, ESI, delta);
       break;
     }
   }
+  return true;
 }
 
 // Up to one batch of iterations of a repeated string instruction; true when it stops
-// with iterations left.
+// with iterations left. After a faulting element (Cpu::fault_signalled) the value
+// means nothing.
 template <class T, StringOp kOp>
 bool repeat_batch(Cpu& c, const Instruction& i, u32 delta) {
   const u32 batch = c.flag_set(flag::TF) ? 1 : kBatchIterations;
   for (u32 n = 0; n < batch; ++n) {
     const u32 count = i.address_size_32 ? c.state.gpr[ECX] : c.state.gpr[ECX] & 0xFFFF;
     if (count == 0) return false;
-    iterate<T, kOp>(c, i, delta);
+    if (!iterate<T, kOp>(c, i, delta)) return false;
     c.clock().add_cost(c.clock().costs.string_iteration);  // the cost model's per-element price
     if (i.address_size_32) --c.state.gpr[ECX];
     else c.set_reg<u16>(ECX, static_cast<u16>(count - 1));
@@ -97,8 +107,9 @@ bool repeat_batch(Cpu& c, const Instruction& i, u32 delta) {
 // flags; under TF each iteration's trap shows them too, and the completing iteration's
 // trap the last comparison's. The SDM says only that the registers allow the
 // instruction to resume. A batch starts with the flags from before the instruction
-// (a resumed one had them restored), so restoring the batch's are those. The try
-// costs nothing until a fault is thrown.
+// (a resumed one had them restored), so restoring the batch's are those, for a
+// signalled fault as for a thrown one (#AC). The try costs nothing until a fault is
+// thrown.
 template <class T, StringOp kOp>
 bool repeat_comparisons(Cpu& c, const Instruction& i, u32 delta) {
   const u32 before = c.state.eflags;
@@ -109,18 +120,24 @@ bool repeat_comparisons(Cpu& c, const Instruction& i, u32 delta) {
     c.set_flags(before, flag::kStatus);
     throw;
   }
-  if (unfinished) c.set_flags(before, flag::kStatus);
+  if (unfinished || c.fault_signalled()) c.set_flags(before, flag::kStatus);
   return unfinished;
 }
 
 template <class T, StringOp kOp>
 void string(Cpu& c, const Instruction& i) {
   const u32 delta = c.flag_set(flag::DF) ? static_cast<u32>(-static_cast<i32>(sizeof(T))) : sizeof(T);
-  if (!i.rep) return iterate<T, kOp>(c, i, delta);
+  if (!i.rep) {
+    (void)iterate<T, kOp>(c, i, delta);  // (nothing follows)
+    return;
+  }
+  bool unfinished;
+  if constexpr (kOp == StringOp::Cmps || kOp == StringOp::Scas) unfinished = repeat_comparisons<T, kOp>(c, i, delta);
+  else unfinished = repeat_batch<T, kOp>(c, i, delta);
+  if (c.fault_signalled()) [[unlikely]] return;
   // Unfinished, EIP points back at the instruction: it continues in the next step, and
   // an event taken before then pushes RF = 1.
-  if constexpr (kOp == StringOp::Cmps || kOp == StringOp::Scas) c.end_string_step(repeat_comparisons<T, kOp>(c, i, delta));
-  else c.end_string_step(repeat_batch<T, kOp>(c, i, delta));
+  c.end_string_step(unfinished);
 }
 
 // The rows of cpu/opcode_map.tsv whose family is exec_string (cpu/generate_forms.cmake).

@@ -209,7 +209,8 @@ void clts(Cpu& c, const Instruction&) {
 
 // LMSW loads CR0 bits 0-3 and cannot clear PE.
 void lmsw(Cpu& c, const Instruction& i) {
-  const u16 value = read_operand<u16>(c, i, 0);
+  u16 value;
+  if (!read_operand<u16>(c, i, 0, value)) return;
   u32 cr0 = (c.state.cr0 & ~0xEu) | (value & 0xFu);
   if (c.state.cr0 & cr0::PE) cr0 |= cr0::PE;
   c.write_cr0(cr0);
@@ -218,8 +219,8 @@ void lmsw(Cpu& c, const Instruction& i) {
 // SMSW: a register destination with a 32-bit operand size gets all of CR0.
 template <class T>
 void smsw(Cpu& c, const Instruction& i) {
-  if (i.is_memory()) write_operand<u16>(c, i, 0, static_cast<u16>(c.state.cr0));
-  else write_operand<T>(c, i, 0, static_cast<T>(c.state.cr0));
+  if (i.is_memory()) (void)write_operand<u16>(c, i, 0, static_cast<u16>(c.state.cr0));  // (nothing follows)
+  else (void)write_operand<T>(c, i, 0, static_cast<T>(c.state.cr0));
 }
 
 // LGDT/LIDT Ms: a 16-bit limit and a base (24 bits used with a 16-bit operand size).
@@ -227,8 +228,9 @@ template <class T, bool kIdt>
 void load_table_register(Cpu& c, const Instruction& i) {
   const u32 mask = i.address_size_32 ? 0xFFFFFFFFu : 0xFFFFu;
   const u32 ea = c.effective_address(i);
-  const u16 limit = c.read<u16>(i.segment, ea);
-  u32 base = c.read<u32>(i.segment, (ea + 2) & mask);
+  u16 limit;
+  u32 base;
+  if (!c.try_read<u16>(i.segment, ea, limit) || !c.try_read<u32>(i.segment, (ea + 2) & mask, base)) return;
   if constexpr (sizeof(T) == 2) base &= 0x00FFFFFFu;
   c.trace_control(kIdt ? 9 : 8, (kIdt ? c.state.idtr : c.state.gdtr).base, base);
   (kIdt ? c.state.idtr : c.state.gdtr) = {base, limit};

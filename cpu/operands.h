@@ -74,11 +74,16 @@ inline u32 immediate_value(const Instruction& insn, unsigned n) {
 }
 }  // namespace operand_detail
 
+// Operand accesses return false when a memory operand faulted: the fault is signalled
+// (Cpu::signal_fault, no unwinding) and nothing was read or written, so the executor
+// returns at once: `if (!read_operand<T>(c, i, 1, source)) return;`.
+
 // read_operand and write_operand for operands other than a register resolved at decode
 // (immediates, memory, segment registers); out of line, so that the register case is
 // inlined into every executor.
+// The value (0 after a faulting memory read: Cpu::fault_signalled()).
 template <class T>
-[[gnu::noinline]] T read_operand_other(Cpu& cpu, const Instruction& insn, unsigned n) {
+[[nodiscard, gnu::noinline]] T read_operand_other(Cpu& cpu, const Instruction& insn, unsigned n) {
   const OperandSpec& spec = insn.operands[n];
   using namespace operand_detail;
   switch (spec.method) {
@@ -89,7 +94,7 @@ template <class T>
   }
   if (is_memory(insn, spec)) {
     const auto [segment, offset] = memory_location(cpu, insn, spec);
-    return cpu.read<T>(segment, offset);
+    return cpu.read_or_signal<T>(segment, offset);
   }
   return cpu.reg<T>(register_number(insn, spec));
 }
@@ -99,31 +104,33 @@ template <class T>
 // line and, with GCC, not cloned: its interprocedural clone (.isra) took the address
 // fields as arguments, so every call site loaded them and passed some on the stack.
 #if defined(__clang__)
-#define X86LAB_OUT_OF_LINE [[gnu::noinline]]
+#define X86LAB_OUT_OF_LINE [[nodiscard, gnu::noinline]]
 #else
-#define X86LAB_OUT_OF_LINE [[gnu::noinline, gnu::noclone]]
+#define X86LAB_OUT_OF_LINE [[nodiscard, gnu::noinline, gnu::noclone]]
 #endif
+// The read returns the value (0 when it faulted: then Cpu::fault_signalled()), which
+// keeps it in a register on the way back (an out-parameter cost the faults ROM 1 %).
 template <class T>
 X86LAB_OUT_OF_LINE T read_modrm_memory(Cpu& cpu, const Instruction& insn) {
   const auto [segment, offset] = operand_detail::modrm_location(cpu, insn);
-  return cpu.read<T>(segment, offset);
+  return cpu.read_or_signal<T>(segment, offset);
 }
 template <class T>
-X86LAB_OUT_OF_LINE void write_modrm_memory(Cpu& cpu, const Instruction& insn, T value) {
+X86LAB_OUT_OF_LINE bool write_modrm_memory(Cpu& cpu, const Instruction& insn, T value) {
   const auto [segment, offset] = operand_detail::modrm_location(cpu, insn);
-  cpu.write<T>(segment, offset, value);
+  return cpu.try_write<T>(segment, offset, value);
 }
 
 template <class T>
-[[gnu::noinline]] void write_operand_other(Cpu& cpu, const Instruction& insn, unsigned n, T value) {
+[[nodiscard, gnu::noinline]] bool write_operand_other(Cpu& cpu, const Instruction& insn, unsigned n, T value) {
   const OperandSpec& spec = insn.operands[n];
   using namespace operand_detail;
   if (is_memory(insn, spec)) {
     const auto [segment, offset] = memory_location(cpu, insn, spec);
-    cpu.write<T>(segment, offset, value);
-  } else {
-    cpu.set_reg<T>(register_number(insn, spec), value);
+    return cpu.try_write<T>(segment, offset, value);
   }
+  cpu.set_reg<T>(register_number(insn, spec), value);
+  return true;
 }
 
 // The value of an operand that decode resolved: `r` is its register_operand, a
@@ -137,22 +144,37 @@ template <class T>
 // the caller knows Instruction::operands_resolved (dispatch_resolved's fast form):
 // then they compile to register and immediate accesses alone.
 template <class T, bool kResolved>
-[[gnu::always_inline]] inline T read_operand(Cpu& cpu, const Instruction& insn, unsigned n) {
+[[nodiscard, gnu::always_inline]] inline bool read_operand(Cpu& cpu, const Instruction& insn, unsigned n, T& value) {
   const u8 r = insn.register_operand[n];
-  if (kResolved) return resolved_operand<T>(cpu, insn, r);
-  if (r < kModrmMemoryOperand) [[likely]] return cpu.reg<T>(r);
-  if (r == kImmediateOperand) return static_cast<T>(insn.immediate_operand);
-  if (r == kModrmMemoryOperand) return read_modrm_memory<T>(cpu, insn);
-  return read_operand_other<T>(cpu, insn, n);
+  if (kResolved) {
+    value = resolved_operand<T>(cpu, insn, r);
+    return true;
+  }
+  if (r < kModrmMemoryOperand) [[likely]] {
+    value = cpu.reg<T>(r);
+    return true;
+  }
+  if (r == kImmediateOperand) {
+    value = static_cast<T>(insn.immediate_operand);
+    return true;
+  }
+  if (r == kModrmMemoryOperand) {
+    value = read_modrm_memory<T>(cpu, insn);
+    return !cpu.fault_signalled();
+  }
+  value = read_operand_other<T>(cpu, insn, n);
+  return !cpu.fault_signalled();
 }
 
 template <class T, bool kResolved>
-[[gnu::always_inline]] inline void write_operand(Cpu& cpu, const Instruction& insn, unsigned n, T value) {
+[[nodiscard, gnu::always_inline]] inline bool write_operand(Cpu& cpu, const Instruction& insn, unsigned n, T value) {
   const u8 r = insn.register_operand[n];
-  if (kResolved) return cpu.set_reg<T>(r, value);
-  if (r < kModrmMemoryOperand) [[likely]] return cpu.set_reg<T>(r, value);
+  if (kResolved || r < kModrmMemoryOperand) [[likely]] {
+    cpu.set_reg<T>(r, value);
+    return true;
+  }
   if (r == kModrmMemoryOperand) return write_modrm_memory<T>(cpu, insn, value);
-  write_operand_other<T>(cpu, insn, n, value);
+  return write_operand_other<T>(cpu, insn, n, value);
 }
 
 template <Executor kExecutor>
@@ -168,27 +190,30 @@ template <Executor kResolvedForm, Executor kGeneralForm>
   return out_of_line<kGeneralForm>(cpu, insn);
 }
 
+// A memory operand with the LOCK prefix is one locked bus operation whose faults are
+// thrown (rare). Without LOCK, a fault of the write leaves `modify` called and memory
+// unchanged.
 template <class T, bool kResolved, class Modify>
-void modify_operand(Cpu& cpu, const Instruction& insn, unsigned n, Modify modify) {
+[[nodiscard]] bool modify_operand(Cpu& cpu, const Instruction& insn, unsigned n, Modify modify) {
   const u8 r = insn.register_operand[n];
   if (kResolved || r < kModrmMemoryOperand) {
     cpu.set_reg<T>(r, static_cast<T>(modify(cpu.reg<T>(r))));
-    return;
+    return true;
   }
   const OperandSpec& spec = insn.operands[n];
   using namespace operand_detail;
   if (r != kModrmMemoryOperand && !is_memory(insn, spec)) {
     const unsigned number = register_number(insn, spec);
     cpu.set_reg<T>(number, static_cast<T>(modify(cpu.reg<T>(number))));
-    return;
+    return true;
   }
   const auto [segment, offset] = r == kModrmMemoryOperand ? modrm_location(cpu, insn) : memory_location(cpu, insn, spec);
   if (insn.lock) {
     cpu.locked_rmw<T>(segment, offset, AccessKind::LockPrefix, modify);  // explicit LOCK prefix
-    return;
+    return true;
   }
-  const T old = cpu.read<T>(segment, offset);
-  cpu.write<T>(segment, offset, static_cast<T>(modify(old)));
+  T old;
+  return cpu.try_read<T>(segment, offset, old) && cpu.try_write<T>(segment, offset, static_cast<T>(modify(old)));
 }
 
 }  // namespace x86lab

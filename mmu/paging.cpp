@@ -66,7 +66,7 @@ void Mmu::note_data_model(const TlbEntry& entry, TlbModelMarks::Mark& mark, u32 
   if (result.mru) mark = {TlbModelMarks::kMru | TlbModelMarks::kResident, result.way};
 }
 
-u32 Mmu::translate_miss(u32 linear, AccessIntent intent, bool user) {
+bool Mmu::translate_miss(u32 linear, AccessIntent intent, bool user, u32& physical) {
   // An entry without the needed rights (or, for a write, without D) is dropped and
   // the tables are walked again: a stricter entry faults, a looser one is refilled,
   // so a change that only grants rights needs no INVLPG.
@@ -75,20 +75,30 @@ u32 Mmu::translate_miss(u32 linear, AccessIntent intent, bool user) {
     entry.tag = 0;
     tlb_.note_change();
   }
-  const Translation t = walk(linear, intent, user);
-  tlb_.fill(linear, t.frame, t.rights, bus_.host_read_page(t.frame), bus_.host_write_page(t.frame));
+  const std::optional<Translation> t = walk(linear, intent, user);
+  if (!t) [[unlikely]] return false;
+  tlb_.fill(linear, t->frame, t->rights, bus_.host_read_page(t->frame), bus_.host_write_page(t->frame));
   model_marks_.clear(linear >> 12);  // a new entry starts without the model's marks
   note_model(tlb_.slot(linear), linear, intent);
-  return t.frame | (linear & 0xFFF);
+  physical = t->frame | (linear & 0xFFF);
+  return true;
 }
 
-Mmu::Translation Mmu::walk(u32 linear, AccessIntent intent, bool user) {
+void Mmu::throw_fault() const { throw fault_; }
+
+u32 Mmu::translate_miss_or_throw(u32 linear, AccessIntent intent, bool user) {
+  u32 physical;
+  if (!translate_miss(linear, intent, user, physical)) throw_fault();
+  return physical;
+}
+
+std::optional<Mmu::Translation> Mmu::walk(u32 linear, AccessIntent intent, bool user) {
   ++counters_.page_walks;
   bus_.clock().add_cost(bus_.clock().costs.page_walk);
   const bool write = intent == AccessIntent::Write;
   const u32 pde_at = pde_address(control_.cr3, linear);
   const u32 pde = bus_.read<u32>(pde_at, AccessKind::PageDirectoryRead);
-  if (!(pde & kPresent)) throw pf(page_fault_code(false, intent, user), linear, "page directory entry not present");
+  if (!(pde & kPresent)) return page_fault(page_fault_code(false, intent, user), linear, "page directory entry not present");
 
   // CR4.PSE off: PS is ignored and the entry points at a page table.
   const bool large = control_.pse && (pde & kPageSize);
@@ -96,15 +106,15 @@ Mmu::Translation Mmu::walk(u32 linear, AccessIntent intent, bool user) {
   if (!large) {
     pte_at = pte_address(pde, linear);
     pte = bus_.read<u32>(pte_at, AccessKind::PageTableRead);
-    if (!(pte & kPresent)) throw pf(page_fault_code(false, intent, user), linear, "page table entry not present");
+    if (!(pte & kPresent)) return page_fault(page_fault_code(false, intent, user), linear, "page table entry not present");
   }
 
   // Combined rights: both levels must allow user access and writes.
   const bool user_ok = (pde & kUser) && (pte & kUser);
   const bool write_ok = (pde & kWritable) && (pte & kWritable);
-  if (user && !user_ok) throw pf(page_fault_code(true, intent, user), linear, "supervisor page");
+  if (user && !user_ok) return page_fault(page_fault_code(true, intent, user), linear, "supervisor page");
   if (write && !write_ok && (user || control_.wp))
-    throw pf(page_fault_code(true, intent, user), linear, "read-only page");
+    return page_fault(page_fault_code(true, intent, user), linear, "read-only page");
 
   // Implied locked updates of the Accessed and Dirty bits, only when a bit changes.
   if (!(pde & kAccessed) || (large && write && !(pde & kDirty))) {
@@ -128,7 +138,7 @@ Mmu::Translation Mmu::walk(u32 linear, AccessIntent intent, bool user) {
   const u32 frame = large ? large_frame(pde, linear) : pte & 0xFFFFF000u;
   if (tracer_) [[unlikely]]
     trace_walk(linear, frame | (linear & 0xFFF), write, pde, large ? 0 : pte);
-  return {frame, rights};
+  return Translation{frame, rights};
 }
 
 void Mmu::trace_walk(u32 linear, u32 physical, bool write, u32 pde, u32 pte) {

@@ -76,8 +76,23 @@ class Mmu {
       note_model(*entry, linear, intent);
       return entry->frame | (linear & 0xFFF);
     }
-    return translate_miss(linear, intent, user);
+    return translate_miss_or_throw(linear, intent, user);
   }
+  // translate() without the throw: false when the access faults, with the #PF in fault().
+  [[nodiscard]] bool try_translate(u32 linear, AccessIntent intent, bool user, u32& physical) {
+    if (!control_.pg) {
+      physical = linear;
+      return true;
+    }
+    if (TlbEntry* entry = tlb_hit(linear, intent, user)) {
+      note_model(*entry, linear, intent);
+      physical = entry->frame | (linear & 0xFFF);
+      return true;
+    }
+    return translate_miss(linear, intent, user, physical);
+  }
+  // The #PF of the last try_translate, try_read or try_write that returned false.
+  const Fault& fault() const { return fault_; }
   // Changes whenever a translation translate() returns may change or the statistics
   // model's state for it may (TLB fill, invalidation, flush, new paging bits, A20 and
   // memory-map changes): a caller that keeps a translation (the CPU's current code
@@ -124,38 +139,54 @@ class Mmu {
   // counters and trace events as through the bus, without the bus's page lookup.
   template <class T>
   T read(u32 linear, AccessKind kind, bool user, AccessIntent intent = AccessIntent::Read) {
+    T value;
+    if (!try_read<T>(linear, kind, user, value, intent)) [[unlikely]] throw_fault();
+    return value;
+  }
+  // read() without the throw: false when the access faults (nothing read), with the
+  // #PF in fault().
+  template <class T>
+  [[nodiscard]] bool try_read(u32 linear, AccessKind kind, bool user, T& value, AccessIntent intent = AccessIntent::Read) {
     if (TlbEntry* entry = direct_hit(linear, sizeof(T), intent, user); entry && entry->host_read) [[likely]] {
       note_model(*entry, linear, intent);
       counters_.count_access(kind);
-      T value;
       std::memcpy(&value, entry->host_read + (linear & 0xFFF), sizeof(T));
       if (tracer_) [[unlikely]]
         trace_access(linear, entry->frame | (linear & 0xFFF), sizeof(T), kind, 0, value, 0);
-      return value;
+      return true;
     }
-    return read_through_bus<T>(linear, kind, user, intent);
+    return read_through_bus<T>(linear, kind, user, intent, value);
   }
-  // read() without a direct hit: through the bus (out of line, so the direct path
+  // try_read() without a direct hit: through the bus (out of line, so the direct path
   // stays short where it is inlined).
   template <class T>
-  [[gnu::noinline]] T read_through_bus(u32 linear, AccessKind kind, bool user, AccessIntent intent) {
+  [[gnu::noinline]] bool read_through_bus(u32 linear, AccessKind kind, bool user, AccessIntent intent, T& value) {
     if (!crosses_page(linear, sizeof(T))) {
-      const u32 physical = translate(linear, intent, user);
-      const T value = bus_.read<T>(physical, kind);
+      u32 physical;
+      if (!try_translate(linear, intent, user, physical)) return false;
+      value = bus_.read<T>(physical, kind);
       if (tracer_) [[unlikely]] trace_access(linear, physical, sizeof(T), kind, 0, value, 0);
-      return value;
+      return true;
     }
-    const u32 first = translate(linear, intent, user);
-    const u32 second = translate((linear | 0xFFF) + 1, intent, user);
-    u64 value = 0;
+    u32 first, second;
+    if (!try_translate(linear, intent, user, first) || !try_translate((linear | 0xFFF) + 1, intent, user, second))
+      return false;
+    u64 bytes = 0;
     for (unsigned i = 0; i < sizeof(T); ++i)
-      value |= u64{bus_.read<u8>(split_address(linear, i, first, second), kind)} << (8 * i);
-    if (tracer_) [[unlikely]] trace_access(linear, first, sizeof(T), kind, 0, value, 0);
-    return static_cast<T>(value);
+      bytes |= u64{bus_.read<u8>(split_address(linear, i, first, second), kind)} << (8 * i);
+    if (tracer_) [[unlikely]] trace_access(linear, first, sizeof(T), kind, 0, bytes, 0);
+    value = static_cast<T>(bytes);
+    return true;
   }
 
   template <class T>
   void write(u32 linear, T value, AccessKind kind, bool user) {
+    if (!try_write<T>(linear, value, kind, user)) [[unlikely]] throw_fault();
+  }
+  // write() without the throw: false when the access faults (nothing written, either
+  // page of a split access), with the #PF in fault().
+  template <class T>
+  [[nodiscard]] bool try_write(u32 linear, T value, AccessKind kind, bool user) {
     if (TlbEntry* entry = direct_hit(linear, sizeof(T), AccessIntent::Write, user); entry && entry->host_write)
         [[likely]] {
       note_model(*entry, linear, AccessIntent::Write);
@@ -163,26 +194,30 @@ class Mmu {
       std::memcpy(entry->host_write + (linear & 0xFFF), &value, sizeof(T));
       if (tracer_) [[unlikely]]
         trace_access(linear, entry->frame | (linear & 0xFFF), sizeof(T), kind, kEventWrite, value, 0);
-      return;
+      return true;
     }
-    write_through_bus<T>(linear, value, kind, user);
+    return write_through_bus<T>(linear, value, kind, user);
   }
-  // write() without a direct hit: through the bus (out of line, like read_through_bus).
+  // try_write() without a direct hit: through the bus (out of line, like read_through_bus).
   template <class T>
-  [[gnu::noinline]] void write_through_bus(u32 linear, T value, AccessKind kind, bool user) {
+  [[gnu::noinline]] bool write_through_bus(u32 linear, T value, AccessKind kind, bool user) {
     if (!crosses_page(linear, sizeof(T))) {
-      const u32 physical = translate(linear, AccessIntent::Write, user);
+      u32 physical;
+      if (!try_translate(linear, AccessIntent::Write, user, physical)) return false;
       bus_.write<T>(physical, value, kind);
       // A write into a code page clears its mark: later writes may go direct again.
       if (control_.pg) refresh_host_write(linear, physical);
       if (tracer_) [[unlikely]] trace_access(linear, physical, sizeof(T), kind, kEventWrite, value, 0);
-      return;
+      return true;
     }
-    const u32 first = translate(linear, AccessIntent::Write, user);
-    const u32 second = translate((linear | 0xFFF) + 1, AccessIntent::Write, user);
+    u32 first, second;
+    if (!try_translate(linear, AccessIntent::Write, user, first) ||
+        !try_translate((linear | 0xFFF) + 1, AccessIntent::Write, user, second))
+      return false;
     for (unsigned i = 0; i < sizeof(T); ++i)
       bus_.write<u8>(split_address(linear, i, first, second), static_cast<u8>(u64{value} >> (8 * i)), kind);
     if (tracer_) [[unlikely]] trace_access(linear, first, sizeof(T), kind, kEventWrite, value, 0);
+    return true;
   }
 
   // An instruction byte: translated for execution and marking its physical page as
@@ -273,8 +308,16 @@ class Mmu {
   // model dropped loses both marks, and the accessed page gets both (with its way)
   // when it is a 4 KiB page the 4 KiB array now holds.
   void note_data_model(const TlbEntry& entry, TlbModelMarks::Mark& mark, u32 linear);  // paging.cpp
-  u32 translate_miss(u32 linear, AccessIntent intent, bool user);
-  Translation walk(u32 linear, AccessIntent intent, bool user);
+  // The walk after a TLB miss and the TLB fill: false when the walk faults (fault_).
+  bool translate_miss(u32 linear, AccessIntent intent, bool user, u32& physical);
+  // The page-table walk; none when it faults, with the #PF in fault_.
+  std::optional<Translation> walk(u32 linear, AccessIntent intent, bool user);
+  std::nullopt_t page_fault(u32 error_code, u32 linear, std::string_view cause) {
+    fault_ = pf(error_code, linear, cause);
+    return std::nullopt;
+  }
+  [[noreturn, gnu::noinline, gnu::cold]] void throw_fault() const;
+  u32 translate_miss_or_throw(u32 linear, AccessIntent intent, bool user);
   // A MemoryAccess trace event (only called while a tracer is attached). For a
   // locked read-modify-write, `value` is the new value and `old` the old one.
   void trace_access(u32 linear, u32 physical, unsigned size, AccessKind kind, u8 flags, u64 value, u64 old) {
@@ -296,6 +339,7 @@ class Mmu {
   Counters& counters_;
   Tracer* tracer_ = nullptr;  // (declared before model_, which keeps its address)
   PagingControl control_;
+  Fault fault_{};  // the #PF of the last access that faulted (fault())
   Tlb tlb_;
   TlbModel model_;
   TlbModelMarks model_marks_;  // the model's residence by TLB slot (direct_pointer, note_model)

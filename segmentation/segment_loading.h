@@ -56,19 +56,27 @@ void load_stack_segment(SegmentationContext& context, SegmentRegister& reg, u16 
 void load_code_segment(SegmentationContext& context, SegmentRegister& cs, DescriptorSlot& slot, u16 selector,
                        u8 new_cpl);
 
-// Checks an access of `size` bytes at `offset` through `reg` and returns the linear
-// address. In protected mode the type must allow it (#GP(0)); in every mode the
-// offset range must lie inside the scaled limit: #GP(0), or #SS(0) through SS.
-inline u32 checked_linear(const SegmentRegister& reg, u32 offset, unsigned size, bool is_write, bool is_stack,
-                          bool protected_mode) {
+// The fault an access of `size` bytes at `offset` through `reg` raises, or none. In
+// protected mode the type must allow it (#GP(0)); in every mode the offset range must
+// lie inside the scaled limit: #GP(0), or #SS(0) through SS (SDM Vol. 3, "Limit
+// Checking", "Type Checking").
+inline std::optional<Fault> segment_access_fault(const SegmentRegister& reg, u32 offset, unsigned size, bool is_write,
+                                                 bool is_stack, bool protected_mode) {
   const DescriptorCache& cache = reg.cache;
   if (protected_mode) {
-    if (!cache.usable) throw gp(0, "null segment");
-    if (is_write ? !cache.writable() : !cache.readable()) throw gp(0, is_write ? "segment not writable" : "segment not readable");
+    if (!cache.usable) return gp(0, "null segment");
+    if (is_write ? !cache.writable() : !cache.readable()) return gp(0, is_write ? "segment not writable" : "segment not readable");
   }
-  if (!cache.contains(offset, size))
-    throw is_stack ? ss(0, "stack limit") : gp(0, "segment limit");
-  return cache.base + offset;
+  if (!cache.contains(offset, size)) return is_stack ? ss(0, "stack limit") : gp(0, "segment limit");
+  return std::nullopt;
+}
+
+// Checks an access as segment_access_fault does, throwing its fault, and returns the
+// linear address.
+inline u32 checked_linear(const SegmentRegister& reg, u32 offset, unsigned size, bool is_write, bool is_stack,
+                          bool protected_mode) {
+  if (auto fault = segment_access_fault(reg, offset, size, is_write, is_stack, protected_mode)) [[unlikely]] throw *fault;
+  return reg.cache.base + offset;
 }
 
 }  // namespace x86lab
