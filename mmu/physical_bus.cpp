@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "mmu/tlb.h"
+#include "trace/state_archive.h"
 
 namespace x86lab {
 
@@ -59,6 +60,10 @@ void PhysicalBus::map_mmio(u32 base, u32 size, BusDevice* device) {
 
 void PhysicalBus::mark_code_byte(u32 address) {
   const u32 page = address >> 12, offset = address & (kPageBytes - 1);
+  code_marks_for(page).bytes[offset / kCodeBlockBytes] |= u64{1} << (offset % kCodeBlockBytes);
+}
+
+PhysicalBus::CodeMarks& PhysicalBus::code_marks_for(u32 page) {
   if (!(page_flags_[page] & kCodePage)) {
     page_flags_[page] |= kCodePage;
     if (free_code_marks_.empty()) {
@@ -72,7 +77,26 @@ void PhysicalBus::mark_code_byte(u32 address) {
     if (write_pages_[page]) revoke_host_pages(write_pages_[page]);
     write_pages_[page] = nullptr;
   }
-  code_marks_[code_marks_of_[page]].bytes[offset / kCodeBlockBytes] |= u64{1} << (offset % kCodeBlockBytes);
+  return code_marks_[code_marks_of_[page]];
+}
+
+void PhysicalBus::transfer_code_marks(StateArchive& a) {
+  u32 count = 0;
+  if (a.saving())
+    for (u32 page = 0; page < kPageCount; ++page) count += (page_flags_[page] & kCodePage) ? 1 : 0;
+  a.local(count, "code pages", kPageCount);
+  u32 next = 0;
+  for (u32 i = 0; i < count; ++i) {
+    if (a.saving())
+      while (!(page_flags_[next] & kCodePage)) ++next;
+    u32 page = next++;
+    a.local(page, "code page", kPageCount - 1);
+    CodeMarks marks;
+    if (a.saving()) marks = code_marks_[code_marks_of_[page]];
+    a.local_array(marks.bytes, "code marks");
+    if (a.loading() && std::any_of(std::begin(marks.bytes), std::end(marks.bytes), [](u64 block) { return block != 0; }))
+      code_marks_for(page) = marks;
+  }
 }
 
 void PhysicalBus::revoke_host_pages(const u8* host_page) {

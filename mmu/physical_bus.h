@@ -18,6 +18,8 @@
 
 namespace x86lab {
 
+class StateArchive;
+
 class Tlb;
 
 // Told when bytes that were fetched as instructions are written (by the CPU, a device,
@@ -184,6 +186,12 @@ class PhysicalBus {
   // Retires every fetched byte's code block as if it had been written: for harnesses
   // that change RAM behind the bus (ram(); tests/fuzz).
   void retire_all_code();
+  // Moves which bytes hold fetched instructions into or out of a machine snapshot
+  // (docs/snapshots.md): they decide which later writes count as
+  // code-block-invalidations, so a continued run must have the saved ones. Loading
+  // expects no marks (after retire_all_code) and revokes the code pages' host write
+  // pointers, as a first fetch does.
+  void transfer_code_marks(StateArchive& archive);
 
  private:
   struct MmioRegion {
@@ -220,6 +228,8 @@ class PhysicalBus {
   u8* rom_byte(u32 address) const;
   u8* ram_page(u32 page) { return ram_.get() + std::size_t{page} * kPageBytes; }
   void mark_code_byte(u32 address);
+  // The CodeMarks of `page`, made a code page first if it is not one.
+  CodeMarks& code_marks_for(u32 page);
   // A write is about to change `size` bytes of RAM from `address` (inside one page):
   // if it touches fetched instruction bytes, their code blocks retire. (Writes to ROM
   // change nothing.)

@@ -142,6 +142,7 @@ void Machine::transfer_state(StateArchive& a) {
   a.local(a20_inputs, "A20 inputs", 3);
   a.field(triple_fault_resets_, "triple-fault resets");
   debug_ports_.transfer_state(a);
+  bus.transfer_code_marks(a);
   if (!a.loading()) return;
   bus.set_a20(A20Source::KeyboardController, a20_inputs & 1);
   bus.set_a20(A20Source::Port92, a20_inputs & 2);

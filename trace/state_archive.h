@@ -84,6 +84,11 @@ class StateArchive {
     sequence(values, name, max_size);
     mode_ = mode;
   }
+  // array() of a local copy: set in check mode too.
+  template <class T, std::size_t N>
+  void local_array(T (&values)[N], const char* name = "array") {
+    for (T& value : values) local(value, name);
+  }
   template <class T, std::size_t N>
   void array(std::array<T, N>& values, const char* name = "array", u64 max = ~u64{0}) {
     for (T& value : values) field(value, name, max);
