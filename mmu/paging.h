@@ -120,8 +120,9 @@ class Mmu {
       counters_.count_access(kind);
       T value;
       std::memcpy(&value, entry->host_read + (linear & 0xFFF), sizeof(T));
-      if (tracer_) [[unlikely]]
-        trace_access(linear, entry->frame | (linear & 0xFFF), sizeof(T), kind, 0, value, 0);
+      emit(tracer_, [&] {
+        return access_event(linear, entry->frame | (linear & 0xFFF), sizeof(T), kind, false, false, value, 0);
+      });
       return value;
     }
     return read_through_bus<T>(linear, kind, user, intent);
@@ -133,7 +134,7 @@ class Mmu {
     if (!crosses_page(linear, sizeof(T))) {
       const u32 physical = translate(linear, intent, user);
       const T value = bus_.read<T>(physical, kind);
-      if (tracer_) [[unlikely]] trace_access(linear, physical, sizeof(T), kind, 0, value, 0);
+      emit(tracer_, [&] { return access_event(linear, physical, sizeof(T), kind, false, false, value, 0); });
       return value;
     }
     const u32 first = translate(linear, intent, user);
@@ -141,7 +142,7 @@ class Mmu {
     u64 value = 0;
     for (unsigned i = 0; i < sizeof(T); ++i)
       value |= u64{bus_.read<u8>(split_address(linear, i, first, second), kind)} << (8 * i);
-    if (tracer_) [[unlikely]] trace_access(linear, first, sizeof(T), kind, 0, value, 0);
+    emit(tracer_, [&] { return access_event(linear, first, sizeof(T), kind, false, false, value, 0); });
     return static_cast<T>(value);
   }
 
@@ -152,8 +153,9 @@ class Mmu {
       note_model(*entry, linear, AccessIntent::Write);
       counters_.count_access(kind);
       std::memcpy(entry->host_write + (linear & 0xFFF), &value, sizeof(T));
-      if (tracer_) [[unlikely]]
-        trace_access(linear, entry->frame | (linear & 0xFFF), sizeof(T), kind, kEventWrite, value, 0);
+      emit(tracer_, [&] {
+        return access_event(linear, entry->frame | (linear & 0xFFF), sizeof(T), kind, true, false, value, 0);
+      });
       return;
     }
     write_through_bus<T>(linear, value, kind, user);
@@ -166,14 +168,14 @@ class Mmu {
       bus_.write<T>(physical, value, kind);
       // A write into a code page clears its mark: later writes may go direct again.
       if (control_.pg) refresh_host_write(linear, physical);
-      if (tracer_) [[unlikely]] trace_access(linear, physical, sizeof(T), kind, kEventWrite, value, 0);
+      emit(tracer_, [&] { return access_event(linear, physical, sizeof(T), kind, true, false, value, 0); });
       return;
     }
     const u32 first = translate(linear, AccessIntent::Write, user);
     const u32 second = translate((linear | 0xFFF) + 1, AccessIntent::Write, user);
     for (unsigned i = 0; i < sizeof(T); ++i)
       bus_.write<u8>(split_address(linear, i, first, second), static_cast<u8>(u64{value} >> (8 * i)), kind);
-    if (tracer_) [[unlikely]] trace_access(linear, first, sizeof(T), kind, kEventWrite, value, 0);
+    emit(tracer_, [&] { return access_event(linear, first, sizeof(T), kind, true, false, value, 0); });
   }
 
   // An instruction byte: translated for execution and marking its physical page as
@@ -187,8 +189,9 @@ class Mmu {
     if (!crosses_page(linear, sizeof(T))) {
       const u32 physical = translate(linear, AccessIntent::Write, user);
       const T old = bus_.locked_rmw<T>(physical, kind, modify);
-      if (tracer_) [[unlikely]]
-        trace_access(linear, physical, sizeof(T), kind, kEventWrite | kEventLocked, static_cast<T>(modify(old)), old);
+      emit(tracer_, [&] {
+        return access_event(linear, physical, sizeof(T), kind, true, true, static_cast<T>(modify(old)), old);
+      });
       return old;
     }
     ++counters_.locked_by_kind[static_cast<std::size_t>(kind)];
@@ -266,22 +269,13 @@ class Mmu {
   void note_data_model(const TlbEntry& entry, TlbModelMarks::Mark& mark, u32 linear);  // paging.cpp
   u32 translate_miss(u32 linear, AccessIntent intent, bool user);
   Translation walk(u32 linear, AccessIntent intent, bool user);
-  // A MemoryAccess trace event (only called while a tracer is attached). For a
-  // locked read-modify-write, `value` is the new value and `old` the old one.
-  void trace_access(u32 linear, u32 physical, unsigned size, AccessKind kind, u8 flags, u64 value, u64 old) {
-    Event event;
-    event.kind = EventKind::MemoryAccess;
-    event.a = linear;
-    event.b = physical;
-    event.size = static_cast<u8>(size);
-    event.detail = static_cast<u8>(kind);
-    event.flags = flags;
-    event.value = value;
-    event.c = static_cast<u32>(old);
-    tracer_->emit(event);
+  // The MemoryAccess record of an access. For a locked read-modify-write (`write` and
+  // `locked`), `value` is the new value and `old` the old one.
+  static events::MemoryAccess access_event(u32 linear, u32 physical, unsigned size, AccessKind kind, bool write,
+                                           bool locked, u64 value, u64 old) {
+    return {.linear = linear, .physical = physical, .size = static_cast<u8>(size), .access = kind, .write = write,
+            .locked = locked, .value = value, .old_value = static_cast<u32>(old)};
   }
-  // A PageWalk trace event (emitted only with a tracer attached).
-  void trace_walk(u32 linear, u32 physical, bool write, u32 pde, u32 pte);
 
   PhysicalBus& bus_;
   Counters& counters_;

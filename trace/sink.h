@@ -6,7 +6,7 @@
 #include <memory>
 #include <string>
 
-#include "trace/event.h"
+#include "trace/events.h"
 
 namespace x86lab {
 
