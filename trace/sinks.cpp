@@ -2,6 +2,7 @@
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
+#include <type_traits>
 #include <vector>
 
 #include "trace/binary_format.h"
@@ -39,10 +40,10 @@ namespace {
 
 // ---- the text format: one row per record -------------------------------------------
 
-void format_record(std::string& line, const events::Instruction& r) {
+void format_record(std::string& line, const events::Instruction& r, InstructionText text) {
   add(line, "insn ", hex(r.cs, 4), ":", hex(r.eip, 8), " lin=", hex(r.linear, 8), " cpl=", std::to_string(r.cpl), " ");
   for (const u8 byte : r.bytes) add(line, hex(byte, 2));
-  add(line, " ", std::string(r.mnemonic));
+  add(line, " ", text && r.code_size ? text(r.bytes, r.code_size == 32, r.eip) : std::string(r.mnemonic));
 }
 
 void format_record(std::string& line, const events::RegisterWrite& r) {
@@ -100,10 +101,13 @@ void format_record(std::string& line, const events::Wake& r) { add(line, "wake v
 
 }  // namespace
 
-std::string format_event(const Event& e) {
+std::string format_event(const Event& e, InstructionText text) {
   std::string line;
   add(line, "#", std::to_string(e.instruction), " c=", std::to_string(e.cycle), " ");
-  events::visit(e, [&](const auto& record) { format_record(line, record); });
+  events::visit(e, [&]<class Record>(const Record& record) {
+    if constexpr (std::is_same_v<Record, events::Instruction>) format_record(line, record, text);
+    else format_record(line, record);
+  });
   return line;
 }
 
@@ -124,13 +128,16 @@ class FileSink : public TraceSink {
 
 class TextSink : public FileSink {
  public:
-  using FileSink::FileSink;
+  TextSink(std::unique_ptr<OutputFile> output, InstructionText text) : FileSink(std::move(output)), text_(text) {}
   void write(const Event& event) override {
-    const std::string line = format_event(event);
+    const std::string line = format_event(event, text_);
     std::fwrite(line.data(), 1, line.size(), file_);
     std::fputc('\n', file_);
   }
   void finish() override { output_->finish(); }
+
+ private:
+  InstructionText text_;
 };
 
 class BinarySink : public FileSink {
@@ -205,12 +212,12 @@ class PerfettoSink : public FileSink {
 
 }  // namespace
 
-std::unique_ptr<TraceSink> open_sink(const std::string& spec, double cpu_mhz) {
+std::unique_ptr<TraceSink> open_sink(const std::string& spec, double cpu_mhz, InstructionText text) {
   const auto colon = spec.find(':');
   if (colon == std::string::npos || colon + 1 == spec.size())
     throw std::invalid_argument("--trace must be text:PATH, bin:PATH or perfetto:PATH, not '" + spec + "'");
   const std::string kind = spec.substr(0, colon), path = spec.substr(colon + 1);
-  if (kind == "text") return std::make_unique<TextSink>(create(path));
+  if (kind == "text") return std::make_unique<TextSink>(create(path), text);
   if (kind == "bin") return std::make_unique<BinarySink>(create(path));
   if (kind == "perfetto") return std::make_unique<PerfettoSink>(create(path), cpu_mhz);
   throw std::invalid_argument("--trace kind must be text, bin or perfetto, not '" + kind + "'");
