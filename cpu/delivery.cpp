@@ -96,11 +96,13 @@ void Cpu::deliver(u8 vector, std::optional<u32> error_code, EventSource source, 
   ++counters_.exceptions_by_vector[vector];
   clock_.add_cost(source == EventSource::External ? clock_.costs.interrupt_delivery
                                                      : clock_.costs.exception_delivery);
-  emit(tracer(), events::Exception{.vector = vector, .has_error_code = error_code.has_value(),
-                                    .error_code = error_code.value_or(0), .cs = state.segments[CS].selector,
-                                    .eip = return_eip, .source = static_cast<u8>(source),
-                                    .cause = source == EventSource::Exception ? delivery_cause_ : std::string_view{},
-                                    .double_fault = vector == 8});
+  emit(tracer(), [&] {
+    return events::Exception{.vector = vector, .has_error_code = error_code.has_value(),
+                             .error_code = error_code.value_or(0), .cs = state.segments[CS].selector,
+                             .eip = return_eip, .source = static_cast<u8>(source),
+                             .cause = source == EventSource::Exception ? delivery_cause_ : std::string_view{},
+                             .double_fault = vector == 8};
+  });
   delivery_cause_ = {};
   state.halted = false;
   // SDM "Error Code": EXT is set when the fault happened while delivering an event

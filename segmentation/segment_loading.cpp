@@ -15,13 +15,14 @@ void account_load(SegmentationContext& context, const SegmentRegister& reg, u8 f
                   bool accessed_written) {
   ++context.counters.segment_loads_by_cause[static_cast<std::size_t>(context.cause)];
   if (slot) context.clock.add_cost(context.clock.costs.segment_load);
-  const bool in_file = context.register_file && &reg >= context.register_file && &reg < context.register_file + 6;
-  emit(context.mmu.tracer(),
-       events::SegmentLoad{.reg = in_file ? static_cast<u8>(&reg - context.register_file) : fallback,
-                           .selector = reg.selector, .descriptor = slot ? slot->descriptor.raw() : 0,
-                           .base = reg.cache.base, .limit = reg.cache.limit,
-                           .accessed_written = slot && accessed_written,
-                           .from_ldt = slot && Selector{reg.selector}.ti(), .null_selector = !slot});
+  emit(context.mmu.tracer(), [&] {
+    const bool in_file = context.register_file && &reg >= context.register_file && &reg < context.register_file + 6;
+    return events::SegmentLoad{.reg = in_file ? static_cast<u8>(&reg - context.register_file) : fallback,
+                               .selector = reg.selector, .descriptor = slot ? slot->descriptor.raw() : 0,
+                               .base = reg.cache.base, .limit = reg.cache.limit,
+                               .accessed_written = slot && accessed_written,
+                               .from_ldt = slot && Selector{reg.selector}.ti(), .null_selector = !slot};
+  });
 }
 
 }  // namespace
