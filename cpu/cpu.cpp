@@ -100,7 +100,7 @@ void Cpu::load_segment(u8 segment, u16 selector) {
   if (!protected_mode()) {
     if (virtual_8086()) load_virtual_8086_segment(reg, selector, false);
     else load_real_mode_segment(reg, selector);
-    if (tracer()) [[unlikely]] trace_descriptorless_load(segment);
+    trace_descriptorless_load(segment);
     return;
   }
   SegmentationContext context = segmentation_context();
@@ -112,29 +112,9 @@ void Cpu::load_code_segment_real(u16 selector) {
   ++counters_.segment_loads[CS];
   if (virtual_8086()) load_virtual_8086_segment(state.segments[CS], selector, true);
   else load_real_mode_segment(state.segments[CS], selector);
-  if (tracer()) [[unlikely]] trace_descriptorless_load(CS);
+  trace_descriptorless_load(CS);
 }
 
-void Cpu::trace_descriptorless_load(u8 segment) {
-  const SegmentRegister& reg = state.segments[segment];
-  Event event;
-  event.kind = EventKind::SegmentLoad;
-  event.detail = segment;
-  event.a = reg.selector;
-  event.b = reg.cache.base;
-  event.c = reg.cache.limit;
-  event.flags = kEventNoDescriptor;
-  tracer()->emit(event);
-}
-
-void Cpu::emit_control(u8 which, u32 old_value, u32 new_value) {
-  Event event;
-  event.kind = EventKind::ControlRegister;
-  event.detail = which;
-  event.c = old_value;
-  event.value = new_value;
-  tracer()->emit(event);
-}
 
 void Cpu::set_cost_model(const CostModel& model) {
   const auto& rows = InstructionTable::get().rows();
@@ -270,32 +250,20 @@ void Cpu::abort_instruction(const Fault& fault, u32 start_esp) {
 
 // The Instruction event of a retired instruction fetched at `selector`:EIP (CS at its
 // start; a far transfer changes it), linear address `linear`.
-void Cpu::trace_retired(const Instruction& insn, u16 selector, u32 linear,
+void Cpu::trace_retired(const Instruction& insn, u16 selector, bool code32, u32 linear,
                         const std::array<u8, kMaxInstructionBytes>& bytes, const std::array<u32, 10>& before) {
-  Tracer& tracer = *this->tracer();
-  Event event;
-  event.kind = EventKind::Instruction;
-  event.a = selector;
-  event.b = instruction_eip_;
-  event.c = linear;
-  event.size = insn.length;
-  event.detail = state.cpl;
-  std::copy(bytes.begin(), bytes.begin() + insn.length, event.bytes.begin());
-  event.text = insn.form->mnemonic;
-  tracer.emit(event);
-  if (!tracer.wants(EventKind::RegisterWrite)) return;
+  Tracer* tracer = this->tracer();
+  emit(tracer, events::Instruction{.cs = selector, .eip = instruction_eip_, .linear = linear, .cpl = state.cpl,
+                                   .bytes = std::span<const u8>(bytes.data(), insn.length),
+                                   .mnemonic = insn.form->mnemonic, .code_size = static_cast<u8>(code32 ? 32 : 16)});
+  if (!tracer->wants(EventKind::RegisterWrite)) return;
   std::array<u32, 10> after{};
   std::copy(state.gpr.begin(), state.gpr.end(), after.begin());
   after[8] = state.eip;
   after[9] = state.eflags;
   for (u8 r = 0; r < 10; ++r) {
     if (r == 8 || before[r] == after[r]) continue;  // EIP changes every instruction: not an event
-    Event write;
-    write.kind = EventKind::RegisterWrite;
-    write.detail = r;
-    write.c = before[r];
-    write.value = after[r];
-    tracer.emit(write);
+    emit(tracer, events::RegisterWrite{.reg = r, .old_value = before[r], .new_value = after[r]});
   }
 }
 
@@ -304,24 +272,12 @@ bool Cpu::try_deliver_interrupt() {
   const bool was_halted = state.halted;
   state.halted = false;
   const u8 vector = pic_->acknowledge();
-  if (was_halted && tracer()) {
-    Event wake;
-    wake.kind = EventKind::Wake;
-    wake.detail = vector;
-    tracer()->emit(wake);
-  }
+  if (was_halted) emit(tracer(), events::Wake{.vector = vector});
   // The acknowledge is a locked bus cycle with the vector on the data bus (SDM
   // "Automatic Locking"); it has no address.
   ++counters_.locked_by_kind[static_cast<std::size_t>(AccessKind::InterruptAcknowledge)];
-  if (Tracer* tracer = this->tracer()) {
-    Event inta;
-    inta.kind = EventKind::MemoryAccess;
-    inta.detail = static_cast<u8>(AccessKind::InterruptAcknowledge);
-    inta.flags = kEventLocked;
-    inta.size = 1;
-    inta.value = vector;
-    tracer->emit(inta);
-  }
+  emit(tracer(), events::MemoryAccess{.size = 1, .access = AccessKind::InterruptAcknowledge, .locked = true,
+                                      .value = vector});
   fault_chain_size_ = 0;
   deliver_event(vector, std::nullopt, EventSource::External);
   return true;

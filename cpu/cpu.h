@@ -364,7 +364,7 @@ class Cpu {
   // Emits a ControlRegister trace event while tracing: `which` is 0-4 for CRn, 8 GDTR
   // (base), 9 IDTR (base), 10 LDTR and 11 TR (selectors).
   void trace_control(u8 which, u32 old_value, u32 new_value) {
-    if (tracer()) [[unlikely]] emit_control(which, old_value, new_value);
+    emit(tracer(), events::ControlRegister{.which = which, .old_value = old_value, .new_value = new_value});
   }
 
   // ---- events ----
@@ -603,10 +603,15 @@ class Cpu {
     signal_fault(fault);
     return false;
   }
-  void emit_control(u8 which, u32 old_value, u32 new_value);
   // A SegmentLoad event for a real-mode or virtual-8086 load (no descriptor).
-  void trace_descriptorless_load(u8 segment);
-  void trace_retired(const Instruction& insn, u16 selector, u32 linear, const std::array<u8, 15>& bytes,
+  void trace_descriptorless_load(u8 segment) {
+    const SegmentRegister& reg = state.segments[segment];
+    emit(tracer(), events::SegmentLoad{.reg = segment, .selector = reg.selector, .base = reg.cache.base,
+                                       .limit = reg.cache.limit, .no_descriptor = true});
+  }
+  // The Instruction event (and, when wanted, RegisterWrite events) of a retired
+  // instruction; only called while tracing. `code32` is CS.D at its start.
+  void trace_retired(const Instruction& insn, u16 selector, bool code32, u32 linear, const std::array<u8, 15>& bytes,
                      const std::array<u32, 10>& before);
   bool try_deliver_interrupt();
   void deliver_real_mode(u8 vector, u32 return_eip);

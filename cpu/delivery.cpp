@@ -88,34 +88,21 @@ void Cpu::deliver_event(u8 vector, std::optional<u32> error_code, EventSource so
 void Cpu::shutdown() {
   state.shutdown = true;
   push_rf_ = false;
-  if (Tracer* tracer = this->tracer()) {
-    Event event;
-    event.kind = EventKind::Exception;
-    event.detail = static_cast<u8>(Vector::DF);
-    event.flags = kEventShutdown;
-    event.b = state.segments[CS].selector;
-    event.c = state.eip;
-    event.text = "triple fault";
-    tracer->emit(event);
-  }
+  emit(tracer(), events::Exception{.vector = static_cast<u8>(Vector::DF), .cs = state.segments[CS].selector,
+                                    .eip = state.eip, .cause = "triple fault", .shutdown = true});
 }
 
 void Cpu::deliver(u8 vector, std::optional<u32> error_code, EventSource source, u32 return_eip) {
   ++counters_.exceptions_by_vector[vector];
   clock_.add_cost(source == EventSource::External ? clock_.costs.interrupt_delivery
                                                      : clock_.costs.exception_delivery);
-  if (Tracer* tracer = this->tracer()) {
-    Event event;
-    event.kind = EventKind::Exception;
-    event.detail = vector;
-    event.size = static_cast<u8>(source);
-    event.a = error_code.value_or(0);
-    event.b = state.segments[CS].selector;
-    event.c = return_eip;
-    event.flags = static_cast<u8>((error_code ? kEventHasErrorCode : 0) | (vector == 8 ? kEventDoubleFault : 0));
-    event.text = source == EventSource::Exception ? delivery_cause_ : std::string_view{};
-    tracer->emit(event);
-  }
+  emit(tracer(), [&] {
+    return events::Exception{.vector = vector, .has_error_code = error_code.has_value(),
+                             .error_code = error_code.value_or(0), .cs = state.segments[CS].selector,
+                             .eip = return_eip, .source = static_cast<u8>(source),
+                             .cause = source == EventSource::Exception ? delivery_cause_ : std::string_view{},
+                             .double_fault = vector == 8};
+  });
   delivery_cause_ = {};
   state.halted = false;
   // SDM "Error Code": EXT is set when the fault happened while delivering an event

@@ -109,11 +109,7 @@ void bound(Cpu& c, const Instruction& i) {
 
 void hlt(Cpu& c, const Instruction&) {
   c.halt();
-  if (Tracer* tracer = c.tracer()) {
-    Event halt;
-    halt.kind = EventKind::Halt;
-    tracer->emit(halt);
-  }
+  emit(c.tracer(), events::Halt{});
 }
 
 // The rows of cpu/opcode_map.tsv whose family is exec_control (cpu/generate_forms.cmake).

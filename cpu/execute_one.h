@@ -39,9 +39,11 @@ template <class Fetch>
   Tracer* tracer = this->tracer();
   std::array<u32, 10> before;  // EAX..EDI, EIP, EFLAGS for register-write events (while tracing)
   u16 selector = 0;            // CS at the start (while tracing)
+  bool code32 = false;         // CS.D at the start (while tracing)
   if (tracer) [[unlikely]] {
     const SegmentRegister& cs = state.segments[CS];
     selector = cs.selector;
+    code32 = cs.cache.db;
     tracer->begin_instruction(counters_.instructions, clock_.cycles(), cs.selector, state.eip, state.cpl);
     std::copy(state.gpr.begin(), state.gpr.end(), before.begin());
     before[8] = state.eip;
@@ -78,7 +80,7 @@ template <class Fetch>
     if (single_step || instruction_debug_hits_) [[unlikely]] note_debug_traps(single_step);
     fetch.retired(*this, current_entry_, linear);
     count_retirement<true, false>(insn, current_entry_, linear);
-    if (tracer) [[unlikely]] trace_retired(insn, selector, linear, bytes, before);
+    if (tracer) [[unlikely]] trace_retired(insn, selector, code32, linear, bytes, before);
   } catch (const Fault& fault) {
     fetch.faulted(*this);
     abort_instruction(fault, start_esp);

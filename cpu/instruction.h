@@ -5,8 +5,9 @@
 // extension, operands such as "Ev,Gv", mnemonic, the executor for each operand size,
 // and attributes. The decoder, the CPU's statistics and cost model, the debugger's
 // step-over and step-out, and the decoder tests read the same rows; the operand
-// notation alone decides ModRM and immediate lengths. (The GUI's disassembly comes
-// from Zydis, an independent decoder, not from these rows.)
+// notation alone decides ModRM and immediate lengths. The instruction text of the text
+// trace and the GUI's disassembly is written from the decoded rows too
+// (cpu/disassembler.h); Zydis is only the tests' independent oracle.
 #pragma once
 #include <array>
 #include <span>

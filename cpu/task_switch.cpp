@@ -114,14 +114,7 @@ void Cpu::switch_task(Selector selector, const DescriptorSlot& tss, TaskSwitchRe
   load_task_register_cache(state.tr, selector.value, d);
   state.cr0 |= cr0::TS;
   clock_.add_cost(clock_.costs.task_switch);
-  if (Tracer* tracer = this->tracer()) {
-    Event event;
-    event.kind = EventKind::TaskSwitch;
-    event.a = old_tr;
-    event.b = selector.value;
-    event.detail = static_cast<u8>(reason);
-    tracer->emit(event);
-  }
+  emit(tracer(), events::TaskSwitch{.old_tr = old_tr, .new_tr = selector.value, .reason = static_cast<u8>(reason)});
 
   // Commit point: from here a fault is delivered in the new task's context.
   task_switch_committed_ = true;

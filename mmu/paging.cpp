@@ -121,14 +121,16 @@ std::optional<Mmu::Translation> Mmu::walk(u32 linear, AccessIntent intent, bool 
     const u32 set = kAccessed | (large && write ? kDirty : 0);
     const u32 old = bus_.locked_rmw<u32>(pde_at, AccessKind::PageDirectoryAD, [set](u32 value) { return value | set; });
     // Paging-structure entries have no linear address: the event's linear is the physical one.
-    if (tracer_) [[unlikely]]
-      trace_access(pde_at, pde_at, 4, AccessKind::PageDirectoryAD, kEventWrite | kEventLocked, old | set, old);
+    emit(tracer_, events::MemoryAccess{.linear = pde_at, .physical = pde_at, .size = 4,
+                                       .access = AccessKind::PageDirectoryAD, .write = true, .locked = true,
+                                       .value = old | set, .old_value = old});
   }
   if (!large && (!(pte & kAccessed) || (write && !(pte & kDirty)))) {
     const u32 set = kAccessed | (write ? kDirty : 0);
     const u32 old = bus_.locked_rmw<u32>(pte_at, AccessKind::PageTableAD, [set](u32 value) { return value | set; });
-    if (tracer_) [[unlikely]]
-      trace_access(pte_at, pte_at, 4, AccessKind::PageTableAD, kEventWrite | kEventLocked, old | set, old);
+    emit(tracer_, events::MemoryAccess{.linear = pte_at, .physical = pte_at, .size = 4,
+                                       .access = AccessKind::PageTableAD, .write = true, .locked = true,
+                                       .value = old | set, .old_value = old});
   }
 
   u8 rights = (user_ok ? tlb_right::User : 0) | (write_ok ? tlb_right::Writable : 0);
@@ -136,19 +138,10 @@ std::optional<Mmu::Translation> Mmu::walk(u32 linear, AccessIntent intent, bool 
   if (control_.pge && (pte & kGlobal)) rights |= tlb_right::Global;
   if (large) rights |= tlb_right::Large;
   const u32 frame = large ? large_frame(pde, linear) : pte & 0xFFFFF000u;
-  if (tracer_) [[unlikely]]
-    trace_walk(linear, frame | (linear & 0xFFF), write, pde, large ? 0 : pte);
+  // The entries as read, before this walk's A/D updates.
+  emit(tracer_, events::PageWalk{.linear = linear, .physical = frame | (linear & 0xFFF), .write = write,
+                                 .entries = u64{pde} << 32 | (large ? 0 : pte)});
   return Translation{frame, rights};
-}
-
-void Mmu::trace_walk(u32 linear, u32 physical, bool write, u32 pde, u32 pte) {
-  Event event;
-  event.kind = EventKind::PageWalk;
-  event.a = linear;
-  event.b = physical;
-  event.flags = write ? kEventWrite : 0;
-  event.value = u64{pde} << 32 | pte;  // as read, before this walk's A/D updates
-  tracer_->emit(event);
 }
 
 std::optional<u32> Mmu::debug_translate(u32 linear) const {

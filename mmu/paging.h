@@ -151,8 +151,9 @@ class Mmu {
       note_model(*entry, linear, intent);
       counters_.count_access(kind);
       std::memcpy(&value, entry->host_read + (linear & 0xFFF), sizeof(T));
-      if (tracer_) [[unlikely]]
-        trace_access(linear, entry->frame | (linear & 0xFFF), sizeof(T), kind, 0, value, 0);
+      emit(tracer_, [&] {
+        return access_event(linear, entry->frame | (linear & 0xFFF), sizeof(T), kind, false, false, value, 0);
+      });
       return true;
     }
     return read_through_bus<T>(linear, kind, user, intent, value);
@@ -165,7 +166,7 @@ class Mmu {
       u32 physical;
       if (!try_translate(linear, intent, user, physical)) return false;
       value = bus_.read<T>(physical, kind);
-      if (tracer_) [[unlikely]] trace_access(linear, physical, sizeof(T), kind, 0, value, 0);
+      emit(tracer_, [&] { return access_event(linear, physical, sizeof(T), kind, false, false, value, 0); });
       return true;
     }
     u32 first, second;
@@ -174,7 +175,7 @@ class Mmu {
     u64 bytes = 0;
     for (unsigned i = 0; i < sizeof(T); ++i)
       bytes |= u64{bus_.read<u8>(split_address(linear, i, first, second), kind)} << (8 * i);
-    if (tracer_) [[unlikely]] trace_access(linear, first, sizeof(T), kind, 0, bytes, 0);
+    emit(tracer_, [&] { return access_event(linear, first, sizeof(T), kind, false, false, bytes, 0); });
     value = static_cast<T>(bytes);
     return true;
   }
@@ -192,8 +193,9 @@ class Mmu {
       note_model(*entry, linear, AccessIntent::Write);
       counters_.count_access(kind);
       std::memcpy(entry->host_write + (linear & 0xFFF), &value, sizeof(T));
-      if (tracer_) [[unlikely]]
-        trace_access(linear, entry->frame | (linear & 0xFFF), sizeof(T), kind, kEventWrite, value, 0);
+      emit(tracer_, [&] {
+        return access_event(linear, entry->frame | (linear & 0xFFF), sizeof(T), kind, true, false, value, 0);
+      });
       return true;
     }
     return write_through_bus<T>(linear, value, kind, user);
@@ -207,7 +209,7 @@ class Mmu {
       bus_.write<T>(physical, value, kind);
       // A write into a code page clears its mark: later writes may go direct again.
       if (control_.pg) refresh_host_write(linear, physical);
-      if (tracer_) [[unlikely]] trace_access(linear, physical, sizeof(T), kind, kEventWrite, value, 0);
+      emit(tracer_, [&] { return access_event(linear, physical, sizeof(T), kind, true, false, value, 0); });
       return true;
     }
     u32 first, second;
@@ -216,7 +218,7 @@ class Mmu {
       return false;
     for (unsigned i = 0; i < sizeof(T); ++i)
       bus_.write<u8>(split_address(linear, i, first, second), static_cast<u8>(u64{value} >> (8 * i)), kind);
-    if (tracer_) [[unlikely]] trace_access(linear, first, sizeof(T), kind, kEventWrite, value, 0);
+    emit(tracer_, [&] { return access_event(linear, first, sizeof(T), kind, true, false, value, 0); });
     return true;
   }
 
@@ -231,8 +233,9 @@ class Mmu {
     if (!crosses_page(linear, sizeof(T))) {
       const u32 physical = translate(linear, AccessIntent::Write, user);
       const T old = bus_.locked_rmw<T>(physical, kind, modify);
-      if (tracer_) [[unlikely]]
-        trace_access(linear, physical, sizeof(T), kind, kEventWrite | kEventLocked, static_cast<T>(modify(old)), old);
+      emit(tracer_, [&] {
+        return access_event(linear, physical, sizeof(T), kind, true, true, static_cast<T>(modify(old)), old);
+      });
       return old;
     }
     ++counters_.locked_by_kind[static_cast<std::size_t>(kind)];
@@ -318,22 +321,13 @@ class Mmu {
   }
   [[noreturn, gnu::noinline, gnu::cold]] void throw_fault() const;
   u32 translate_miss_or_throw(u32 linear, AccessIntent intent, bool user);
-  // A MemoryAccess trace event (only called while a tracer is attached). For a
-  // locked read-modify-write, `value` is the new value and `old` the old one.
-  void trace_access(u32 linear, u32 physical, unsigned size, AccessKind kind, u8 flags, u64 value, u64 old) {
-    Event event;
-    event.kind = EventKind::MemoryAccess;
-    event.a = linear;
-    event.b = physical;
-    event.size = static_cast<u8>(size);
-    event.detail = static_cast<u8>(kind);
-    event.flags = flags;
-    event.value = value;
-    event.c = static_cast<u32>(old);
-    tracer_->emit(event);
+  // The MemoryAccess record of an access. For a locked read-modify-write (`write` and
+  // `locked`), `value` is the new value and `old` the old one.
+  static events::MemoryAccess access_event(u32 linear, u32 physical, unsigned size, AccessKind kind, bool write,
+                                           bool locked, u64 value, u64 old) {
+    return {.linear = linear, .physical = physical, .size = static_cast<u8>(size), .access = kind, .write = write,
+            .locked = locked, .value = value, .old_value = static_cast<u32>(old)};
   }
-  // A PageWalk trace event (emitted only with a tracer attached).
-  void trace_walk(u32 linear, u32 physical, bool write, u32 pde, u32 pte);
 
   PhysicalBus& bus_;
   Counters& counters_;

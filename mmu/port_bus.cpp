@@ -12,15 +12,9 @@ void PortBus::attach(u16 first, u16 last, BusDevice* device) {
 }
 
 namespace {
-void trace_io(Tracer& tracer, u16 port, unsigned size, u32 value, bool write, const BusDevice* device) {
-  Event event;
-  event.kind = EventKind::Io;
-  event.a = port;
-  event.size = static_cast<u8>(size);
-  event.value = value;
-  event.flags = write ? kEventWrite : 0;
-  if (device) event.text = device->device_name();
-  tracer.emit(event);
+events::Io io_event(u16 port, unsigned size, u32 value, bool write, const BusDevice* device) {
+  return {.port = port, .size = static_cast<u8>(size), .write = write, .value = value,
+          .device = device ? device->device_name() : std::string_view{}};
 }
 }  // namespace
 
@@ -29,7 +23,7 @@ u32 PortBus::read(u16 port, unsigned size) {
   if constexpr (kStatistics) ++counters_.io_by_port[port];
   BusDevice* device = devices_[port];
   const u32 value = device ? device->read(port, size) : size == 4 ? 0xFFFFFFFFu : (1u << (8 * size)) - 1;
-  if (tracer_) trace_io(*tracer_, port, size, value, false, device);
+  emit(tracer_, io_event(port, size, value, false, device));
   return value;
 }
 
@@ -37,7 +31,7 @@ void PortBus::write(u16 port, unsigned size, u32 value) {
   ++counters_.io_writes;
   if constexpr (kStatistics) ++counters_.io_by_port[port];
   BusDevice* device = devices_[port];
-  if (tracer_) trace_io(*tracer_, port, size, value, true, device);
+  emit(tracer_, io_event(port, size, value, true, device));
   if (device) device->write(port, size, value);
 }
 

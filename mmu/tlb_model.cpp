@@ -71,12 +71,7 @@ void TlbModel::access_code_page(u32 linear, u8 rights) {
 
 void TlbModel::miss(u32 linear, bool code) {
   ++(code ? counters_->tlb_code_misses : counters_->tlb_data_misses);
-  if (!*tracer_) return;
-  Event event;
-  event.kind = EventKind::TlbMiss;
-  event.a = linear;
-  event.detail = code ? 1 : 0;
-  (*tracer_)->emit(event);
+  emit(*tracer_, events::TlbMiss{.linear = linear, .code = code});
 }
 
 void TlbModel::invalidate_page(u32 linear) {

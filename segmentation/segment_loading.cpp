@@ -15,23 +15,14 @@ void account_load(SegmentationContext& context, const SegmentRegister& reg, u8 f
                   bool accessed_written) {
   ++context.counters.segment_loads_by_cause[static_cast<std::size_t>(context.cause)];
   if (slot) context.clock.add_cost(context.clock.costs.segment_load);
-  Tracer* tracer = context.mmu.tracer();
-  if (!tracer) return;
-  Event event;
-  event.kind = EventKind::SegmentLoad;
-  event.detail = fallback;
-  if (context.register_file && &reg >= context.register_file && &reg < context.register_file + 6)
-    event.detail = static_cast<u8>(&reg - context.register_file);
-  event.a = reg.selector;
-  event.b = reg.cache.base;
-  event.c = reg.cache.limit;
-  if (slot) {
-    event.value = slot->descriptor.raw();
-    event.flags = static_cast<u8>((accessed_written ? kEventAccessedWritten : 0) | (Selector{reg.selector}.ti() ? kEventFromLdt : 0));
-  } else {
-    event.flags = kEventNullSelector;
-  }
-  tracer->emit(event);
+  emit(context.mmu.tracer(), [&] {
+    const bool in_file = context.register_file && &reg >= context.register_file && &reg < context.register_file + 6;
+    return events::SegmentLoad{.reg = in_file ? static_cast<u8>(&reg - context.register_file) : fallback,
+                               .selector = reg.selector, .descriptor = slot ? slot->descriptor.raw() : 0,
+                               .base = reg.cache.base, .limit = reg.cache.limit,
+                               .accessed_written = slot && accessed_written,
+                               .from_ldt = slot && Selector{reg.selector}.ti(), .null_selector = !slot};
+  });
 }
 
 }  // namespace

@@ -136,21 +136,6 @@ bool BinaryTraceReader::get_varint(u64& value) {
   return false;
 }
 
-namespace {
-// Whether `e`'s detail byte is one the writer can produce for its kind (trace/event.h):
-// readers index name tables by it.
-bool detail_in_range(const Event& e) {
-  switch (e.kind) {
-    case EventKind::RegisterWrite: return e.detail < kRegisterNames.size();
-    case EventKind::MemoryAccess: return e.detail < kAccessKindCount;
-    case EventKind::SegmentLoad: return e.detail < 8;
-    case EventKind::TaskSwitch: return e.detail < 4;
-    case EventKind::ControlRegister: return e.detail <= 4 || (e.detail >= 8 && e.detail <= 11);
-    default: return true;
-  }
-}
-}  // namespace
-
 bool BinaryTraceReader::next(Event& e) {
   if (position_ >= data_.size()) return false;
   const std::size_t start = position_;
@@ -166,7 +151,7 @@ bool BinaryTraceReader::next(Event& e) {
   if (!get_varint(di) || !get_varint(dc) || !get_byte(e.detail) || !get_byte(e.flags) || !get_byte(e.size))
     return malformed();
   if (!get_varint(a) || !get_varint(b) || !get_varint(c) || !get_varint(value)) return malformed();
-  if ((a | b | c) > 0xFFFFFFFFu || !detail_in_range(e)) return malformed();  // 32-bit fields; a known detail
+  if ((a | b | c) > 0xFFFFFFFFu || !events::detail_valid(e.kind, e.detail)) return malformed();  // 32-bit fields; a known detail
   last_instruction_ += di;
   last_cycle_ += dc;
   e.instruction = last_instruction_;

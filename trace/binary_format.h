@@ -8,7 +8,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "trace/event.h"
+#include "trace/events.h"
 
 namespace x86lab {
 

@@ -1,6 +1,7 @@
 // Trace events: what the machine did, one record each (DESIGN.md section 6). Events
-// are produced only while a Tracer with a sink is attached; the fields' meaning
-// depends on the kind (see each enumerator). Units: cycles are modeled cycles,
+// are produced only while a Tracer with a sink is attached. Event is the positional
+// form every sink and the binary format share; the fields' meaning depends on the
+// kind (the typed records of trace/events.h). Units: cycles are modeled cycles,
 // `instruction` is the index of the instruction being executed (0-based).
 #pragma once
 #include <array>
@@ -11,30 +12,25 @@
 
 namespace x86lab {
 
+// The kinds of event; the number is the binary format's kind byte. Each kind's fields
+// are those of its record in trace/events.h (events::Instruction, ...), which also
+// says which positional field of Event holds each.
 enum class EventKind : u8 {
-  Instruction,      // retired: a = CS selector, b = EIP, c = linear EIP, size = length, bytes = the bytes,
-                    //   text = mnemonic, detail = CPL
-  RegisterWrite,    // after an instruction: detail = register (RegisterId), value = new, c = old
-  MemoryAccess,     // a = linear, b = physical, size = bytes, detail = AccessKind, flags = kWrite|kLocked
-                    //   (a read has neither), value = value (after the write for writes; old value in c
-                    //   for locked RMWs); AccessKind::InterruptAcknowledge: flags = kLocked, size = 1,
-                    //   value = the vector read, no address (a = b = c = 0)
-  SegmentLoad,      // detail = register (0-5 ES..GS, 6 LDTR, 7 TR), a = selector, value = descriptor bytes,
-                    //   b = base after, c = limit after, flags = kAccessedWritten|kFromLdt|kNullSelector
-  Exception,        // detail = vector, a = error code (flags & kHasErrorCode), b = CS, c = EIP pushed,
-                    //   size = EventSource, text = cause; flags = kHasErrorCode|kDoubleFault|kShutdown
-  TaskSwitch,       // a = old TR selector, b = new TR selector, detail = reason (0 JMP, 1 CALL, 2 IRET, 3 INT)
-  Io,               // a = port, size = bytes, flags = kWrite, value = value, text = device name
-  ControlRegister,  // detail = which (0-4 CRn, 8 GDTR, 9 IDTR, 10 LDTR, 11 TR), value = new, c = old
-  PageWalk,         // a = linear, b = physical, flags = kWrite, value = (PDE << 32) | PTE
-  TlbMiss,          // a = linear
-  Halt,             // the CPU executed HLT
-  Wake,             // the CPU left HLT; detail = vector that woke it
+  Instruction,      // events::Instruction: a retired instruction
+  RegisterWrite,    // events::RegisterWrite: a register the instruction changed
+  MemoryAccess,     // events::MemoryAccess: a bus access (and the interrupt acknowledge)
+  SegmentLoad,      // events::SegmentLoad
+  Exception,        // events::Exception: a delivery, or a shutdown
+  TaskSwitch,       // events::TaskSwitch
+  Io,               // events::Io
+  ControlRegister,  // events::ControlRegister
+  PageWalk,         // events::PageWalk
+  TlbMiss,          // events::TlbMiss
+  Halt,             // events::Halt
+  Wake,             // events::Wake
 };
 
 inline constexpr std::size_t kEventKindCount = static_cast<std::size_t>(EventKind::Wake) + 1;
-inline constexpr std::array<std::string_view, kEventKindCount> kEventKindNames = {
-    "insn", "reg", "mem", "seg", "exc", "task", "io", "cr", "walk", "tlb-miss", "halt", "wake"};
 
 // Event::flags bits.
 inline constexpr u8 kEventWrite = 1 << 0;
@@ -62,8 +58,9 @@ struct Event {
   u64 cycle = 0;        // modeled cycle count when emitted
   std::array<u8, 15> bytes{};
   std::string_view text;  // static storage only (mnemonics, causes, device names)
+  // In memory only, not in the binary format: an Instruction's code size (CS.D at its
+  // start), 16 or 32, or 0 when not known (an event read back from a binary trace).
+  u8 code_size = 0;
 };
-
-constexpr std::string_view name_of(EventKind kind) { return kEventKindNames[static_cast<std::size_t>(kind)]; }
 
 }  // namespace x86lab

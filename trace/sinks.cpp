@@ -2,6 +2,7 @@
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
+#include <type_traits>
 #include <vector>
 
 #include "trace/binary_format.h"
@@ -35,68 +36,78 @@ void add(std::string& line, const Pieces&... pieces) {
   (line.append(pieces), ...);
 }
 
-std::string format_event(const Event& e) {
+namespace {
+
+// ---- the text format: one row per record -------------------------------------------
+
+void format_record(std::string& line, const events::Instruction& r, InstructionText text) {
+  add(line, "insn ", hex(r.cs, 4), ":", hex(r.eip, 8), " lin=", hex(r.linear, 8), " cpl=", std::to_string(r.cpl), " ");
+  for (const u8 byte : r.bytes) add(line, hex(byte, 2));
+  add(line, " ", text && r.code_size ? text(r.bytes, r.code_size == 32, r.eip) : std::string(r.mnemonic));
+}
+
+void format_record(std::string& line, const events::RegisterWrite& r) {
+  add(line, "reg ", std::string(r.reg < kRegisterNames.size() ? kRegisterNames[r.reg] : "?"), " ", hex(r.old_value, 8),
+      "->", hex(r.new_value, 8));
+}
+void format_record(std::string& line, const events::MemoryAccess& r) {
+  if (r.access == AccessKind::InterruptAcknowledge) {
+    add(line, "mem inta LOCK vector=", hex(r.value, 2));
+    return;
+  }
+  const auto kind = static_cast<std::size_t>(r.access);
+  add(line, "mem ", r.locked ? "rmw " : r.write ? "w " : "r ",
+      std::string(kind < kAccessKindCount ? kAccessKindNames[kind] : "?"), r.locked ? " LOCK" : "", " lin=",
+      hex(r.linear, 8), " phys=", hex(r.physical, 8), " size=", std::to_string(r.size), " value=");
+  if (r.locked) add(line, hex(r.old_value, r.size * 2), "->");
+  add(line, hex(r.value, r.size * 2));
+}
+void format_record(std::string& line, const events::SegmentLoad& r) {
+  add(line, "seg ", kSegmentRegisterNames[r.reg & 7], " sel=", hex(r.selector, 4));
+  if (r.null_selector) {
+    add(line, " null");
+  } else if (r.no_descriptor) {
+    add(line, " base=", hex(r.base, 8), " limit=", hex(r.limit, 8), " no-descriptor");
+  } else {
+    add(line, r.from_ldt ? " ldt[" : " gdt[", std::to_string(r.selector >> 3), "] desc=", hex(r.descriptor, 16),
+        " base=", hex(r.base, 8), " limit=", hex(r.limit, 8), r.accessed_written ? " accessed-bit-written" : "");
+  }
+}
+void format_record(std::string& line, const events::Exception& r) {
+  add(line, "exc ", r.vector < 32 ? kExceptionNames[r.vector] : "int", " vector=", std::to_string(r.vector));
+  if (r.has_error_code) add(line, " error=", hex(r.error_code, 4));
+  add(line, " src=", kSourceNames[r.source & 7], " at ", hex(r.cs, 4), ":", hex(r.eip, 8),
+      r.double_fault ? " double-fault" : "", r.shutdown ? " SHUTDOWN" : "");
+  if (!r.cause.empty()) add(line, " cause=\"", std::string(r.cause), "\"");
+}
+void format_record(std::string& line, const events::TaskSwitch& r) {
+  add(line, "task ", hex(r.old_tr, 4), "->", hex(r.new_tr, 4), " reason=", std::to_string(r.reason));
+}
+void format_record(std::string& line, const events::Io& r) {
+  add(line, "io ", r.write ? "out" : "in", " port=", hex(r.port, 4), " size=", std::to_string(r.size),
+      " value=", hex(r.value, r.size * 2));
+  if (!r.device.empty()) add(line, " device=", std::string(r.device));
+}
+void format_record(std::string& line, const events::ControlRegister& r) {
+  add(line, "cr ", kControlNames[r.which < 12 ? r.which : 5], " ", hex(r.old_value, 8), "->", hex(r.new_value, 8));
+}
+void format_record(std::string& line, const events::PageWalk& r) {
+  add(line, "walk lin=", hex(r.linear, 8), " phys=", hex(r.physical, 8), " pde=", hex(r.entries >> 32, 8), " pte=",
+      hex(r.entries & 0xFFFFFFFFu, 8), r.write ? " write" : "");
+}
+void format_record(std::string& line, const events::TlbMiss& r) { add(line, "tlb-miss lin=", hex(r.linear, 8)); }
+void format_record(std::string& line, const events::Halt&) { add(line, "halt"); }
+void format_record(std::string& line, const events::Wake& r) { add(line, "wake vector=", std::to_string(r.vector)); }
+
+}  // namespace
+
+std::string format_event(const Event& e, InstructionText text) {
   std::string line;
   add(line, "#", std::to_string(e.instruction), " c=", std::to_string(e.cycle), " ");
-  switch (e.kind) {
-    case EventKind::Instruction:
-      add(line, "insn ", hex(e.a, 4), ":", hex(e.b, 8), " lin=", hex(e.c, 8), " cpl=", std::to_string(e.detail), " ");
-      for (unsigned i = 0; i < e.size && i < 15; ++i) add(line, hex(e.bytes[i], 2));
-      add(line, " ", std::string(e.text));
-      break;
-    case EventKind::RegisterWrite:
-      add(line, "reg ", std::string(e.detail < kRegisterNames.size() ? kRegisterNames[e.detail] : "?"), " ",
-          hex(e.c, 8), "->", hex(e.value, 8));
-      break;
-    case EventKind::MemoryAccess:
-      if (e.detail == static_cast<u8>(AccessKind::InterruptAcknowledge)) {
-        add(line, "mem inta LOCK vector=", hex(e.value, 2));
-        break;
-      }
-      add(line, "mem ", (e.flags & kEventLocked) ? "rmw " : (e.flags & kEventWrite) ? "w " : "r ",
-          std::string(e.detail < kAccessKindCount ? name_of(static_cast<AccessKind>(e.detail)) : "?"), (e.flags & kEventLocked) ? " LOCK" : "",
-          " lin=", hex(e.a, 8), " phys=", hex(e.b, 8), " size=", std::to_string(e.size), " value=");
-      if (e.flags & kEventLocked) add(line, hex(e.c, e.size * 2), "->");
-      add(line, hex(e.value, e.size * 2));
-      break;
-    case EventKind::SegmentLoad:
-      add(line, "seg ", kSegmentRegisterNames[e.detail & 7], " sel=", hex(e.a, 4));
-      if (e.flags & kEventNullSelector) {
-        add(line, " null");
-      } else if (e.flags & kEventNoDescriptor) {
-        add(line, " base=", hex(e.b, 8), " limit=", hex(e.c, 8), " no-descriptor");
-      } else {
-        add(line, (e.flags & kEventFromLdt) ? " ldt[" : " gdt[", std::to_string(e.a >> 3), "] desc=",
-            hex(e.value, 16), " base=", hex(e.b, 8), " limit=", hex(e.c, 8),
-            (e.flags & kEventAccessedWritten) ? " accessed-bit-written" : "");
-      }
-      break;
-    case EventKind::Exception:
-      add(line, "exc ", e.detail < 32 ? kExceptionNames[e.detail] : "int", " vector=", std::to_string(e.detail));
-      if (e.flags & kEventHasErrorCode) add(line, " error=", hex(e.a, 4));
-      add(line, " src=", kSourceNames[e.size & 7], " at ", hex(e.b, 4), ":", hex(e.c, 8),
-          (e.flags & kEventDoubleFault) ? " double-fault" : "", (e.flags & kEventShutdown) ? " SHUTDOWN" : "");
-      if (!e.text.empty()) add(line, " cause=\"", std::string(e.text), "\"");
-      break;
-    case EventKind::TaskSwitch:
-      add(line, "task ", hex(e.a, 4), "->", hex(e.b, 4), " reason=", std::to_string(e.detail));
-      break;
-    case EventKind::Io:
-      add(line, "io ", (e.flags & kEventWrite) ? "out" : "in", " port=", hex(e.a, 4), " size=", std::to_string(e.size),
-          " value=", hex(e.value, e.size * 2));
-      if (!e.text.empty()) add(line, " device=", std::string(e.text));
-      break;
-    case EventKind::ControlRegister:
-      add(line, "cr ", kControlNames[e.detail < 12 ? e.detail : 5], " ", hex(e.c, 8), "->", hex(e.value, 8));
-      break;
-    case EventKind::PageWalk:
-      add(line, "walk lin=", hex(e.a, 8), " phys=", hex(e.b, 8), " pde=", hex(e.value >> 32, 8), " pte=",
-          hex(e.value & 0xFFFFFFFFu, 8), (e.flags & kEventWrite) ? " write" : "");
-      break;
-    case EventKind::TlbMiss: add(line, "tlb-miss lin=", hex(e.a, 8)); break;
-    case EventKind::Halt: add(line, "halt"); break;
-    case EventKind::Wake: add(line, "wake vector=", std::to_string(e.detail)); break;
-  }
+  events::visit(e, [&]<class Record>(const Record& record) {
+    if constexpr (std::is_same_v<Record, events::Instruction>) format_record(line, record, text);
+    else format_record(line, record);
+  });
   return line;
 }
 
@@ -117,13 +128,16 @@ class FileSink : public TraceSink {
 
 class TextSink : public FileSink {
  public:
-  using FileSink::FileSink;
+  TextSink(std::unique_ptr<OutputFile> output, InstructionText text) : FileSink(std::move(output)), text_(text) {}
   void write(const Event& event) override {
-    const std::string line = format_event(event);
+    const std::string line = format_event(event, text_);
     std::fwrite(line.data(), 1, line.size(), file_);
     std::fputc('\n', file_);
   }
   void finish() override { output_->finish(); }
+
+ private:
+  InstructionText text_;
 };
 
 class BinarySink : public FileSink {
@@ -151,28 +165,7 @@ class PerfettoSink : public FileSink {
   }
   void write(const Event& e) override {
     const double ts = static_cast<double>(e.cycle) / mhz_;
-    switch (e.kind) {
-      case EventKind::Exception:
-        emit("{\"name\":\"vector " + std::to_string(e.detail) + "\",\"cat\":\"exception\",\"ph\":\"X\",\"ts\":" +
-             number(ts) + ",\"dur\":" + number(1 / mhz_) + ",\"pid\":1,\"tid\":1,\"args\":{\"cause\":\"" +
-             std::string(e.text) + "\"}}");
-        break;
-      case EventKind::TaskSwitch:
-        emit("{\"name\":\"task switch\",\"cat\":\"task\",\"ph\":\"X\",\"ts\":" + number(ts) + ",\"dur\":" +
-             number(1 / mhz_) + ",\"pid\":1,\"tid\":2}");
-        break;
-      case EventKind::Instruction:
-        if (++instructions_ % 1000 == 0)
-          emit("{\"name\":\"instructions\",\"ph\":\"C\",\"ts\":" + number(ts) + ",\"pid\":1,\"args\":{\"retired\":" +
-               std::to_string(instructions_) + "}}");
-        break;
-      case EventKind::MemoryAccess:
-        if (e.flags & kEventLocked)
-          emit("{\"name\":\"locked accesses\",\"ph\":\"C\",\"ts\":" + number(ts) + ",\"pid\":1,\"args\":{\"locked\":" +
-               std::to_string(++locked_) + "}}");
-        break;
-      default: break;
-    }
+    events::visit(e, [&](const auto& record) { row(ts, record); });
   }
   void finish() override {
     std::fputs("\n]}\n", file_);
@@ -180,6 +173,28 @@ class PerfettoSink : public FileSink {
   }
 
  private:
+  // One row per record the JSON shows; the other kinds leave no record.
+  void row(double ts, const events::Exception& r) {
+    emit("{\"name\":\"vector " + std::to_string(r.vector) + "\",\"cat\":\"exception\",\"ph\":\"X\",\"ts\":" +
+         number(ts) + ",\"dur\":" + number(1 / mhz_) + ",\"pid\":1,\"tid\":1,\"args\":{\"cause\":\"" +
+         std::string(r.cause) + "\"}}");
+  }
+  void row(double ts, const events::TaskSwitch&) {
+    emit("{\"name\":\"task switch\",\"cat\":\"task\",\"ph\":\"X\",\"ts\":" + number(ts) + ",\"dur\":" +
+         number(1 / mhz_) + ",\"pid\":1,\"tid\":2}");
+  }
+  void row(double ts, const events::Instruction&) {
+    if (++instructions_ % 1000 == 0)
+      emit("{\"name\":\"instructions\",\"ph\":\"C\",\"ts\":" + number(ts) + ",\"pid\":1,\"args\":{\"retired\":" +
+           std::to_string(instructions_) + "}}");
+  }
+  void row(double ts, const events::MemoryAccess& r) {
+    if (r.locked)
+      emit("{\"name\":\"locked accesses\",\"ph\":\"C\",\"ts\":" + number(ts) + ",\"pid\":1,\"args\":{\"locked\":" +
+           std::to_string(++locked_) + "}}");
+  }
+  template <class Record>
+  void row(double, const Record&) {}
   static std::string number(double value) {
     char buffer[32];
     std::snprintf(buffer, sizeof buffer, "%.6f", value);
@@ -197,12 +212,12 @@ class PerfettoSink : public FileSink {
 
 }  // namespace
 
-std::unique_ptr<TraceSink> open_sink(const std::string& spec, double cpu_mhz) {
+std::unique_ptr<TraceSink> open_sink(const std::string& spec, double cpu_mhz, InstructionText text) {
   const auto colon = spec.find(':');
   if (colon == std::string::npos || colon + 1 == spec.size())
     throw std::invalid_argument("--trace must be text:PATH, bin:PATH or perfetto:PATH, not '" + spec + "'");
   const std::string kind = spec.substr(0, colon), path = spec.substr(colon + 1);
-  if (kind == "text") return std::make_unique<TextSink>(create(path));
+  if (kind == "text") return std::make_unique<TextSink>(create(path), text);
   if (kind == "bin") return std::make_unique<BinarySink>(create(path));
   if (kind == "perfetto") return std::make_unique<PerfettoSink>(create(path), cpu_mhz);
   throw std::invalid_argument("--trace kind must be text, bin or perfetto, not '" + kind + "'");

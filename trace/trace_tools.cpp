@@ -18,6 +18,39 @@ bool open_or_report(BinaryTraceReader& reader, const std::string& path, std::ost
   return false;
 }
 
+// The code size of each Instruction event of a trace read back, which the binary
+// format does not record: CS.D of the last CS load in the trace (the descriptor's D
+// bit, bit 54; 16-bit after a real or virtual-8086 mode load), in force from the
+// instruction after the one that loaded it (a far transfer runs in the size it started
+// in); before any CS load, 16-bit when the linear address is CS * 16 + EIP (real mode;
+// or FFFF0000h + EIP with CS F000h, the reset state of SDM Vol. 3 "First Instruction
+// Executed"), else 32-bit. A trace filtered without `seg` events, or started by a trigger
+// after 16-bit protected-mode code was entered, can be shown in the wrong size.
+class CodeSizes {
+ public:
+  void fill(Event& e) {
+    if (pending_ && e.instruction != pending_instruction_) apply();
+    if (e.kind == EventKind::SegmentLoad) {
+      const auto load = events::from_event<events::SegmentLoad>(e);
+      if (load.reg != 1 || load.null_selector) return;  // CS only
+      pending_ = load.no_descriptor || !((load.descriptor >> 54) & 1) ? 16 : 32;
+      pending_instruction_ = e.instruction;
+    } else if (e.kind == EventKind::Instruction && e.code_size == 0) {
+      const bool real_mode_address = e.c == (e.a << 4) + e.b || (e.a == 0xF000 && e.c == 0xFFFF0000u + e.b);
+      e.code_size = size_ ? size_ : real_mode_address ? 16 : 32;
+      if (pending_) apply();
+    }
+  }
+
+ private:
+  void apply() {
+    size_ = pending_;
+    pending_ = 0;
+  }
+  u8 size_ = 0, pending_ = 0;  // 0: none
+  u64 pending_instruction_ = 0;
+};
+
 bool same(const Event& x, const Event& y) {
   return x.kind == y.kind && x.detail == y.detail && x.flags == y.flags && x.size == y.size && x.a == y.a &&
          x.b == y.b && x.c == y.c && x.value == y.value && x.instruction == y.instruction && x.cycle == y.cycle &&
@@ -26,11 +59,15 @@ bool same(const Event& x, const Event& y) {
 
 }  // namespace
 
-int trace_dump(const std::string& path, std::ostream& out, std::ostream& err) {
+int trace_dump(const std::string& path, std::ostream& out, std::ostream& err, InstructionText text) {
   BinaryTraceReader reader;
   if (!open_or_report(reader, path, err)) return 2;
   Event event;
-  while (reader.next(event)) out << format_event(event) << "\n";
+  CodeSizes sizes;
+  while (reader.next(event)) {
+    sizes.fill(event);
+    out << format_event(event, text) << "\n";
+  }
   if (!reader.error().empty()) {
     err << "x86lab: " << reader.error() << "\n";
     return 2;
@@ -74,23 +111,27 @@ int trace_stats(const std::string& path, std::ostream& out, std::ostream& err) {
   return 0;
 }
 
-int trace_diff(const std::string& path_a, const std::string& path_b, std::ostream& out, std::ostream& err) {
+int trace_diff(const std::string& path_a, const std::string& path_b, std::ostream& out, std::ostream& err,
+               InstructionText text) {
   BinaryTraceReader a, b;
   if (!open_or_report(a, path_a, err) || !open_or_report(b, path_b, err)) return 2;
   std::array<u64, kEventKindCount> count_a{}, count_b{};
   Event ea, eb;
+  CodeSizes sizes_a, sizes_b;
   u64 index = 0;
   bool differed = false;
   for (;;) {
     const bool more_a = a.next(ea), more_b = b.next(eb);
+    if (more_a) sizes_a.fill(ea);
+    if (more_b) sizes_b.fill(eb);
     if (more_a) ++count_a[static_cast<std::size_t>(ea.kind)];
     if (more_b) ++count_b[static_cast<std::size_t>(eb.kind)];
     if (!more_a && !more_b) break;
     if (!differed && (more_a != more_b || !same(ea, eb))) {
       differed = true;
       out << "first difference at event " << index << ":\n";
-      out << "  A: " << (more_a ? format_event(ea) : std::string("(end of trace)")) << "\n";
-      out << "  B: " << (more_b ? format_event(eb) : std::string("(end of trace)")) << "\n";
+      out << "  A: " << (more_a ? format_event(ea, text) : std::string("(end of trace)")) << "\n";
+      out << "  B: " << (more_b ? format_event(eb, text) : std::string("(end of trace)")) << "\n";
     }
     ++index;
   }

@@ -5,12 +5,18 @@
 #include <iosfwd>
 #include <string>
 
+#include "trace/sink.h"
+
 namespace x86lab {
 
-int trace_dump(const std::string& path, std::ostream& out, std::ostream& err);
+// With `text`, instructions are printed with their operands (format_event); the code
+// size each was decoded in, which the binary format does not record, is inferred
+// (CodeSizes in trace_tools.cpp, docs/tracing.md "Instruction text").
+int trace_dump(const std::string& path, std::ostream& out, std::ostream& err, InstructionText text = nullptr);
 int trace_stats(const std::string& path, std::ostream& out, std::ostream& err);
 // Reports the first event that differs (index and both events) and the per-kind
 // count differences.
-int trace_diff(const std::string& a, const std::string& b, std::ostream& out, std::ostream& err);
+int trace_diff(const std::string& a, const std::string& b, std::ostream& out, std::ostream& err,
+               InstructionText text = nullptr);
 
 }  // namespace x86lab

@@ -1,16 +1,17 @@
 // The tracer: filters events and hands them to sinks (DESIGN.md section 6). The CPU
-// tells it which instruction is executing (begin_instruction); every layer emits
-// through Counters::tracer when it is set, so nothing is formatted or built when no
-// tracer is attached.
+// tells it which instruction is executing (begin_instruction); every layer emits a
+// typed record (trace/events.h) with emit(tracer, record), which costs one branch
+// when no tracer is attached: nothing is built or formatted then.
 #pragma once
 #include <bitset>
 #include <exception>
 #include <memory>
 #include <optional>
+#include <type_traits>
 #include <string>
 #include <vector>
 
-#include "trace/event.h"
+#include "trace/events.h"
 #include "trace/sink.h"
 
 namespace x86lab {
@@ -123,5 +124,21 @@ class Tracer {
   u32 eip_ = 0;
   u8 cpl_ = 0;
 };
+
+// Emits `record` (a trace/events.h record) when `tracer` is set: the only cost
+// without a tracer is the test of the pointer (the record's fields are computed only
+// past it, once this is inlined).
+template <class Record>
+  requires(!std::is_invocable_v<Record>)
+[[gnu::always_inline]] inline void emit(Tracer* tracer, const Record& record) {
+  if (tracer) [[unlikely]] tracer->emit(events::to_event(record));
+}
+// The same for a record that costs something to build: `make()` returns it and is
+// called only when `tracer` is set.
+template <class Make>
+  requires std::is_invocable_v<Make>
+[[gnu::always_inline]] inline void emit(Tracer* tracer, Make&& make) {
+  if (tracer) [[unlikely]] tracer->emit(events::to_event(make()));
+}
 
 }  // namespace x86lab

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "cpu/disassembler.h"
 #include "cpu/instruction_table.h"
 #include "platform/input_error.h"
 #include "trace/trace_tools.h"
@@ -36,9 +37,9 @@ int trace_command(const std::vector<std::string>& args) {
     std::cerr << "x86lab: trace needs 'dump FILE', 'stats FILE' or 'diff A B' (x86lab trace --help)\n";
     return 2;
   }
-  if (verb == "dump") return trace_dump(args[1], std::cout, std::cerr);
+  if (verb == "dump") return trace_dump(args[1], std::cout, std::cerr, &instruction_text);
   if (verb == "stats") return trace_stats(args[1], std::cout, std::cerr);
-  return trace_diff(args[1], args[2], std::cout, std::cerr);
+  return trace_diff(args[1], args[2], std::cout, std::cerr, &instruction_text);
 }
 
 void add_trace_options(po::options_description& options) {
@@ -135,7 +136,7 @@ void attach_trace_options(const po::variables_map& vm, Machine& machine) {
     if (vm.count("trace-stop")) parse_trace_trigger(vm["trace-stop"].as<std::string>(), false, triggers);
     auto tracer = std::make_unique<Tracer>(filter, triggers);
     for (const std::string& spec : vm["trace"].as<std::vector<std::string>>())
-      tracer->add_sink(open_sink(spec, static_cast<double>(machine.config().cpu_hz) / 1e6));
+      tracer->add_sink(open_sink(spec, static_cast<double>(machine.config().cpu_hz) / 1e6, &instruction_text));
     machine.attach_tracer(std::move(tracer));
   } catch (const std::invalid_argument& error) {
     throw InputError(error.what());

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "../segmentation/protected_fixture.h"
+#include "cpu/disassembler.h"
 #include "trace/tracer.h"
 
 namespace x86lab {
@@ -50,6 +51,9 @@ TEST(EventKinds, InstructionNamesCsEipBytesAndMnemonic) {
   EXPECT_EQ(insns[0].bytes[4], 0x12);
   EXPECT_EQ(insns[0].text, "MOV");
   EXPECT_EQ(insns[0].detail, 0);  // CPL
+  EXPECT_EQ(insns[0].code_size, 32);  // the fixture's flat code segment has D = 1
+  EXPECT_EQ(format_event(insns[0], &instruction_text).substr(format_event(insns[0]).size() - 3),
+            "mov eax, 12345678h");
 }
 
 TEST(EventKinds, RegisterWriteHasOldAndNewValue) {

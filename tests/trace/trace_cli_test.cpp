@@ -27,6 +27,39 @@ TEST(TraceCli, DemoSegmentTraceMatchesTheGoldenFile) {
   EXPECT_EQ(read_file(out), read_file(std::string(X86LAB_SOURCE_DIR) + "/tests/trace/golden/demo_segments.txt"));
 }
 
+// The line of instruction `index` in a text trace, or "".
+std::string instruction_line(const std::string& trace, unsigned long index) {
+  std::string start = "#";
+  start.append(std::to_string(index)).append(" ");
+  for (std::size_t at = 0; at < trace.size();) {
+    const std::size_t end = trace.find('\n', at);
+    const std::string line = trace.substr(at, end - at);
+    if (line.rfind(start, 0) == 0 && line.find(" insn ") != std::string::npos) return line;
+    if (end == std::string::npos) break;
+    at = end + 1;
+  }
+  return "";
+}
+
+// The demo ROM's instructions, in the code size each ran in (Intel SDM Vol. 2 opcode
+// pages): the reset vector's EA ptr16:16 in 16-bit code, the 66h EA ptr16:32 that
+// enters protected mode (still 16-bit code: its own CS.D is 0), then BC id in the
+// 32-bit code segment. `trace dump` of the same run's binary trace infers the sizes
+// the binary format does not record and prints the same lines.
+TEST(TraceCli, TextTraceShowsInstructionsWithOperandsInTheirCodeSize) {
+  const std::string text = ::testing::TempDir() + "demo_insn.txt", bin = ::testing::TempDir() + "demo_insn.bin";
+  ASSERT_EQ(run("run --bios " + kDemo + " --debugcon none --trace text:" + text + " --trace bin:" + bin).status, 0);
+  const std::string trace = read_file(text);
+  EXPECT_EQ(instruction_line(trace, 0), "#0 c=0 insn f000:0000fff0 lin=fffffff0 cpl=0 ea8a0000f0 jmp F000:008A");
+  EXPECT_EQ(instruction_line(trace, 3), "#3 c=12 insn f000:0000008e lin=000f008e cpl=0 bc0070 mov sp, 7000h");
+  EXPECT_EQ(instruction_line(trace, 280),
+            "#280 c=398 insn f000:000000c8 lin=000f00c8 cpl=0 66ead0000f000800 jmp 0008:000F00D0");
+  EXPECT_EQ(instruction_line(trace, 283), "#283 c=466 insn 0008:000f00d6 lin=000f00d6 cpl=0 bc00700000 mov esp, 7000h");
+  const Outcome dump = run("trace dump " + bin);
+  ASSERT_EQ(dump.status, 0);
+  EXPECT_EQ(dump.output, trace);
+}
+
 TEST(TraceCli, TwoRunsGiveByteIdenticalBinaryTraces) {
   const std::string a = ::testing::TempDir() + "det_a.bin", b = ::testing::TempDir() + "det_b.bin";
   ASSERT_EQ(run("run --bios " + kDemo + " --debugcon none --trace bin:" + a).status, 0);

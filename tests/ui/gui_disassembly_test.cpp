@@ -1,4 +1,4 @@
-// The Disassembly window's model: Zydis text for bytes read by peek (values from
+// The Disassembly window's model: our disassembler's text (cpu/disassembler.h) for bytes read by peek (values from
 // docs/toolchain.md section 3), labels and branch targets from ELF symbols, and the
 // lines before EIP landing exactly on EIP.
 #include <gtest/gtest.h>
@@ -12,11 +12,11 @@ namespace {
 
 DisassemblyLine one(std::vector<u8> bytes, u32 offset, bool code32) { return disassemble_one(bytes, offset, code32); }
 
-TEST(GuiDisassembly, DecodesWithZydisIntelSyntax) {
-  EXPECT_EQ(one({0x8B, 0x44, 0x24, 0x04}, 0, true).text, "mov eax, [esp+0x04]");
+TEST(GuiDisassembly, DecodesInTheTraceNotation) {
+  EXPECT_EQ(one({0x8B, 0x44, 0x24, 0x04}, 0, true).text, "mov eax, [esp+4]");
   EXPECT_EQ(one({0x8B, 0x44, 0x24, 0x04}, 0, true).length, 4);
-  EXPECT_EQ(one({0xEA, 0x00, 0x00, 0x10, 0x00, 0x08, 0x00}, 0, true).text, "jmp far 0x0008:0x00100000");
-  EXPECT_EQ(one({0xB8, 0x34, 0x12}, 0, false).text, "mov ax, 0x1234");
+  EXPECT_EQ(one({0xEA, 0x00, 0x00, 0x10, 0x00, 0x08, 0x00}, 0, true).text, "jmp 0008:00100000");
+  EXPECT_EQ(one({0xB8, 0x34, 0x12}, 0, false).text, "mov ax, 1234h");
   EXPECT_EQ(one({0x0F, 0x20, 0xC0}, 0, true).text, "mov eax, cr0");
   const DisassemblyLine bad = one({0x0F, 0xFF}, 0, true);
   EXPECT_FALSE(bad.valid);
@@ -26,7 +26,7 @@ TEST(GuiDisassembly, DecodesWithZydisIntelSyntax) {
 TEST(GuiDisassembly, RelativeBranchesWrapAt64KiBInRealMode) {
   // docs/toolchain.md: E9 00 90 at 7C00h is "jmp 0x0C03" in 16-bit code.
   const DisassemblyLine line = one({0xE9, 0x00, 0x90}, 0x7C00, false);
-  EXPECT_EQ(line.text, "jmp 0x0C03");
+  EXPECT_EQ(line.text, "jmp 0C03");
   EXPECT_EQ(line.target, "C03");  // the target offset, named by disassemble_around when symbols exist
 }
 
@@ -49,7 +49,7 @@ TEST(GuiDisassembly, SymbolsNameLabelsAndBranchTargets) {
   EXPECT_EQ(lines[0].label, "main");
   EXPECT_EQ(lines[0].offset, 0x1000u);
   EXPECT_EQ(lines[2].offset, 0x1002u);
-  EXPECT_EQ(lines[2].text, "call 0x00001010");
+  EXPECT_EQ(lines[2].text, "call 00001010");
   EXPECT_EQ(lines[2].target, "helper");
 }
 
@@ -66,7 +66,7 @@ TEST(GuiDisassembly, LinesBeforeEipLandExactlyOnEipWithoutSymbols) {
   ASSERT_NE(at_eip, lines.end());
   EXPECT_EQ(at_eip->text, "ret");
   EXPECT_EQ(std::prev(at_eip)->text, "add eax, ebx");
-  EXPECT_EQ(std::prev(at_eip, 2)->text, "push 0x01");
+  EXPECT_EQ(std::prev(at_eip, 2)->text, "push 1");
 }
 
 }  // namespace
@@ -78,7 +78,7 @@ namespace {
 // Stopped at 0008:000F00D0 (32-bit code, base 0) right after the switch to protected
 // mode: the lines before are the 16-bit code that switched (roms/demo.asm's shape), and
 // the trace saw them run at F000:00C5 and F000:00C8. Issue 27: they were decoded as
-// 32-bit code ("jmp far 0x000F:0x00D0").
+// 32-bit code ("jmp 000F:00D0").
 TEST(GuiDisassembly, CodeThatRanAs16BitIsDecodedAsItRan) {
   GuiTestMemory memory;
   const u8 code[] = {0x0F, 0x22, 0xC0,                                     // F00C5 mov cr0, eax
@@ -94,14 +94,14 @@ TEST(GuiDisassembly, CodeThatRanAs16BitIsDecodedAsItRan) {
   EXPECT_EQ(lines[0].offset, 0xC5u);
   EXPECT_EQ(lines[0].ran_cs, u16{0xF000});
   EXPECT_FALSE(lines[0].code32);
-  EXPECT_EQ(lines[1].text, "jmp far 0x0008:0x000F00D0");
+  EXPECT_EQ(lines[1].text, "jmp 0008:000F00D0");
   EXPECT_EQ(lines[1].length, 8);
   EXPECT_FALSE(lines[1].code32);
-  EXPECT_EQ(lines[2].text, "mov eax, 0x18");
+  EXPECT_EQ(lines[2].text, "mov eax, 18h");
   EXPECT_FALSE(lines[2].ran_cs);
   EXPECT_TRUE(lines[2].code32);
   // Without the trace, the same bytes as 32-bit code give another far jump.
-  EXPECT_EQ(disassemble_one(std::span<const u8>(code + 3, 8), 0xF00C8, true).text, "jmp far 0x000F:0x00D0");
+  EXPECT_EQ(disassemble_one(std::span<const u8>(code + 3, 8), 0xF00C8, true).text, "jmp 000F:00D0");
 }
 
 TEST(GuiDisassembly, TheCodeSizeIsCsDBitOutsideVirtual8086Mode) {

@@ -1,7 +1,7 @@
-// Zydis-based disassembly of guest memory for the Disassembly window.
+// Disassembly of guest memory for the Disassembly window (cpu/disassembler.h).
 #include "ui/gui/disassembly_model.h"
 
-#include <Zydis/Zydis.h>
+#include "cpu/disassembler.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -77,27 +77,14 @@ DisassemblyLine disassemble_one(std::span<const u8> bytes, u32 offset, bool code
   line.offset = offset;
   line.code32 = code32;
   std::memcpy(line.bytes.data(), bytes.data(), std::min<std::size_t>(bytes.size(), 15));
-  ZydisDisassembledInstruction instruction;
-  const ZydisMachineMode mode = code32 ? ZYDIS_MACHINE_MODE_LEGACY_32 : ZYDIS_MACHINE_MODE_LEGACY_16;
-  if (!ZYAN_SUCCESS(ZydisDisassembleIntel(mode, offset, bytes.data(), std::min<std::size_t>(bytes.size(), 15),
-                                          &instruction))) {
-    line.length = 1;
-    line.text = "(bad)";
-    return line;
-  }
-  line.valid = true;
-  line.code32 = code32;
-  line.length = instruction.info.length;
+  const Disassembly instruction = disassemble(bytes, code32, offset);
+  line.valid = instruction.valid;
+  line.length = instruction.length;
   line.text = instruction.text;
-  for (unsigned i = 0; i < instruction.info.operand_count_visible; ++i) {
-    const ZydisDecodedOperand& operand = instruction.operands[i];
-    if (operand.type != ZYDIS_OPERAND_TYPE_IMMEDIATE || !operand.imm.is_relative) continue;
-    ZyanU64 target = 0;
-    if (ZYAN_SUCCESS(ZydisCalcAbsoluteAddress(&instruction.info, &operand, offset, &target))) {
-      char text[16];
-      std::snprintf(text, sizeof text, "%X", static_cast<u32>(code32 ? target : target & 0xFFFF));
-      line.target = text;
-    }
+  if (instruction.target) {
+    char text[16];
+    std::snprintf(text, sizeof text, "%X", *instruction.target);
+    line.target = text;
   }
   return line;
 }

@@ -1,5 +1,5 @@
-// What the Disassembly window shows: instructions around EIP decoded by Zydis (an
-// independent decoder, docs/toolchain.md section 3) from bytes read by peek, with ELF
+// What the Disassembly window shows: instructions around EIP decoded by our decoder and
+// written by cpu/disassembler.h (the text trace's notation) from bytes read by peek, with ELF
 // symbols as labels and branch-target names. The code size is CS's: 32-bit when its
 // descriptor cache has D = 1 outside virtual-8086 mode (SDM Vol. 3, "Code-Segment
 // Descriptors"; real-address and V86 code is 16-bit); lines the trace saw execute under
@@ -23,8 +23,8 @@ struct DisassemblyLine {
   u32 linear = 0;   // CS.base + offset
   u8 length = 0;    // bytes; 1 for an undecodable or unmapped byte
   std::array<u8, 15> bytes{};
-  bool valid = false;  // Zydis decoded it (false: "(bad)" or "(not mapped)")
-  std::string text;    // Intel syntax, e.g. "mov eax, [esp+0x04]"
+  bool valid = false;  // it decoded (false: "(bad)" or "(not mapped)")
+  std::string text;    // Intel syntax, e.g. "mov eax, [esp+4]" (cpu/disassembler.h)
   std::string label;   // the symbol that starts here, if any
   std::string target;  // the symbol a relative branch or call goes to ("name+0x4"), if any
   bool code32 = true;  // decoded as 32-bit code

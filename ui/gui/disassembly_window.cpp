@@ -1,4 +1,4 @@
-// The Disassembly window: instructions around EIP (Zydis text), symbols from an ELF
+// The Disassembly window: instructions around EIP (cpu/disassembler.h text), symbols from an ELF
 // as labels, code breakpoints as red dots; code that ran in the other code size (the
 // trace saw it) is decoded and addressed as it ran. Clicking the gutter toggles a breakpoint;
 // clicking a line selects it for F9.

@@ -3,6 +3,7 @@
 // shows it in Disassembly, clicking a memory access shows its bytes in Memory.
 #include <bitset>
 
+#include "cpu/disassembler.h"
 #include "ui/gui/widgets.h"
 #include "ui/gui/window.h"
 
@@ -39,7 +40,7 @@ struct TraceWindow final : Window {
           badge("LOCK", kLock);
           ImGui::SameLine();
         }
-        const std::string text = format_event(event);
+        const std::string text = format_event(event, &instruction_text);
         if (ImGui::Selectable(text.c_str(), false)) jump(view.ui, event);
         ImGui::PopID();
       }
