@@ -3,6 +3,9 @@
 #include "cpu/cpu.h"
 
 #include <algorithm>
+#include <map>
+#include <set>
+#include <stdexcept>
 
 #include "cpu/decoder.h"
 #include "cpu/execute_one.h"
@@ -15,6 +18,8 @@ namespace x86lab {
 Cpu::Cpu(Mmu& mmu, PortBus& ports, Counters& counters, const CpuProfile& profile)
     : mmu_(mmu), ports_(ports), counters_(counters), profile_(profile), decode_cache_(mmu.bus(), counters) {
   mmu_.bus().attach_clock(&clock_);
+  if (InstructionTable::get().rows().size() > Counters::kInstructionRowCapacity)
+    throw std::logic_error("the instruction table has more rows than Counters::instructions_by_row holds");
   mmu_.set_tlb_geometry(profile.tlb);
   // A changed translation or a written code page ends a linked run after its
   // instruction (LinkedRunner::run_linked).
@@ -138,17 +143,46 @@ void Cpu::emit_control(u8 which, u32 old_value, u32 new_value) {
 
 void Cpu::set_cost_model(const CostModel& model) {
   const auto& rows = InstructionTable::get().rows();
-  row_costs_.resize(rows.size());
-  for (std::size_t i = 0; i < rows.size(); ++i) row_costs_[i] = model.instruction_cost(std::string(rows[i]->mnemonic));
-  clock_.costs = {model.memory_operand, model.segment_load, model.locked_access, model.far_transfer,
-                     model.exception_delivery, model.interrupt_delivery, model.iret, model.task_switch,
-                     model.page_walk, model.new_code_line, model.string_iteration};
+  row_costs_.assign(rows.size(), 0);
+  row_uncosted_.assign(rows.size(), false);
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const auto cost = model.instruction_cost(std::string(rows[i]->mnemonic));
+    row_costs_[i] = cost.value_or(0);
+    row_uncosted_[i] = !cost;
+  }
+  clock_.costs = model.parts;
   decode_cache_.clear();  // cached instructions carry the old costs
 }
 
 u32 Cpu::instruction_cost(const Instruction& insn) const {
-  const u32 row = row_costs_.empty() ? kSubcyclesPerCycle : row_costs_[insn.row];
-  return row + (insn.is_memory() ? clock_.costs.memory_operand : 0);
+  const u32 row = row_costs_.empty() ? 0 : row_costs_[insn.row];
+  return row + (insn.is_memory() ? clock_.cost(CostPart::MemoryOperand) : 0);
+}
+
+std::vector<std::string> Cpu::uncosted_mnemonics() const {
+  std::set<std::string> names;
+  const auto& rows = InstructionTable::get().rows();
+  for (std::size_t i = 0; i < row_uncosted_.size() && i < counters_.instructions_by_row.size(); ++i)
+    if (row_uncosted_[i] && counters_.instructions_by_row[i]) names.emplace(rows[i]->mnemonic);
+  return {names.begin(), names.end()};
+}
+
+std::vector<std::pair<std::string, u64>> Cpu::retirements_by_mnemonic() const {
+  std::map<std::string, u64> counts;
+  const auto& rows = InstructionTable::get().rows();
+  for (std::size_t i = 0; i < counters_.instructions_by_row.size() && i < rows.size(); ++i)
+    if (counters_.instructions_by_row[i]) counts[std::string(rows[i]->mnemonic)] += counters_.instructions_by_row[i];
+  return {counts.begin(), counts.end()};
+}
+
+CostLedger Cpu::cost_ledger() const {
+  CostLedger ledger;
+  ledger.mnemonics = retirements_by_mnemonic();
+  ledger.charged = clock_.charged;
+  ledger.charged[static_cast<std::size_t>(CostPart::MemoryOperand)] = counters_.memory_operand_instructions;
+  ledger.skipped_subcycles = clock_.skipped_subcycles;
+  ledger.uncosted = uncosted_mnemonics();
+  return ledger;
 }
 
 // Counts the 32- and 64-byte code lines an instruction's bytes occupy (by linear
@@ -161,7 +195,7 @@ void Cpu::insert_code_lines(u32 linear, unsigned length) {
     const unsigned fresh = code_lines_.insert(line);
     if (fresh) {
       ++counters_.code_lines_32;
-      clock_.add_cost(clock_.costs.new_code_line);
+      clock_.charge(CostPart::NewCodeLine);
     }
     if (fresh == 2) ++counters_.code_lines_64;
   }
@@ -245,6 +279,8 @@ const Instruction* Cpu::decode_and_cache(u32 eip, u32 offset, u32 physical, Inst
 
 void Cpu::retire_uncached(const Instruction& insn, u32 linear) {
   ++counters_.opcodes[insn.opcode_index];
+  ++counters_.instructions_by_row[insn.row];
+  if (insn.is_memory()) ++counters_.memory_operand_instructions;
   counters_.code_bytes += insn.length;
   u32 mark = DecodeCache::kNoLines;
   retire_code_bytes(mark, linear, insn.length);
@@ -264,7 +300,7 @@ void Cpu::abort_instruction(const Fault& fault, u32 start_esp) {
     state.eip = instruction_eip_;
     state.gpr[ESP] = start_esp;
   }
-  clock_.add_cost(kSubcyclesPerCycle);
+  clock_.charge(CostPart::FaultingInstruction);
   deliver_fault(fault);
 }
 

@@ -16,9 +16,11 @@
 #include "mmu/paging.h"
 #include "mmu/port_bus.h"
 #include "segmentation/segment_loading.h"
+#include "trace/cost_ledger.h"
 #include "trace/cost_model.h"
 
 #include <span>
+#include <string>
 #include <unordered_set>
 #include <vector>
 
@@ -115,8 +117,17 @@ class Cpu {
 
   const CpuProfile& profile() const { return profile_; }
   // Installs a cost model: per-mnemonic instruction costs and the event costs in
-  // the clock's costs (clock().costs). Without one, every instruction costs one cycle.
+  // the clock's costs (clock().costs). Without one, instructions cost nothing. An
+  // instruction whose mnemonic the model has no cost for charges nothing and is
+  // listed by uncosted_mnemonics() once it has retired.
   void set_cost_model(const CostModel& model);
+  // The mnemonics of retired instructions the cost model has no cost for, sorted
+  // (needs the statistics: Counters::instructions_by_row; call after run(), which settles them).
+  std::vector<std::string> uncosted_mnemonics() const;
+  // Retired instructions by mnemonic, sorted by mnemonic (Counters::instructions_by_row summed).
+  std::vector<std::pair<std::string, u64>> retirements_by_mnemonic() const;
+  // The run's cycles as counts x constants (trace/cost_ledger.h); after run().
+  CostLedger cost_ledger() const;
   Counters& counters() { return counters_; }
   const Counters& counters() const { return counters_; }
   // The modeled clock (trace/modeled_clock.h): machine state the CPU owns; the bus it
@@ -550,6 +561,7 @@ class Cpu {
   u32 instruction_eip_ = 0;
   std::string_view delivery_cause_;   // the failed check of the fault being delivered (for traces)
   std::vector<u32> row_costs_;        // cost of each InstructionTable row, in 1/256 cycles
+  std::vector<bool> row_uncosted_;    // rows whose mnemonic the cost model has no cost for
   CodeLineSet code_lines_;            // 32-byte code lines fetched (Counters::code_lines_*)
   DecodeCache decode_cache_;          // decoded instructions by physical address (cpu/decode_cache.h)
   Instruction scratch_;               // the instruction being decoded outside the cache

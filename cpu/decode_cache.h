@@ -202,6 +202,8 @@ class DecodeCache final : public CodeWriteListener {
     if (!e.executions) return;
     const u64 n = e.executions, bytes = n * e.insn.length;
     counters_.opcodes[e.insn.opcode_index] += n;
+    counters_.instructions_by_row[e.insn.row] += n;
+    if (e.insn.is_memory()) counters_.memory_operand_instructions += n;
     counters_.code_bytes += bytes;
     counters_.accesses_by_kind[static_cast<std::size_t>(AccessKind::CodeFetch)] += bytes;
     e.executions = 0;

@@ -14,7 +14,7 @@ namespace {
 void account_load(SegmentationContext& context, const SegmentRegister& reg, u8 fallback, const DescriptorSlot* slot,
                   bool accessed_written) {
   ++context.counters.segment_loads_by_cause[static_cast<std::size_t>(context.cause)];
-  if (slot) context.clock.add_cost(context.clock.costs.segment_load);
+  if (slot) context.clock.charge(CostPart::SegmentLoad);
   Tracer* tracer = context.mmu.tracer();
   if (!tracer) return;
   Event event;

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -198,7 +199,12 @@ int compare_command(const std::vector<std::string>& args) {
     for (const VariantSpec* variant : selected[s]) variant_jobs.push_back({&manifests[s], variant});
   const std::vector<VariantResult> results = run_variants(variant_jobs, base, jobs);
 
-  CompareReport report{regenerate_command(names, vm), vm["profile"].as<std::string>(), {}};
+  CompareReport report{regenerate_command(names, vm), vm["profile"].as<std::string>(), base.cost_model, {}};
+  std::set<std::string> uncosted;
+  for (const VariantResult& result : results) uncosted.insert(result.ledger.uncosted.begin(), result.ledger.uncosted.end());
+  if (!uncosted.empty())
+    std::cerr << "x86lab: uncosted instructions (profile " << base.cost_model.name
+              << " has no cost for them; they charged 0 cycles): " << joined({uncosted.begin(), uncosted.end()}, " ") << "\n";
   bool all_succeeded = true;
   for (std::size_t s = 0, next = 0; s < manifests.size(); ++s) {
     std::vector<const VariantResult*> scenario_results;

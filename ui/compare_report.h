@@ -14,6 +14,7 @@ namespace x86lab {
 struct CompareReport {
   std::string command;    // the command line that regenerates the report, for the Markdown header
   std::string profile;    // the --profile value
+  CostModel model;        // its cost model (the breakdowns price the runs' ledgers with it)
   std::vector<ScenarioComparison> scenarios;
 };
 

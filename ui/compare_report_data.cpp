@@ -2,6 +2,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ui/cli.h"
+#include "platform/scenario/seed_figures.h"
 #include "ui/compare_report.h"
 
 namespace x86lab {
@@ -25,7 +26,7 @@ nlohmann::json number(double value) {
   return value;
 }
 
-nlohmann::json variant_json(const ScenarioComparison& c, std::size_t v) {
+nlohmann::json variant_json(const ScenarioComparison& c, std::size_t v, const CostModel& model) {
   const VariantSpec& spec = *c.variants[v];
   const VariantResult& result = *c.results[v];
   nlohmann::json json;
@@ -43,6 +44,10 @@ nlohmann::json variant_json(const ScenarioComparison& c, std::size_t v) {
   }
   json["seed"] = nlohmann::json::object();
   for (const auto& [key, value] : spec.seed) json["seed"][key] = number(value);
+  json["uncosted"] = result.ledger.uncosted;
+  json["cost_breakdown"] = nlohmann::json::array();
+  for (const CostLine& line : cost_lines(result.ledger, model))
+    json["cost_breakdown"].push_back({{"part", line.part}, {"count", line.count}, {"cycles_each", number(line.cycles_each)}});
   return json;
 }
 
@@ -68,9 +73,25 @@ void write_json(std::ostream& out, const CompareReport& report) {
     scenario["baseline"] = c.manifest->baseline;
     scenario["operation"] = c.manifest->operation;
     scenario["variants"] = nlohmann::json::array();
-    for (std::size_t v = 0; v < c.variants.size(); ++v) scenario["variants"].push_back(variant_json(c, v));
+    for (std::size_t v = 0; v < c.variants.size(); ++v) scenario["variants"].push_back(variant_json(c, v, report.model));
     root["scenarios"].push_back(std::move(scenario));
   }
+  root["seed_figures"] = nlohmann::json::array();
+  for (const SeedFigure& figure : seed_figures(report.scenarios, report.model)) {
+    nlohmann::json row;
+    row["scenario"] = figure.scenario;
+    row["figure"] = figure.figure;
+    row["seed_value"] = figure.seed_value ? nlohmann::json(*figure.seed_value) : nlohmann::json();
+    row["x86lab_value"] = figure.x86lab_value ? nlohmann::json(*figure.x86lab_value) : nlohmann::json();
+    row["derivation"] = name_of(figure.derivation);
+    row["sources"] = figure.sources;
+    row["breakdown"] = nlohmann::json::array();
+    for (const CostLine& line : figure.breakdown)
+      row["breakdown"].push_back({{"part", line.part}, {"count", line.count}, {"cycles_each", number(line.cycles_each)}});
+    row["note"] = figure.note;
+    root["seed_figures"].push_back(std::move(row));
+  }
+  root["sensitivity"] = sensitivity(report.scenarios, report.model);
   out << root.dump(2) << "\n";
 }
 

@@ -98,6 +98,7 @@ VariantResult run_variant(const ScenarioManifest& manifest, const VariantSpec& v
   result.run = machine->run();
   result.counters = machine->counters;
   result.cycles = machine->cpu.clock().cycles();
+  result.ledger = machine->cpu.cost_ledger();
   result.console = console.text();
   ConsoleReport report = parse_console(result.console);
   result.metrics = std::move(report.metrics);

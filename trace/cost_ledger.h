@@ -1,0 +1,38 @@
+// A run's cycles as counts x constants (docs/cost-model.md, "Cycles are counts x
+// constants"): what was charged, by mnemonic and by part, so a report can break the
+// modeled cycles down and re-price them under another profile or a changed constant
+// without running the guest again.
+#pragma once
+#include <array>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "trace/cost_model.h"
+
+namespace x86lab {
+
+struct CostLedger {
+  std::vector<std::pair<std::string, u64>> mnemonics;  // retired instructions by mnemonic, sorted
+  std::array<u64, kCostPartCount> charged{};           // charges by CostPart (MemoryOperand: instructions with one)
+  u64 skipped_subcycles = 0;                           // the clock moved forward while halted (not a cost)
+  std::vector<std::string> uncosted;                   // retired mnemonics the profile has no cost for
+};
+
+// The ledger's cycles priced with `model`, in 1/256 cycles: each mnemonic's count x its
+// cost (0 when uncosted), each part's charges x its cost, plus the skipped cycles.
+// With the model of the run it equals the clock (ModeledClock::subcycles).
+u64 price_subcycles(const CostLedger& ledger, const CostModel& model);
+
+// One priced line of a breakdown: "instruction.MOV" or a part key, its count, and the
+// cycles of one (model's cost), in cycles.
+struct CostLine {
+  std::string part;
+  i64 count = 0;  // negative in a difference of two runs
+  double cycles_each = 0;
+};
+// The ledger's non-zero lines priced with `model`, the idle cycles last ("halted", count
+// 1, cycles_each = the skipped cycles) when there are any.
+std::vector<CostLine> cost_lines(const CostLedger& ledger, const CostModel& model);
+
+}  // namespace x86lab
