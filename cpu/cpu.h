@@ -4,6 +4,7 @@
 // faults: a Fault thrown anywhere in an instruction restores the instruction-start
 // EIP and ESP and is delivered by the run loop.
 #pragma once
+#include <array>
 #include <atomic>
 #include "cpu/code_lines.h"
 #include "cpu/cpu_profile.h"
@@ -128,6 +129,15 @@ class Cpu {
   std::vector<std::pair<std::string, u64>> retirements_by_mnemonic() const;
   // The run's cycles as counts x constants (trace/cost_ledger.h); after run().
   CostLedger cost_ledger() const;
+  // Records the charges between consecutive RDTSC executions (CostWindow), from now on;
+  // costs a decode-cache settle per RDTSC (the scenario runner's choice, not run's).
+  void enable_cost_windows() { cost_windows_.enabled = true; }
+  // The windows recorded, in the order each pair first ran.
+  std::vector<CostWindow> cost_windows() const;
+  // Called by RDTSC before it reads the clock (exec_system.cpp).
+  void note_rdtsc() {
+    if (cost_windows_.enabled) [[unlikely]] close_cost_window();
+  }
   Counters& counters() { return counters_; }
   const Counters& counters() const { return counters_; }
   // The modeled clock (trace/modeled_clock.h): machine state the CPU owns; the bus it
@@ -562,6 +572,24 @@ class Cpu {
   std::string_view delivery_cause_;   // the failed check of the fault being delivered (for traces)
   std::vector<u32> row_costs_;        // cost of each InstructionTable row, in 1/256 cycles
   std::vector<bool> row_uncosted_;    // rows whose mnemonic the cost model has no cost for
+  // The RDTSC windows (enable_cost_windows): the counts at the last RDTSC and the sums by pair.
+  struct CostWindows {
+    bool enabled = false;
+    bool open = false;
+    u32 last_linear = 0;
+    std::vector<u64> rows;  // Counters::instructions_by_row at the last RDTSC
+    std::array<u64, kCostPartCount> charged{};
+    u64 memory_operand = 0, skipped = 0, subcycles = 0;
+    struct Sum {
+      u32 open, close;
+      u64 count = 0;
+      std::vector<u64> rows;
+      std::array<u64, kCostPartCount> charged{};
+      u64 skipped = 0, subcycles = 0;
+    };
+    std::vector<Sum> sums;
+  } cost_windows_;
+  void close_cost_window();
   CodeLineSet code_lines_;            // 32-byte code lines fetched (Counters::code_lines_*)
   DecodeCache decode_cache_;          // decoded instructions by physical address (cpu/decode_cache.h)
   Instruction scratch_;               // the instruction being decoded outside the cache

@@ -14,9 +14,9 @@ std::vector<CostLine> cost_lines(const CostLedger& ledger, const CostModel& mode
   std::vector<CostLine> lines;
   const auto cycles = [](u64 subcycles) { return double(subcycles) / kSubcyclesPerCycle; };
   for (const auto& [mnemonic, count] : ledger.mnemonics)
-    if (count) lines.push_back({"instruction." + mnemonic, i64(count), cycles(model.instruction_cost(mnemonic).value_or(0))});
+    if (count) lines.push_back({"instruction." + mnemonic, double(count), cycles(model.instruction_cost(mnemonic).value_or(0))});
   for (std::size_t p = 0; p < kCostPartCount; ++p)
-    if (ledger.charged[p]) lines.push_back({kCostPartKeys[p], i64(ledger.charged[p]), cycles(model.parts[p])});
+    if (ledger.charged[p]) lines.push_back({kCostPartKeys[p], double(ledger.charged[p]), cycles(model.parts[p])});
   if (ledger.skipped_subcycles) lines.push_back({"halted", 1, cycles(ledger.skipped_subcycles)});
   return lines;
 }

@@ -19,6 +19,17 @@ struct CostLedger {
   std::vector<std::string> uncosted;                   // retired mnemonics the profile has no cost for
 };
 
+// The charges between two consecutive RDTSC executions, summed over every time the same
+// pair ran (Cpu::enable_cost_windows): what a guest's RDTSC-bracketed measurement
+// paid, by part. Opened by the RDTSC at linear `open`, closed by the one at `close`
+// (each RDTSC's own cost falls into the window it opens).
+struct CostWindow {
+  u32 open = 0, close = 0;  // linear addresses of the two RDTSCs
+  u64 count = 0;            // how many times the pair ran
+  CostLedger ledger;        // their charges, summed (uncosted left empty)
+  u64 subcycles = 0;        // their clock advance, summed
+};
+
 // The ledger's cycles priced with `model`, in 1/256 cycles: each mnemonic's count x its
 // cost (0 when uncosted), each part's charges x its cost, plus the skipped cycles.
 // With the model of the run it equals the clock (ModeledClock::subcycles).
@@ -28,7 +39,7 @@ u64 price_subcycles(const CostLedger& ledger, const CostModel& model);
 // cycles of one (model's cost), in cycles.
 struct CostLine {
   std::string part;
-  i64 count = 0;  // negative in a difference of two runs
+  double count = 0;  // negative in a difference of two runs, a fraction in a per-operation mean
   double cycles_each = 0;
 };
 // The ledger's non-zero lines priced with `model`, the idle cycles last ("halted", count

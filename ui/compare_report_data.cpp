@@ -1,4 +1,5 @@
 // JSON and CSV reports of `x86lab compare` (docs/compare.md, "Report files").
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "ui/cli.h"
@@ -77,21 +78,34 @@ void write_json(std::ostream& out, const CompareReport& report) {
     root["scenarios"].push_back(std::move(scenario));
   }
   root["seed_figures"] = nlohmann::json::array();
-  for (const SeedFigure& figure : seed_figures(report.scenarios, report.model)) {
-    nlohmann::json row;
-    row["scenario"] = figure.scenario;
-    row["figure"] = figure.figure;
-    row["seed_value"] = figure.seed_value ? nlohmann::json(*figure.seed_value) : nlohmann::json();
-    row["x86lab_value"] = figure.x86lab_value ? nlohmann::json(*figure.x86lab_value) : nlohmann::json();
-    row["derivation"] = name_of(figure.derivation);
-    row["sources"] = figure.sources;
-    row["breakdown"] = nlohmann::json::array();
-    for (const CostLine& line : figure.breakdown)
-      row["breakdown"].push_back({{"part", line.part}, {"count", line.count}, {"cycles_each", number(line.cycles_each)}});
-    row["note"] = figure.note;
-    root["seed_figures"].push_back(std::move(row));
-  }
+  const auto add_figures = [&](const std::vector<ScenarioComparison>& scenarios, const CostModel& model,
+                               const std::string& profile) {
+    for (const SeedFigure& figure : seed_figures(scenarios, model)) {
+      if (std::none_of(scenarios.begin(), scenarios.end(),
+                       [&](const ScenarioComparison& c) { return c.manifest->scenario == figure.scenario; }))
+        continue;
+      nlohmann::json row;
+      row["scenario"] = figure.scenario;
+      row["profile"] = profile;
+      row["figure"] = figure.figure;
+      row["seed_value"] = figure.seed_value ? nlohmann::json(*figure.seed_value) : nlohmann::json();
+      row["x86lab_value"] = figure.x86lab_value ? nlohmann::json(*figure.x86lab_value) : nlohmann::json();
+      row["derivation"] = name_of(figure.derivation);
+      row["sources"] = figure.sources;
+      row["breakdown"] = nlohmann::json::array();
+      for (const CostLine& line : figure.breakdown)
+        row["breakdown"].push_back({{"part", line.part}, {"count", number(line.count)}, {"cycles_each", number(line.cycles_each)}});
+      row["note"] = figure.note;
+      root["seed_figures"].push_back(std::move(row));
+    }
+  };
+  add_figures(report.scenarios, report.model, report.profile);
   root["sensitivity"] = sensitivity(report.scenarios, report.model);
+  for (const auto& run : report.seed_profile_runs) {
+    add_figures({run->comparison}, run->model, run->profile);
+    for (const std::string& sentence : sensitivity({run->comparison}, run->model))
+      root["sensitivity"].push_back("(profile " + run->profile + ") " + sentence);
+  }
   out << root.dump(2) << "\n";
 }
 

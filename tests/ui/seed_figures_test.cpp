@@ -47,7 +47,8 @@ TEST(SeedFigures, K7AndP3RunNoUncostedInstruction) {
 TEST(SeedFigures, EveryFigureHasTheKeysAndNoModeledRowLacksASource) {
   const nlohmann::json& json = report("p3");
   ASSERT_TRUE(json.contains("seed_figures"));
-  EXPECT_EQ(json["seed_figures"].size(), 30u);  // 9 tls, 10 ctxsw, 11 irq (docs/scenarios.md sections 1-3)
+  // 9 tls, 10 ctxsw, 11 irq (docs/scenarios.md sections 1-3), and irq's 11 again under k7
+  EXPECT_EQ(json["seed_figures"].size(), 41u);
   for (const auto& row : json["seed_figures"]) {
     for (const char* key : {"scenario", "figure", "seed_value", "x86lab_value", "derivation", "sources", "breakdown"})
       EXPECT_TRUE(row.contains(key)) << key << " in " << row["figure"];
@@ -83,6 +84,33 @@ TEST(SeedFigures, TheFiguresP3WasCalibratedOnAreReportedAsCalibrated) {
   ASSERT_NE(faults, nullptr);
   EXPECT_EQ((*faults)["derivation"], "counted");
   EXPECT_DOUBLE_EQ((*faults)["x86lab_value"].get<double>(), 8191.0 / 4160.0);
+}
+
+// The ctxsw rows' breakdowns are the RDTSC windows of Luca's loop (the operation's
+// window minus the empty loop's, per run): their count x cycles add up to the guest's own
+// loop figure, and LLDT is one LLDT (51 cycles on p3, 34 on k7).
+TEST(SeedFigures, CtxswBreakdownsAreTheMeasuredWindowsAndAddUpToTheGuestsFigure) {
+  for (const char* profile : {"p3", "k7"})
+    for (const auto& row : report(profile)["seed_figures"]) {
+      if (row["scenario"] != "ctxsw" || row["x86lab_value"].is_null()) continue;
+      double total = 0;
+      for (const auto& line : row["breakdown"]) total += line["count"].get<double>() * line["cycles_each"].get<double>();
+      EXPECT_NEAR(total, row["x86lab_value"].get<double>(), 0.011) << profile << " " << row["figure"];
+    }
+  const nlohmann::json* lldt = figure(report("p3"), "ctxsw", "LLDT, cycles");
+  ASSERT_NE(lldt, nullptr);
+  ASSERT_EQ((*lldt)["breakdown"].size(), 1u);
+  EXPECT_EQ((*lldt)["breakdown"][0]["part"], "instruction.LLDT");
+  EXPECT_EQ((*lldt)["breakdown"][0]["count"], 1);
+}
+
+// Seed 004 measured on a Sempron: the irq figures are reported under k7 too.
+TEST(SeedFigures, IrqIsReportedUnderK7AsWellAsP3) {
+  int p3 = 0, k7 = 0;
+  for (const auto& row : report("p3")["seed_figures"])
+    if (row["scenario"] == "irq") (row["profile"] == "k7" ? k7 : p3) += 1;
+  EXPECT_EQ(p3, 11);
+  EXPECT_EQ(k7, 11);
 }
 
 // cycles = sum of count x cycles_each over the variant's cost_breakdown (halted time
