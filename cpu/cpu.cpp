@@ -185,56 +185,26 @@ CostLedger Cpu::cost_ledger() const {
   return ledger;
 }
 
-// Adds the counts since the last RDTSC to the window of (last RDTSC, this one) and
-// starts the next. The counts now are the counters plus the decode cache's pending
-// retirements (the cache is not settled: that would drop the running entry's count).
+// Closes the RDTSC window (CostWindowRecorder) with the counts now: the counters plus
+// the decode cache's pending retirements (settling the cache here would drop the
+// running entry's count).
 void Cpu::close_cost_window() {
-  CostWindows& w = cost_windows_;
   const std::size_t rows = InstructionTable::get().rows().size();
-  const u32 linear = state.segments[CS].cache.base + instruction_eip_;
-  auto charged = clock_.charged;
   std::vector<u64> now(counters_.instructions_by_row.begin(), counters_.instructions_by_row.begin() + rows);
-  u64 memory_operand = counters_.memory_operand_instructions;
+  auto charged = clock_.charged;
+  u64& memory_operand = charged[static_cast<std::size_t>(CostPart::MemoryOperand)];
+  memory_operand = counters_.memory_operand_instructions;
   decode_cache_.for_each_pending([&](const Instruction& insn, u64 n) {
     now[insn.row] += n;
     if (insn.is_memory()) memory_operand += n;
   });
-  charged[static_cast<std::size_t>(CostPart::MemoryOperand)] = memory_operand;
-  if (w.open) {
-    auto sum = std::find_if(w.sums.begin(), w.sums.end(),
-                            [&](const CostWindows::Sum& s) { return s.open == w.last_linear && s.close == linear; });
-    if (sum == w.sums.end()) {
-      w.sums.push_back({w.last_linear, linear, 0, std::vector<u64>(rows), {}, 0, 0});
-      sum = w.sums.end() - 1;
-    }
-    ++sum->count;
-    for (std::size_t r = 0; r < rows; ++r) sum->rows[r] += now[r] - w.rows[r];
-    for (std::size_t p = 0; p < kCostPartCount; ++p) sum->charged[p] += charged[p] - w.charged[p];
-    sum->skipped += clock_.skipped_subcycles - w.skipped;
-    sum->subcycles += clock_.subcycles - w.subcycles;
-  }
-  w.open = true;
-  w.last_linear = linear;
-  w.rows = std::move(now);
-  w.charged = charged;
-  w.skipped = clock_.skipped_subcycles;
-  w.subcycles = clock_.subcycles;
+  cost_windows_.record(state.segments[CS].cache.base + instruction_eip_, std::move(now), charged,
+                       clock_.skipped_subcycles, clock_.subcycles);
 }
 
 std::vector<CostWindow> Cpu::cost_windows() const {
-  std::vector<CostWindow> windows;
   const auto& rows = InstructionTable::get().rows();
-  for (const CostWindows::Sum& sum : cost_windows_.sums) {
-    CostWindow window{sum.open, sum.close, sum.count, {}, sum.subcycles};
-    std::map<std::string, u64> counts;
-    for (std::size_t r = 0; r < sum.rows.size(); ++r)
-      if (sum.rows[r]) counts[std::string(rows[r]->mnemonic)] += sum.rows[r];
-    window.ledger.mnemonics.assign(counts.begin(), counts.end());
-    window.ledger.charged = sum.charged;
-    window.ledger.skipped_subcycles = sum.skipped;
-    windows.push_back(std::move(window));
-  }
-  return windows;
+  return cost_windows_.windows([&](std::size_t row) { return std::string(rows[row]->mnemonic); });
 }
 
 // Counts the 32- and 64-byte code lines an instruction's bytes occupy (by linear

@@ -572,23 +572,7 @@ class Cpu {
   std::string_view delivery_cause_;   // the failed check of the fault being delivered (for traces)
   std::vector<u32> row_costs_;        // cost of each InstructionTable row, in 1/256 cycles
   std::vector<bool> row_uncosted_;    // rows whose mnemonic the cost model has no cost for
-  // The RDTSC windows (enable_cost_windows): the counts at the last RDTSC and the sums by pair.
-  struct CostWindows {
-    bool enabled = false;
-    bool open = false;
-    u32 last_linear = 0;
-    std::vector<u64> rows;  // Counters::instructions_by_row at the last RDTSC
-    std::array<u64, kCostPartCount> charged{};
-    u64 memory_operand = 0, skipped = 0, subcycles = 0;
-    struct Sum {
-      u32 open, close;
-      u64 count = 0;
-      std::vector<u64> rows;
-      std::array<u64, kCostPartCount> charged{};
-      u64 skipped = 0, subcycles = 0;
-    };
-    std::vector<Sum> sums;
-  } cost_windows_;
+  CostWindowRecorder cost_windows_;  // enable_cost_windows
   void close_cost_window();
   CodeLineSet code_lines_;            // 32-byte code lines fetched (Counters::code_lines_*)
   DecodeCache decode_cache_;          // decoded instructions by physical address (cpu/decode_cache.h)

@@ -4,6 +4,7 @@
 // without running the guest again.
 #pragma once
 #include <array>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -28,6 +29,35 @@ struct CostWindow {
   u64 count = 0;            // how many times the pair ran
   CostLedger ledger;        // their charges, summed (uncosted left empty)
   u64 subcycles = 0;        // their clock advance, summed
+};
+
+// Sums the counts between consecutive RDTSCs by pair of RDTSC sites (Cpu::note_rdtsc).
+class CostWindowRecorder {
+ public:
+  bool enabled = false;
+  // An RDTSC at linear `linear` with these running totals: closes the window opened
+  // by the previous RDTSC and opens the next. `rows`: retirements by instruction-table
+  // row; `charged`: by part (MemoryOperand = instructions with a memory operand).
+  void record(u32 linear, std::vector<u64> rows, const std::array<u64, kCostPartCount>& charged, u64 skipped,
+              u64 subcycles);
+  // The windows in the order each pair first ran; `mnemonic_of(row)` names a row.
+  std::vector<CostWindow> windows(const std::function<std::string(std::size_t)>& mnemonic_of) const;
+
+ private:
+  struct Totals {
+    std::vector<u64> rows;
+    std::array<u64, kCostPartCount> charged{};
+    u64 skipped = 0, subcycles = 0;
+  };
+  struct Sum {
+    u32 open, close;
+    u64 count = 0;
+    Totals totals;
+  };
+  bool open_ = false;
+  u32 last_linear_ = 0;
+  Totals last_;
+  std::vector<Sum> sums_;
 };
 
 // The ledger's cycles priced with `model`, in 1/256 cycles: each mnemonic's count x its
