@@ -155,7 +155,7 @@ void Cpu::set_cost_model(const CostModel& model) {
 }
 
 u32 Cpu::instruction_cost(const Instruction& insn) const {
-  const u32 row = row_costs_.empty() ? 0 : row_costs_[insn.row];
+  const u32 row = row_costs_.empty() ? kSubcyclesPerCycle : row_costs_[insn.row];
   return row + (insn.is_memory() ? clock_.cost(CostPart::MemoryOperand) : 0);
 }
 

@@ -118,7 +118,7 @@ class Cpu {
 
   const CpuProfile& profile() const { return profile_; }
   // Installs a cost model: per-mnemonic instruction costs and the event costs in
-  // the clock's costs (clock().costs). Without one, instructions cost nothing. An
+  // the clock's costs (clock().costs). Without one (CPU tests), each instruction costs one cycle. An
   // instruction whose mnemonic the model has no cost for charges nothing and is
   // listed by uncosted_mnemonics() once it has retired.
   void set_cost_model(const CostModel& model);

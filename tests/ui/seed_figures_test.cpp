@@ -18,7 +18,9 @@ const nlohmann::json& report(const std::string& profile) {
   static std::map<std::string, nlohmann::json> reports;
   auto found = reports.find(profile);
   if (found != reports.end()) return found->second;
-  const auto dir = std::filesystem::path(::testing::TempDir()) / ("x86lab_seed_figures_" + profile);
+  // One folder per test process: ctest runs the tests of this file at once.
+  const auto dir = std::filesystem::path(::testing::TempDir()) /
+                   ("x86lab_seed_figures_" + profile + "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
   std::filesystem::remove_all(dir);
   const auto o = x86lab::testing::run_x86lab("compare all --jobs 2 --profile " + profile + " --out " + dir.string());
   EXPECT_EQ(o.status, 0) << o.output;
