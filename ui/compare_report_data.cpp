@@ -48,7 +48,7 @@ nlohmann::json variant_json(const ScenarioComparison& c, std::size_t v, const Co
   json["uncosted"] = result.ledger.uncosted;
   json["cost_breakdown"] = nlohmann::json::array();
   for (const CostLine& line : cost_lines(result.ledger, model))
-    json["cost_breakdown"].push_back({{"part", line.part}, {"count", line.count}, {"cycles_each", number(line.cycles_each)}});
+    json["cost_breakdown"].push_back({{"part", line.part}, {"count", number(line.count)}, {"cycles_each", number(line.cycles_each)}});
   return json;
 }
 
