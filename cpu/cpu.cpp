@@ -3,6 +3,9 @@
 #include "cpu/cpu.h"
 
 #include <algorithm>
+#include <map>
+#include <set>
+#include <stdexcept>
 
 #include "cpu/decoder.h"
 #include "cpu/execute_one.h"
@@ -15,6 +18,8 @@ namespace x86lab {
 Cpu::Cpu(Mmu& mmu, PortBus& ports, Counters& counters, const CpuProfile& profile)
     : mmu_(mmu), ports_(ports), counters_(counters), profile_(profile), decode_cache_(mmu.bus(), counters) {
   mmu_.bus().attach_clock(&clock_);
+  if (InstructionTable::get().rows().size() > Counters::kInstructionRowCapacity)
+    throw std::logic_error("the instruction table has more rows than Counters::instructions_by_row holds");
   mmu_.set_tlb_geometry(profile.tlb);
   // A changed translation or a written code page ends a linked run after its
   // instruction (LinkedRunner::run_linked).
@@ -118,17 +123,68 @@ void Cpu::load_code_segment_real(u16 selector) {
 
 void Cpu::set_cost_model(const CostModel& model) {
   const auto& rows = InstructionTable::get().rows();
-  row_costs_.resize(rows.size());
-  for (std::size_t i = 0; i < rows.size(); ++i) row_costs_[i] = model.instruction_cost(std::string(rows[i]->mnemonic));
-  clock_.costs = {model.memory_operand, model.segment_load, model.locked_access, model.far_transfer,
-                     model.exception_delivery, model.interrupt_delivery, model.iret, model.task_switch,
-                     model.page_walk, model.new_code_line, model.string_iteration};
+  row_costs_.assign(rows.size(), 0);
+  row_uncosted_.assign(rows.size(), false);
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const auto cost = model.instruction_cost(std::string(rows[i]->mnemonic));
+    row_costs_[i] = cost.value_or(0);
+    row_uncosted_[i] = !cost;
+  }
+  clock_.costs = model.parts;
   decode_cache_.clear();  // cached instructions carry the old costs
 }
 
 u32 Cpu::instruction_cost(const Instruction& insn) const {
   const u32 row = row_costs_.empty() ? kSubcyclesPerCycle : row_costs_[insn.row];
-  return row + (insn.is_memory() ? clock_.costs.memory_operand : 0);
+  return row + (insn.is_memory() ? clock_.cost(CostPart::MemoryOperand) : 0);
+}
+
+std::vector<std::string> Cpu::uncosted_mnemonics() const {
+  std::set<std::string> names;
+  const auto& rows = InstructionTable::get().rows();
+  for (std::size_t i = 0; i < row_uncosted_.size() && i < counters_.instructions_by_row.size(); ++i)
+    if (row_uncosted_[i] && counters_.instructions_by_row[i]) names.emplace(rows[i]->mnemonic);
+  return {names.begin(), names.end()};
+}
+
+std::vector<std::pair<std::string, u64>> Cpu::retirements_by_mnemonic() const {
+  std::map<std::string, u64> counts;
+  const auto& rows = InstructionTable::get().rows();
+  for (std::size_t i = 0; i < counters_.instructions_by_row.size() && i < rows.size(); ++i)
+    if (counters_.instructions_by_row[i]) counts[std::string(rows[i]->mnemonic)] += counters_.instructions_by_row[i];
+  return {counts.begin(), counts.end()};
+}
+
+CostLedger Cpu::cost_ledger() const {
+  CostLedger ledger;
+  ledger.mnemonics = retirements_by_mnemonic();
+  ledger.charged = clock_.charged;
+  ledger.charged[static_cast<std::size_t>(CostPart::MemoryOperand)] = counters_.memory_operand_instructions;
+  ledger.skipped_subcycles = clock_.skipped_subcycles;
+  ledger.uncosted = uncosted_mnemonics();
+  return ledger;
+}
+
+// Closes the RDTSC window (CostWindowRecorder) with the counts now: the counters plus
+// the decode cache's pending retirements (settling the cache here would drop the
+// running entry's count).
+void Cpu::close_cost_window() {
+  const std::size_t rows = InstructionTable::get().rows().size();
+  std::vector<u64> now(counters_.instructions_by_row.begin(), counters_.instructions_by_row.begin() + rows);
+  auto charged = clock_.charged;
+  u64& memory_operand = charged[static_cast<std::size_t>(CostPart::MemoryOperand)];
+  memory_operand = counters_.memory_operand_instructions;
+  decode_cache_.for_each_pending([&](const Instruction& insn, u64 n) {
+    now[insn.row] += n;
+    if (insn.is_memory()) memory_operand += n;
+  });
+  cost_windows_.record(state.segments[CS].cache.base + instruction_eip_, std::move(now), charged,
+                       clock_.skipped_subcycles, clock_.subcycles);
+}
+
+std::vector<CostWindow> Cpu::cost_windows() const {
+  const auto& rows = InstructionTable::get().rows();
+  return cost_windows_.windows([&](std::size_t row) { return std::string(rows[row]->mnemonic); });
 }
 
 // Counts the 32- and 64-byte code lines an instruction's bytes occupy (by linear
@@ -141,7 +197,7 @@ void Cpu::insert_code_lines(u32 linear, unsigned length) {
     const unsigned fresh = code_lines_.insert(line);
     if (fresh) {
       ++counters_.code_lines_32;
-      clock_.add_cost(clock_.costs.new_code_line);
+      clock_.charge(CostPart::NewCodeLine);
     }
     if (fresh == 2) ++counters_.code_lines_64;
   }
@@ -225,6 +281,8 @@ const Instruction* Cpu::decode_and_cache(u32 eip, u32 offset, u32 physical, Inst
 
 void Cpu::retire_uncached(const Instruction& insn, u32 linear) {
   ++counters_.opcodes[insn.opcode_index];
+  ++counters_.instructions_by_row[insn.row];
+  if (insn.is_memory()) ++counters_.memory_operand_instructions;
   counters_.code_bytes += insn.length;
   u32 mark = DecodeCache::kNoLines;
   retire_code_bytes(mark, linear, insn.length);
@@ -244,7 +302,7 @@ void Cpu::abort_instruction(const Fault& fault, u32 start_esp) {
     state.eip = instruction_eip_;
     state.gpr[ESP] = start_esp;
   }
-  clock_.add_cost(kSubcyclesPerCycle);
+  clock_.charge(CostPart::FaultingInstruction);
   deliver_fault(fault);
 }
 

@@ -5,6 +5,7 @@
 // (signal_fault: the operand helpers, try_read/try_write), restores the
 // instruction-start EIP and ESP and is delivered by the run loop.
 #pragma once
+#include <array>
 #include <atomic>
 #include "cpu/code_lines.h"
 #include "cpu/cpu_profile.h"
@@ -17,10 +18,12 @@
 #include "mmu/paging.h"
 #include "mmu/port_bus.h"
 #include "segmentation/segment_loading.h"
+#include "trace/cost_ledger.h"
 #include "trace/cost_model.h"
 #include "trace/state_archive.h"
 
 #include <span>
+#include <string>
 #include <unordered_set>
 #include <vector>
 
@@ -127,8 +130,26 @@ class Cpu {
 
   const CpuProfile& profile() const { return profile_; }
   // Installs a cost model: per-mnemonic instruction costs and the event costs in
-  // the clock's costs (clock().costs). Without one, every instruction costs one cycle.
+  // the clock's costs (clock().costs). Without one (CPU tests), each instruction costs one cycle. An
+  // instruction whose mnemonic the model has no cost for charges nothing and is
+  // listed by uncosted_mnemonics() once it has retired.
   void set_cost_model(const CostModel& model);
+  // The mnemonics of retired instructions the cost model has no cost for, sorted
+  // (needs the statistics: Counters::instructions_by_row; call after run(), which settles them).
+  std::vector<std::string> uncosted_mnemonics() const;
+  // Retired instructions by mnemonic, sorted by mnemonic (Counters::instructions_by_row summed).
+  std::vector<std::pair<std::string, u64>> retirements_by_mnemonic() const;
+  // The run's cycles as counts x constants (trace/cost_ledger.h); after run().
+  CostLedger cost_ledger() const;
+  // Records the charges between consecutive RDTSC executions (CostWindow), from now on;
+  // costs a decode-cache settle per RDTSC (the scenario runner's choice, not run's).
+  void enable_cost_windows() { cost_windows_.enabled = true; }
+  // The windows recorded, in the order each pair first ran.
+  std::vector<CostWindow> cost_windows() const;
+  // Called by RDTSC before it reads the clock (exec_system.cpp).
+  void note_rdtsc() {
+    if (cost_windows_.enabled) [[unlikely]] close_cost_window();
+  }
   Counters& counters() { return counters_; }
   const Counters& counters() const { return counters_; }
   // The modeled clock (trace/modeled_clock.h): machine state the CPU owns; the bus it
@@ -631,6 +652,9 @@ class Cpu {
   u32 instruction_eip_ = 0;
   std::string_view delivery_cause_;   // the failed check of the fault being delivered (for traces)
   std::vector<u32> row_costs_;        // cost of each InstructionTable row, in 1/256 cycles
+  std::vector<bool> row_uncosted_;    // rows whose mnemonic the cost model has no cost for
+  CostWindowRecorder cost_windows_;  // enable_cost_windows
+  void close_cost_window();
   CodeLineSet code_lines_;            // 32-byte code lines fetched (Counters::code_lines_*)
   DecodeCache decode_cache_;          // decoded instructions by physical address (cpu/decode_cache.h)
   Instruction scratch_;               // the instruction being decoded outside the cache

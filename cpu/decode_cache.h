@@ -143,6 +143,13 @@ class DecodeCache final : public CodeWriteListener {
   // empties the list. The CPU calls it whenever it returns from run() or step(), so
   // Counters are exact whenever nobody is executing.
   void settle();
+  // Calls f(instruction, retirements) for each listed entry's retirements not yet
+  // added to the counters (what settle() would add), without settling.
+  template <class F>
+  void for_each_pending(F&& f) const {
+    for (const Entry* e : listed_)
+      if (e->executions) f(e->insn, e->executions);
+  }
 
   // ---- successor links ----
   // The key of links made now in fetch context `context`, the CPU's number for that
@@ -202,6 +209,8 @@ class DecodeCache final : public CodeWriteListener {
     if (!e.executions) return;
     const u64 n = e.executions, bytes = n * e.insn.length;
     counters_.opcodes[e.insn.opcode_index] += n;
+    counters_.instructions_by_row[e.insn.row] += n;
+    if (e.insn.is_memory()) counters_.memory_operand_instructions += n;
     counters_.code_bytes += bytes;
     counters_.accesses_by_kind[static_cast<std::size_t>(AccessKind::CodeFetch)] += bytes;
     e.executions = 0;

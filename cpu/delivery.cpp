@@ -94,8 +94,7 @@ void Cpu::shutdown() {
 
 void Cpu::deliver(u8 vector, std::optional<u32> error_code, EventSource source, u32 return_eip) {
   ++counters_.exceptions_by_vector[vector];
-  clock_.add_cost(source == EventSource::External ? clock_.costs.interrupt_delivery
-                                                     : clock_.costs.exception_delivery);
+  clock_.charge(source == EventSource::External ? CostPart::InterruptDelivery : CostPart::ExceptionDelivery);
   emit(tracer(), [&] {
     return events::Exception{.vector = vector, .has_error_code = error_code.has_value(),
                              .error_code = error_code.value_or(0), .cs = state.segments[CS].selector,
@@ -250,6 +249,8 @@ void Cpu::switch_to_inner_stack(SegmentationContext& context, u8 new_cpl, bool f
   state.segments[SS] = ss;
   state.gpr[ESP] = new_esp;
   state.cpl = new_cpl;
+  ++counters_.stack_switches;
+  clock_.charge(CostPart::StackSwitch);
 }
 
 }  // namespace x86lab

@@ -86,7 +86,7 @@ bool repeat_batch(Cpu& c, const Instruction& i, u32 delta) {
     const u32 count = i.address_size_32 ? c.state.gpr[ECX] : c.state.gpr[ECX] & 0xFFFF;
     if (count == 0) return false;
     if (!iterate<T, kOp>(c, i, delta)) return false;
-    c.clock().add_cost(c.clock().costs.string_iteration);  // the cost model's per-element price
+    c.clock().charge(CostPart::StringIteration);  // the cost model's per-element price
     if (i.address_size_32) --c.state.gpr[ECX];
     else c.set_reg<u16>(ECX, static_cast<u16>(count - 1));
     if constexpr (kOp == StringOp::Cmps || kOp == StringOp::Scas) {

@@ -34,6 +34,7 @@ u64 time_stamp_counter(Cpu& c) { return c.clock().cycles() + c.state.tsc_offset;
 // RDTSC returns the time-stamp counter; CR4.TSD makes it privileged.
 void rdtsc(Cpu& c, const Instruction&) {
   if ((c.state.cr4 & cr4::TSD) && c.state.cpl != 0 && !c.real_mode()) throw gp(0, "RDTSC with CR4.TSD at CPL > 0");
+  c.note_rdtsc();
   const u64 tsc = time_stamp_counter(c);
   c.state.gpr[EAX] = static_cast<u32>(tsc);
   c.state.gpr[EDX] = static_cast<u32>(tsc >> 32);

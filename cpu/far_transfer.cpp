@@ -85,7 +85,7 @@ void clear_inner_segments(Cpu& c) {
 }
 
 void far_jump_or_call(Cpu& c, u16 selector_value, u32 offset, bool is_call, bool operand32) {
-  c.clock().add_cost(c.clock().costs.far_transfer);
+  c.clock().charge(CostPart::FarTransfer);
   if (!operand32) offset &= 0xFFFF;
   const u16 old_cs = c.state.segments[CS].selector;
   const u32 old_eip = c.state.eip;
@@ -152,7 +152,7 @@ void call_far(Cpu& c, const Instruction& i) {
 
 template <class T>
 void retf(Cpu& c, const Instruction& i) {
-  c.clock().add_cost(c.clock().costs.far_transfer);
+  c.clock().charge(CostPart::FarTransfer);
   const u32 extra = i.operands[0].method == OperandMethod::I ? (i.immediate & 0xFFFF) : 0;
   const u32 eip = c.peek_stack<T>(0);
   const u16 cs = static_cast<u16>(c.peek_stack<T>(sizeof(T)));
@@ -222,7 +222,7 @@ void iret_protected(Cpu& c) {
 // (SDM "Handling Multiple NMIs").
 template <class T>
 void iret(Cpu& c, const Instruction&) {
-  c.clock().add_cost(c.clock().costs.iret);
+  c.clock().charge(CostPart::Iret);
   c.protected_mode() ? iret_protected<T>(c) : iret_real<T>(c);
   c.state.nmi_blocked = false;
   c.notify_interrupt();

@@ -113,7 +113,7 @@ void Cpu::switch_task(Selector selector, const DescriptorSlot& tss, TaskSwitchRe
   if (reason != TaskSwitchReason::Iret) set_tss_busy(context, tss.linear, true);
   load_task_register_cache(state.tr, selector.value, d);
   state.cr0 |= cr0::TS;
-  clock_.add_cost(clock_.costs.task_switch);
+  clock_.charge(CostPart::TaskSwitch);
   emit(tracer(), events::TaskSwitch{.old_tr = old_tr, .new_tr = selector.value, .reason = static_cast<u8>(reason)});
 
   // Commit point: from here a fault is delivered in the new task's context.

@@ -94,7 +94,7 @@ u32 Mmu::translate_miss_or_throw(u32 linear, AccessIntent intent, bool user) {
 
 std::optional<Mmu::Translation> Mmu::walk(u32 linear, AccessIntent intent, bool user) {
   ++counters_.page_walks;
-  bus_.clock().add_cost(bus_.clock().costs.page_walk);
+  bus_.clock().charge(CostPart::PageWalk);
   const bool write = intent == AccessIntent::Write;
   const u32 pde_at = pde_address(control_.cr3, linear);
   const u32 pde = bus_.read<u32>(pde_at, AccessKind::PageDirectoryRead);

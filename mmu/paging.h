@@ -239,7 +239,7 @@ class Mmu {
       return old;
     }
     ++counters_.locked_by_kind[static_cast<std::size_t>(kind)];
-    bus_.clock().add_cost(bus_.clock().costs.locked_access);
+    bus_.clock().charge(CostPart::LockedAccess);
     const T old = read<T>(linear, kind, user, AccessIntent::Write);
     write<T>(linear, static_cast<T>(modify(old)), kind, user);
     return old;

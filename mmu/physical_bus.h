@@ -131,7 +131,7 @@ class PhysicalBus {
   template <class T, class Modify>
   T locked_rmw(u32 address, AccessKind kind, Modify modify) {
     ++counters_.locked_by_kind[static_cast<std::size_t>(kind)];
-    clock_->add_cost(clock_->costs.locked_access);  // the cost model's price of a locked cycle
+    clock_->charge(CostPart::LockedAccess);  // the cost model's price of a locked cycle
     const T old = read<T>(address, kind);
     write<T>(address, static_cast<T>(modify(old)), kind);
     return old;

@@ -71,6 +71,8 @@ void VirtualClock::advance_to(u64 cycle) {
 
 void VirtualClock::transfer_state(StateArchive& a) {
   a.field(cpu_clock_.subcycles, "modeled clock");
+  a.array(cpu_clock_.charged, "cycles charged by part");
+  a.field(cpu_clock_.skipped_subcycles, "halted cycles");
   std::vector<u64> deadlines;
   for (const Event& event : events_) deadlines.push_back(event.deadline);
   a.same_size_sequence(deadlines, "device events");

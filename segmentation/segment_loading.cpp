@@ -14,7 +14,7 @@ namespace {
 void account_load(SegmentationContext& context, const SegmentRegister& reg, u8 fallback, const DescriptorSlot* slot,
                   bool accessed_written) {
   ++context.counters.segment_loads_by_cause[static_cast<std::size_t>(context.cause)];
-  if (slot) context.clock.add_cost(context.clock.costs.segment_load);
+  if (slot) context.clock.charge(CostPart::SegmentLoad);
   emit(context.mmu.tracer(), [&] {
     const bool in_file = context.register_file && &reg >= context.register_file && &reg < context.register_file + 6;
     return events::SegmentLoad{.reg = in_file ? static_cast<u8>(&reg - context.register_file) : fallback,

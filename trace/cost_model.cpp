@@ -16,11 +16,46 @@ std::string trim(const std::string& s) {
   return s.substr(first, s.find_last_not_of(" \t\r") - first + 1);
 }
 
+struct Tag {
+  const char* text;
+  Provenance kind;
+};
+constexpr Tag kTags[] = {{"source:", Provenance::Source},
+                         {"assumption:", Provenance::Assumption},
+                         {"calibrated on:", Provenance::Calibrated}};
+
+// Splits "number  TAG text" into the number's text and the provenance (the first tag
+// on the line is the tag); `where` prefixes errors.
+std::pair<std::string, ConstantProvenance> split_tag(const std::string& rest, const std::string& key,
+                                                     const std::string& where) {
+  std::size_t at = std::string::npos;
+  const Tag* found = nullptr;
+  for (const Tag& tag : kTags) {
+    const auto position = rest.find(tag.text);
+    if (position == std::string::npos) continue;
+    if (!found || position < at) at = position, found = &tag;  // the first tag; later ones are text
+  }
+  if (!found)
+    throw std::invalid_argument(where + "the number for '" + key +
+                                "' has no provenance (source:, assumption: or calibrated on:)");
+  const std::string text = trim(rest.substr(at + std::string(found->text).size()));
+  if (text.empty()) throw std::invalid_argument(where + "the " + found->text + " of '" + key + "' is empty");
+  return {trim(rest.substr(0, at)), ConstantProvenance{found->kind, text, 0, 0}};
+}
+
 }  // namespace
+
+const char* name_of(Provenance provenance) {
+  switch (provenance) {
+    case Provenance::Source: return "source";
+    case Provenance::Assumption: return "assumption";
+    case Provenance::Calibrated: return "calibrated";
+  }
+  return "?";
+}
 
 CostModel parse_cost_model(const std::string& text, const std::string& file_name, const MnemonicCheck& is_mnemonic) {
   CostModel model;
-  std::map<std::string, int> key_lines;  // each key given, and its line
   std::istringstream lines(text);
   std::string line;
   for (int number = 1; std::getline(lines, line); ++number) {
@@ -31,16 +66,14 @@ CostModel parse_cost_model(const std::string& text, const std::string& file_name
     const auto equals = content.find('=');
     if (equals == std::string::npos) throw std::invalid_argument(where + "expected 'key = number  source: ...'");
     const std::string key = trim(content.substr(0, equals));
-    std::string rest = trim(content.substr(equals + 1));
-    const auto source_at = rest.find("source:");
-    if (source_at == std::string::npos || trim(rest.substr(source_at + 7)).empty())
-      throw std::invalid_argument(where + "the number for '" + key + "' has no source");
-    const std::string value_text = trim(rest.substr(0, source_at));
-    if (const auto [first, added] = key_lines.try_emplace(key, number); !added)
+    auto [value_text, provenance] = split_tag(trim(content.substr(equals + 1)), key, where);
+    provenance.line = number;
+    if (const auto first = model.provenance.find(key); first != model.provenance.end())
       throw std::invalid_argument(where + "'" + key + "' is given twice (first on line " +
-                                  std::to_string(first->second) + ")");
+                                  std::to_string(first->second.line) + ")");
     if (key == "name") {
       model.name = value_text;
+      model.provenance.emplace(key, provenance);
       continue;
     }
     double value;
@@ -55,27 +88,18 @@ CostModel parse_cost_model(const std::string& text, const std::string& file_name
     if (key != "cpu-mhz" && value > kMaxCostCycles)
       throw std::invalid_argument(where + "'" + value_text + "' cycles is too large (at most " +
                                   std::to_string(kMaxCostCycles) + ")");
+    provenance.value = value;
     const u32 subcycles = static_cast<u32>(std::lround(value * kSubcyclesPerCycle));
-    struct Field {
-      const char* key;
-      u32 CostModel::*member;
-    };
-    static constexpr Field kFields[] = {
-        {"instruction.default", &CostModel::instruction_default}, {"memory-operand", &CostModel::memory_operand},
-        {"segment-load", &CostModel::segment_load},               {"locked-access", &CostModel::locked_access},
-        {"far-transfer", &CostModel::far_transfer},               {"exception-delivery", &CostModel::exception_delivery},
-        {"interrupt-delivery", &CostModel::interrupt_delivery},   {"iret", &CostModel::iret},
-        {"task-switch", &CostModel::task_switch},                 {"page-walk", &CostModel::page_walk},
-        {"new-code-line", &CostModel::new_code_line},             {"string-iteration", &CostModel::string_iteration},
-    };
     bool known = false;
-    for (const Field& field : kFields)
-      if (key == field.key) model.*field.member = subcycles, known = true;
+    for (std::size_t p = 0; p < kCostPartCount; ++p)
+      if (key == kCostPartKeys[p]) model.parts[p] = subcycles, known = true;
     if (key == "cpu-mhz") {
       if (value <= 0) throw std::invalid_argument(where + "cpu-mhz must be positive");
       model.cpu_mhz = value;
       known = true;
-    } else if (key.rfind("instruction.", 0) == 0 && key != "instruction.default") {
+    } else if (key == "instruction.default") {
+      throw std::invalid_argument(where + "there is no instruction.default: give each instruction its own cost");
+    } else if (key.rfind("instruction.", 0) == 0) {
       const std::string mnemonic = key.substr(12);
       if (mnemonic.empty() || mnemonic.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") != std::string::npos)
         throw std::invalid_argument(where + "'" + mnemonic + "' is not an upper-case mnemonic");
@@ -85,6 +109,7 @@ CostModel parse_cost_model(const std::string& text, const std::string& file_name
       known = true;
     }
     if (!known) throw std::invalid_argument(where + "unknown key '" + key + "'");
+    model.provenance.emplace(key, provenance);
   }
   if (model.name.empty()) throw std::invalid_argument(file_name + ": no 'name = ...' line");
   return model;
@@ -99,10 +124,14 @@ const std::vector<std::string>& builtin_cost_model_names() {
   return names;
 }
 
-CostModel builtin_cost_model(const std::string& name) {
+std::string builtin_cost_model_text(const std::string& name) {
   for (const auto& file : kBuiltinCostModels)
-    if (name == file.name) return parse_cost_model(file.text, std::string("trace/profiles/") + file.name + ".cost", {});
+    if (name == file.name) return file.text;
   throw std::invalid_argument("unknown profile '" + name + "'");
+}
+
+CostModel builtin_cost_model(const std::string& name) {
+  return parse_cost_model(builtin_cost_model_text(name), "trace/profiles/" + name + ".cost", {});
 }
 
 }  // namespace x86lab

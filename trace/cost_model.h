@@ -1,41 +1,53 @@
 // The cycle-cost model of a CPU profile (DESIGN.md section 5, docs/cost-model.md):
-// data, one file per profile, every number with its source. Costs are in cycles and
-// may have fractions; the simulator accumulates them in 1/256-cycle units so that
+// data, one file per profile, every number with its provenance. Costs are in cycles
+// and may have fractions; the simulator accumulates them in 1/256-cycle units so that
 // totals stay deterministic integers.
 #pragma once
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "trace/modeled_clock.h"
 #include "trace/types.h"
 
 namespace x86lab {
 
 inline constexpr u32 kSubcyclesPerCycle = 256;
 
-struct CostModel {
-  std::string name;                       // profile name
-  double cpu_mhz = 500;                   // the profile's clock: MachineConfig::cpu_hz unless --cpu-mhz is given
-  u32 instruction_default = 256;          // per retired instruction not listed, in 1/256 cycles
-  std::map<std::string, u32> instruction; // per mnemonic as the SDM spells it (total for the instruction)
-  u32 memory_operand = 0;                 // extra per instruction with a memory operand
-  u32 segment_load = 0;                   // a segment-register load in protected mode (descriptor fetch included)
-  u32 locked_access = 0;                  // each implied or explicit locked read-modify-write
-  u32 far_transfer = 0;                   // extra for far JMP/CALL/RET (besides the CS load)
-  u32 exception_delivery = 0;             // delivering an exception or INT n through the IDT/IVT
-  u32 interrupt_delivery = 0;             // delivering an external interrupt
-  u32 iret = 0;                           // extra for IRET
-  u32 task_switch = 0;                    // a task switch
-  u32 page_walk = 0;                      // a TLB miss's page walk
-  u32 new_code_line = 0;                  // fetching code from a 32-byte line not fetched before
-  u32 string_iteration = 0;               // extra, per element a REP-prefixed string instruction processes
+// Where a constant comes from (docs/cost-model.md, "Provenance"): the tag of its line.
+enum class Provenance : u8 {
+  Source,        // `source:` a citable document or measurement
+  Assumption,    // `assumption:` the reasoning, no document gives the number
+  Calibrated,    // `calibrated on:` a seed figure; that figure is then reported as calibrated
+};
+const char* name_of(Provenance provenance);  // "source", "assumption", "calibrated"
 
-  // Cost of one retired instruction with this mnemonic, in 1/256 cycles.
-  u32 instruction_cost(const std::string& mnemonic) const {
+struct ConstantProvenance {
+  Provenance kind;
+  std::string text;  // what follows the tag
+  int line = 0;      // in the profile file
+  double value = 0;  // the number as written (cycles, or MHz for cpu-mhz)
+};
+
+struct CostModel {
+  std::string name;                        // profile name
+  double cpu_mhz = 500;                    // the profile's clock: MachineConfig::cpu_hz unless --cpu-mhz is given
+  std::map<std::string, u32> instruction;  // per mnemonic as the SDM spells it (total for the instruction), 1/256 cycles
+  CycleCosts parts{};                      // per CostPart, 1/256 cycles (kCostPartKeys)
+  // Every key's provenance, by key as written ("instruction.LLDT", "segment-load", "cpu-mhz").
+  std::map<std::string, ConstantProvenance> provenance;
+
+  // Cost of one retired instruction with this mnemonic, in 1/256 cycles; nullopt when
+  // the profile has none (the instruction is uncosted: it charges nothing and the run
+  // lists it, docs/cost-model.md "No default").
+  std::optional<u32> instruction_cost(const std::string& mnemonic) const {
     const auto it = instruction.find(mnemonic);
-    return it == instruction.end() ? instruction_default : it->second;
+    if (it == instruction.end()) return std::nullopt;
+    return it->second;
   }
+  u32 part(CostPart p) const { return parts[static_cast<std::size_t>(p)]; }
 };
 
 // The largest cost a line may give, in cycles: costs are held in 1/256 cycles in a u32.
@@ -46,15 +58,19 @@ inline constexpr u32 kMaxCostCycles = ~u32{0} / kSubcyclesPerCycle;
 using MnemonicCheck = std::function<bool(const std::string&)>;
 
 // Parses a profile file's text. Each non-blank, non-comment line is
-//   key = number  source: where the number comes from
-// Throws std::invalid_argument "FILE:LINE: problem" for an unknown key, a key given
-// twice, a bad number, a cost above kMaxCostCycles, an instruction.MNEMONIC that
-// `is_mnemonic` does not know, a missing source, or a NUL byte.
+//   key = number  TAG text
+// with TAG one of `source:`, `assumption:`, `calibrated on:` (the first on the line,
+// followed by text). Throws std::invalid_argument "FILE:LINE: problem" for an unknown key
+// (instruction.default among them: there is no default cost), a key given twice, a bad
+// number, a cost above kMaxCostCycles, an instruction.MNEMONIC that `is_mnemonic` does
+// not know, a missing tag or one without text, or a NUL byte.
 CostModel parse_cost_model(const std::string& text, const std::string& file_name, const MnemonicCheck& is_mnemonic);
 
 // The built-in profiles (trace/profiles/*.cost, embedded at build time).
 const std::vector<std::string>& builtin_cost_model_names();
 // Returns the built-in profile `name`, or throws std::invalid_argument.
 CostModel builtin_cost_model(const std::string& name);
+// The text of built-in profile `name`'s file, or throws std::invalid_argument.
+std::string builtin_cost_model_text(const std::string& name);
 
 }  // namespace x86lab

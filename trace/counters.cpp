@@ -16,6 +16,7 @@ void Counters::print(std::ostream& out, u64 cycles) const {
   static constexpr const char* kCauseNames[] = {"instruction", "far-transfer", "delivery", "task-switch", "fast"};
   for (std::size_t c = 0; c < segment_loads_by_cause.size(); ++c)
     if (segment_loads_by_cause[c]) out << "segment-load-cause." << kCauseNames[c] << " " << segment_loads_by_cause[c] << "\n";
+  if (stack_switches) out << "stack-switches " << stack_switches << "\n";
   if (code_bytes) out << "code-bytes " << code_bytes << "\n";
   if (code_lines_32) out << "code-lines-32 " << code_lines_32 << "\n";
   if (code_lines_64) out << "code-lines-64 " << code_lines_64 << "\n";

@@ -40,6 +40,13 @@ struct Counters {
   std::array<u64, 6> segment_loads{};              // by register ES CS SS DS FS GS
   std::array<u64, kSegmentLoadCauseCount> segment_loads_by_cause{};  // by SegmentLoadCause
   std::array<u64, 512> opcodes{};                  // retired instructions by opcode (0-FF, 100-1FF = 0F map)
+  // Retired instructions by row of the CPU's instruction table (InstructionTable::rows(),
+  // which this layer cannot see; at most kInstructionRowCapacity rows): the counts the
+  // cost model's per-mnemonic costs multiply (trace/modeled_clock.h).
+  static constexpr std::size_t kInstructionRowCapacity = 2048;
+  std::vector<u64> instructions_by_row = std::vector<u64>(kInstructionRowCapacity);
+  u64 memory_operand_instructions = 0;             // retired instructions with a ModRM memory operand
+  u64 stack_switches = 0;                          // inner-ring stack loads from the TSS (deliveries, call gates)
   u64 code_bytes = 0;                              // bytes of retired instructions
   u64 code_lines_32 = 0;                           // distinct 32-byte linear code lines of retired instructions (icache footprint)
   u64 code_lines_64 = 0;                           // distinct 64-byte linear code lines of retired instructions

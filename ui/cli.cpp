@@ -229,6 +229,7 @@ int run_command(const std::vector<std::string>& args) {
     }
     std::cerr << "\n";
   }
+  report_uncosted(std::cerr, machine->cpu, machine->config().cost_model.name);
   if (vm.count("stats")) machine->counters.print(std::cerr, machine->cpu.clock().cycles());
   finish_output([&] { write_stats_json(stats_json.get(), *machine); }, output_failed);
   return output_failed ? 2 : result.exit_status;

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -198,7 +199,12 @@ int compare_command(const std::vector<std::string>& args) {
     for (const VariantSpec* variant : selected[s]) variant_jobs.push_back({&manifests[s], variant});
   const std::vector<VariantResult> results = run_variants(variant_jobs, base, jobs);
 
-  CompareReport report{regenerate_command(names, vm), vm["profile"].as<std::string>(), {}};
+  CompareReport report{regenerate_command(names, vm), vm["profile"].as<std::string>(), base.cost_model, {}, {}};
+  std::set<std::string> uncosted;
+  for (const VariantResult& result : results) uncosted.insert(result.ledger.uncosted.begin(), result.ledger.uncosted.end());
+  if (!uncosted.empty())
+    std::cerr << "x86lab: uncosted instructions (profile " << base.cost_model.name
+              << " has no cost for them; they charged 0 cycles): " << joined({uncosted.begin(), uncosted.end()}, " ") << "\n";
   bool all_succeeded = true;
   for (std::size_t s = 0, next = 0; s < manifests.size(); ++s) {
     std::vector<const VariantResult*> scenario_results;
@@ -216,6 +222,29 @@ int compare_command(const std::vector<std::string>& args) {
       }
     }
     report.scenarios.push_back(build_comparison(manifests[s], selected[s], scenario_results));
+  }
+
+  // The seed's own CPU (seed_profile): the same variants again under its profile.
+  for (std::size_t s = 0; s < manifests.size(); ++s) {
+    const std::string& seed_profile = manifests[s].seed_profile;
+    if (seed_profile.empty() || seed_profile == report.profile) continue;
+    auto run = std::make_unique<CompareReport::SeedProfileRun>();
+    MachineConfig seed_base = base;
+    apply_builtin_profile(seed_profile, seed_base);
+    run->profile = seed_profile;
+    run->model = seed_base.cost_model;
+    std::vector<VariantJob> seed_jobs;
+    for (const VariantSpec* variant : selected[s]) seed_jobs.push_back({&manifests[s], variant});
+    run->results = run_variants(seed_jobs, seed_base, jobs);
+    std::vector<const VariantResult*> pointers;
+    for (const VariantResult& result : run->results) {
+      pointers.push_back(&result);
+      if (!result.succeeded)
+        std::cerr << "x86lab: " << result.scenario << "/" << result.name << " (profile " << seed_profile
+                  << ") failed: " << result.failure << "\n";
+    }
+    run->comparison = build_comparison(manifests[s], selected[s], pointers);
+    report.seed_profile_runs.push_back(std::move(run));
   }
 
   if (format == "text") write_text(std::cout, report);

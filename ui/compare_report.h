@@ -3,6 +3,7 @@
 // docs/reproduction.md), JSON and CSV. All are deterministic: the same runs give the
 // same bytes.
 #pragma once
+#include <memory>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -14,7 +15,17 @@ namespace x86lab {
 struct CompareReport {
   std::string command;    // the command line that regenerates the report, for the Markdown header
   std::string profile;    // the --profile value
+  CostModel model;        // its cost model (the breakdowns price the runs' ledgers with it)
   std::vector<ScenarioComparison> scenarios;
+  // Scenarios run again under the profile of the seed's CPU (the manifest's
+  // seed_profile, when it is not `profile`): their seed figures are reported too.
+  struct SeedProfileRun {
+    std::string profile;
+    CostModel model;
+    std::vector<VariantResult> results;  // `comparison` points into these
+    ScenarioComparison comparison;
+  };
+  std::vector<std::unique_ptr<SeedProfileRun>> seed_profile_runs;
 };
 
 void write_text(std::ostream& out, const CompareReport& report);

@@ -1,7 +1,9 @@
 // JSON and CSV reports of `x86lab compare` (docs/compare.md, "Report files").
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "ui/cli.h"
+#include "platform/scenario/seed_figures.h"
 #include "ui/compare_report.h"
 
 namespace x86lab {
@@ -25,7 +27,7 @@ nlohmann::json number(double value) {
   return value;
 }
 
-nlohmann::json variant_json(const ScenarioComparison& c, std::size_t v) {
+nlohmann::json variant_json(const ScenarioComparison& c, std::size_t v, const CostModel& model) {
   const VariantSpec& spec = *c.variants[v];
   const VariantResult& result = *c.results[v];
   nlohmann::json json;
@@ -43,6 +45,10 @@ nlohmann::json variant_json(const ScenarioComparison& c, std::size_t v) {
   }
   json["seed"] = nlohmann::json::object();
   for (const auto& [key, value] : spec.seed) json["seed"][key] = number(value);
+  json["uncosted"] = result.ledger.uncosted;
+  json["cost_breakdown"] = nlohmann::json::array();
+  for (const CostLine& line : cost_lines(result.ledger, model))
+    json["cost_breakdown"].push_back({{"part", line.part}, {"count", number(line.count)}, {"cycles_each", number(line.cycles_each)}});
   return json;
 }
 
@@ -68,8 +74,37 @@ void write_json(std::ostream& out, const CompareReport& report) {
     scenario["baseline"] = c.manifest->baseline;
     scenario["operation"] = c.manifest->operation;
     scenario["variants"] = nlohmann::json::array();
-    for (std::size_t v = 0; v < c.variants.size(); ++v) scenario["variants"].push_back(variant_json(c, v));
+    for (std::size_t v = 0; v < c.variants.size(); ++v) scenario["variants"].push_back(variant_json(c, v, report.model));
     root["scenarios"].push_back(std::move(scenario));
+  }
+  root["seed_figures"] = nlohmann::json::array();
+  const auto add_figures = [&](const std::vector<ScenarioComparison>& scenarios, const CostModel& model,
+                               const std::string& profile) {
+    for (const SeedFigure& figure : seed_figures(scenarios, model)) {
+      if (std::none_of(scenarios.begin(), scenarios.end(),
+                       [&](const ScenarioComparison& c) { return c.manifest->scenario == figure.scenario; }))
+        continue;
+      nlohmann::json row;
+      row["scenario"] = figure.scenario;
+      row["profile"] = profile;
+      row["figure"] = figure.figure;
+      row["seed_value"] = figure.seed_value ? nlohmann::json(*figure.seed_value) : nlohmann::json();
+      row["x86lab_value"] = figure.x86lab_value ? nlohmann::json(*figure.x86lab_value) : nlohmann::json();
+      row["derivation"] = name_of(figure.derivation);
+      row["sources"] = figure.sources;
+      row["breakdown"] = nlohmann::json::array();
+      for (const CostLine& line : figure.breakdown)
+        row["breakdown"].push_back({{"part", line.part}, {"count", number(line.count)}, {"cycles_each", number(line.cycles_each)}});
+      row["note"] = figure.note;
+      root["seed_figures"].push_back(std::move(row));
+    }
+  };
+  add_figures(report.scenarios, report.model, report.profile);
+  root["sensitivity"] = sensitivity(report.scenarios, report.model);
+  for (const auto& run : report.seed_profile_runs) {
+    add_figures({run->comparison}, run->model, run->profile);
+    for (const std::string& sentence : sensitivity({run->comparison}, run->model))
+      root["sensitivity"].push_back("(profile " + run->profile + ") " + sentence);
   }
   out << root.dump(2) << "\n";
 }

@@ -1,7 +1,10 @@
 // Text and Markdown reports of `x86lab compare` (docs/compare.md, "Report").
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <sstream>
 
+#include "platform/scenario/seed_figures.h"
 #include "ui/compare_report.h"
 
 namespace x86lab {
@@ -111,6 +114,124 @@ void write_failures(std::ostream& out, const ScenarioComparison& c, const std::s
     if (!c.results[v]->succeeded) out << indent << c.variants[v]->name << " FAILED: " << c.results[v]->failure << "\n";
 }
 
+std::string optional_cell(const std::optional<double>& value) {
+  if (!value) return "-";
+  return *value == std::floor(*value) ? format_value(*value) : format_seed(*value);
+}
+
+// The largest parts of a breakdown, "count x each" (by cycles, largest first).
+std::string largest_parts(const std::vector<CostLine>& lines, std::size_t how_many) {
+  std::vector<CostLine> sorted = lines;
+  std::sort(sorted.begin(), sorted.end(), [](const CostLine& a, const CostLine& b) {
+    return std::fabs(double(a.count) * a.cycles_each) > std::fabs(double(b.count) * b.cycles_each);
+  });
+  std::string text;
+  for (std::size_t i = 0; i < sorted.size() && i < how_many; ++i)
+    text += (i ? "; " : "") + sorted[i].part + " " + format_seed(sorted[i].count) + " x " +
+            format_seed(sorted[i].cycles_each);
+  return text.empty() ? "-" : text;
+}
+
+Grid seed_figure_grid(const std::vector<SeedFigure>& figures) {
+  Grid grid;
+  grid.header = {"scenario", "figure", "seed", "x86lab", "derivation", "sources", "largest parts (count x cycles)"};
+  grid.numeric = false;
+  for (const SeedFigure& f : figures)
+    grid.rows.push_back({f.scenario, f.figure, optional_cell(f.seed_value), optional_cell(f.x86lab_value),
+                         name_of(f.derivation), std::to_string(f.sources.size()), largest_parts(f.breakdown, 3)});
+  return grid;
+}
+
+// One sentence per figure for a reader of the seeds: what reproduces and what does not.
+std::vector<std::string> findings(const std::vector<SeedFigure>& figures) {
+  std::vector<std::string> sentences;
+  for (const SeedFigure& f : figures) {
+    std::string text = f.scenario + ", " + f.figure + ": ";
+    if (f.derivation == Derivation::NotModeled) {
+      text += "not modeled (" + f.note + ").";
+    } else if (f.derivation == Derivation::Calibrated) {
+      text += "x86lab gives " + optional_cell(f.x86lab_value) + " because a constant was set from this figure (" +
+              optional_cell(f.seed_value) + "); it is an input, not a reproduction.";
+    } else if (!f.seed_value) {
+      // The seed says it in words: "more often after the patch" is a ratio above 1.
+      const bool above = f.x86lab_value && *f.x86lab_value > 1;
+      text += "the seed says it in words (a ratio above 1); x86lab's " + f.note + " is " + optional_cell(f.x86lab_value) +
+              (above ? ": reproduced." : ": not reproduced.");
+    } else if (f.figure.find(", ms") != std::string::npos || f.figure.find(", s") != std::string::npos) {
+      text += "x86lab gives " + optional_cell(f.x86lab_value) + " cycles (" + f.note + "); the seed's " +
+              optional_cell(f.seed_value) + " is wall-clock time of a larger workload, so only the ratios compare.";
+    } else if (f.figure.find(" / ") != std::string::npos && *f.seed_value != 1) {
+      // A ratio: compare the changes it stands for (+3% against +0.6%), not the ratios.
+      const double seed_change = *f.seed_value - 1, change = *f.x86lab_value - 1;
+      char changes[96];
+      std::snprintf(changes, sizeof changes, "seed %+.1f%%, x86lab %+.1f%%", seed_change * 100, change * 100);
+      text += std::string(changes) + " (" + name_of(f.derivation) + "): " +
+              (seed_change * change <= 0 ? "the direction does not reproduce"
+               : std::fabs(change - seed_change) <= 0.1 * std::fabs(seed_change)
+                   ? "reproduces within 10% of the change"
+                   : "the direction reproduces, the size does not") +
+              (f.breakdown.empty() ? std::string(".")
+                                   : "; the largest parts of the difference are " + largest_parts(f.breakdown, 3) + ".");
+    } else {
+      const double ratio = *f.x86lab_value / *f.seed_value;
+      char percent[32];
+      std::snprintf(percent, sizeof percent, "%+.0f%%", (ratio - 1) * 100);
+      text += "seed " + optional_cell(f.seed_value) + ", x86lab " + optional_cell(f.x86lab_value) + " (" + percent + ", " +
+              name_of(f.derivation) + "): " +
+              (std::fabs(ratio - 1) <= 0.1 ? "reproduces within 10%." : "does not reproduce; the largest parts of the modeled value are " + largest_parts(f.breakdown, 3) + ".");
+    }
+    sentences.push_back(text);
+  }
+  return sentences;
+}
+
+// The seed figures of `scenarios` priced with `model`, only those of the scenarios run.
+std::vector<SeedFigure> figures_of(const std::vector<ScenarioComparison>& scenarios, const CostModel& model) {
+  std::vector<SeedFigure> figures;
+  for (SeedFigure& figure : seed_figures(scenarios, model))
+    if (std::any_of(scenarios.begin(), scenarios.end(),
+                    [&](const ScenarioComparison& c) { return c.manifest->scenario == figure.scenario; }))
+      figures.push_back(std::move(figure));
+  return figures;
+}
+
+void write_figures(std::ostream& out, const std::vector<ScenarioComparison>& scenarios, const CostModel& model,
+                   const std::string& profile, bool markdown, const std::string& title) {
+  const std::vector<SeedFigure> figures = figures_of(scenarios, model);
+  const Grid grid = seed_figure_grid(figures);
+  const std::vector<std::string> robustness = sensitivity(scenarios, model);
+  if (markdown) {
+    out << "\n## " << title << " (profile `" << profile << "`)\n\n";
+    grid.write_markdown(out);
+    out << "\n### Findings (" << profile << ")\n\n";
+    for (const std::string& sentence : findings(figures)) out << "- " << sentence << "\n";
+    out << "\n### Sensitivity to the assumption constants (" << profile << ")\n\n";
+    for (const std::string& sentence : robustness) out << "- " << sentence << "\n";
+  } else {
+    out << title << " (profile " << profile << ")\n\n";
+    grid.write_text(out, "  ");
+    out << "\n";
+    for (const std::string& sentence : findings(figures)) out << "  " << sentence << "\n";
+    out << "\n";
+    for (const std::string& sentence : robustness) out << "  " << sentence << "\n";
+    out << "\n";
+  }
+}
+
+void write_seed_figures(std::ostream& out, const CompareReport& report, bool markdown) {
+  if (markdown)
+    out << "\n## How to read the seed figures\n\n"
+           "Every figure of docs/scenarios.md. Derivation: `counted` from the guest run alone; `modeled` counts x\n"
+           "constants with at least one sourced constant; `calibrated` a constant was set from this figure (an input,\n"
+           "not a reproduction); `not-modeled` no x86lab counterpart. The largest parts are count x cycles of the\n"
+           "measured window (ctxsw: Luca's loop minus the empty loop, per run; irq: the ping-pong window) or of the\n"
+           "whole run; report.json's `seed_figures` holds every source and the whole breakdown (docs/cost-model.md).\n";
+  write_figures(out, report.scenarios, report.model, report.profile, markdown, "Seed figures");
+  for (const auto& run : report.seed_profile_runs)
+    write_figures(out, {run->comparison}, run->model, run->profile, markdown,
+                  "Seed figures of " + run->comparison.manifest->scenario + " under the seed's CPU");
+}
+
 }  // namespace
 
 void write_text(std::ostream& out, const CompareReport& report) {
@@ -130,6 +251,7 @@ void write_text(std::ostream& out, const CompareReport& report) {
     write_failures(out, c, "  ");
     out << "\n";
   }
+  write_seed_figures(out, report, false);
 }
 
 void write_markdown(std::ostream& out, const CompareReport& report) {
@@ -167,6 +289,7 @@ void write_markdown(std::ostream& out, const CompareReport& report) {
       ratios.write_markdown(out);
     }
   }
+  write_seed_figures(out, report, true);
 }
 
 }  // namespace x86lab

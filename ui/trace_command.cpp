@@ -227,6 +227,11 @@ void write_stats_json(OutputFile* output, const Machine& machine) {
     json["code_range"] = {{"begin", c.code_range_begin}, {"end", c.code_range_end},
                           {"instructions", c.code_range_instructions}, {"bytes", c.code_range_bytes},
                           {"lines_32", c.code_range_lines_32}, {"lines_64", c.code_range_lines_64}};
+  for (const auto& [mnemonic, count] : machine.cpu.retirements_by_mnemonic()) json["mnemonics"][mnemonic] = count;
+  json["uncosted"] = machine.cpu.uncosted_mnemonics();
+  for (std::size_t p = 0; p < kCostPartCount; ++p)
+    if (machine.cpu.clock().charged[p]) json["cost_parts"][kCostPartKeys[p]] = machine.cpu.clock().charged[p];
+  json["stack_switches"] = c.stack_switches;
   json["undefined_opcodes"] = c.undefined_opcodes;
   json["replayed_instructions"] = c.replayed_instructions;
   json["open_bus_reads"] = c.open_bus_reads;
@@ -239,6 +244,14 @@ void write_stats_json(OutputFile* output, const Machine& machine) {
   const std::string text = json.dump(2) + "\n";
   std::fwrite(text.data(), 1, text.size(), output->stream());
   output->finish();
+}
+
+void report_uncosted(std::ostream& out, const Cpu& cpu, const std::string& profile) {
+  const std::vector<std::string> uncosted = cpu.uncosted_mnemonics();
+  if (uncosted.empty()) return;
+  out << "x86lab: uncosted instructions (profile " << profile << " has no cost for them; they charged 0 cycles):";
+  for (const std::string& mnemonic : uncosted) out << " " << mnemonic;
+  out << "\n";
 }
 
 void finish_output(const std::function<void()>& finish, bool& failed) {

@@ -40,6 +40,9 @@ std::unique_ptr<OutputFile> open_stats_json(const boost::program_options::variab
 // Writes the counters as JSON to `output` (from open_stats_json; nothing when null)
 // and closes it. Throws OutputError if it cannot be written.
 void write_stats_json(OutputFile* output, const Machine& machine);
+// One line on `out` listing the retired instructions `profile` has no cost for (they
+// charged nothing; docs/cost-model.md "No default"); nothing when there are none.
+void report_uncosted(std::ostream& out, const Cpu& cpu, const std::string& profile);
 // Runs `finish` (closing an output); an OutputError is printed as one line
 // ("x86lab: cannot write ...") and makes `failed` true, so that every output is closed
 // and each failure named before the run ends with status 2.

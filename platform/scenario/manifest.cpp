@@ -2,6 +2,10 @@
 #include "platform/scenario/manifest.h"
 
 #include <algorithm>
+
+#include "trace/cost_model.h"
+
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -130,6 +134,12 @@ ScenarioManifest load_manifest(const std::filesystem::path& variants_json) {
       if (!value.is_string()) reader.fail("seed_counterparts \"" + key + "\" is not a string");
       manifest.seed_counterparts[key] = value.get<std::string>();
     }
+  }
+  manifest.seed_profile = reader.text(root, "seed_profile", "", false);
+  if (!manifest.seed_profile.empty()) {
+    const auto& names = builtin_cost_model_names();
+    if (std::find(names.begin(), names.end(), manifest.seed_profile) == names.end())
+      reader.fail("seed_profile '" + manifest.seed_profile + "' is not a built-in profile");
   }
   if (root.contains("in_all")) {
     if (!root["in_all"].is_boolean()) reader.fail("\"in_all\" is not true or false");

@@ -37,6 +37,9 @@ struct ScenarioManifest {
   // key that stands for them ("seed_counterparts": {"hackbench_seconds": "pingpong_cycles"}).
   std::map<std::string, std::string> seed_counterparts;
   bool in_all = true;          // false: left out of `x86lab compare all` (test fixtures)
+  // The built-in profile of the CPU the seed measured on ("seed_profile": "k7" for seed
+  // 004's Sempron), or empty: compare also reports the seed figures under it.
+  std::string seed_profile;
   std::vector<VariantSpec> variants;  // in the manifest's order (the order of reports)
 
   // The variant called `name`, or nullptr.

@@ -95,9 +95,12 @@ VariantResult run_variant(const ScenarioManifest& manifest, const VariantSpec& v
   result.name = variant.name;
   auto machine = std::make_unique<Machine>(config);
   apply_code_range(variant, *machine);
+  machine->cpu.enable_cost_windows();
   result.run = machine->run();
   result.counters = machine->counters;
   result.cycles = machine->cpu.clock().cycles();
+  result.ledger = machine->cpu.cost_ledger();
+  result.windows = machine->cpu.cost_windows();
   result.console = console.text();
   ConsoleReport report = parse_console(result.console);
   result.metrics = std::move(report.metrics);

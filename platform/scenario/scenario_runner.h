@@ -19,6 +19,8 @@ struct VariantResult {
   std::string failure;                              // one line saying why not; empty when succeeded
   Counters counters;                                // the machine's counters at the end
   u64 cycles = 0;                                   // the modeled clock at the end (trace/modeled_clock.h)
+  CostLedger ledger;                                // those cycles as counts x constants (trace/cost_ledger.h)
+  std::vector<CostWindow> windows;                  // the charges between consecutive RDTSCs (Cpu::cost_windows)
   std::map<std::string, i64> metrics;               // METRIC values
   std::map<std::string, std::vector<i64>> samples;  // SAMPLES values
   std::string console;                              // the whole debug-console text

@@ -52,12 +52,9 @@ void for_each_section(Machine& m, const MachineState& s, Apply apply) {
 }  // namespace
 
 u32 cost_model_fingerprint(const CostModel& model) {
-  std::string text = model.name + '\n' + std::to_string(model.instruction_default);
+  std::string text = model.name;
   for (const auto& [mnemonic, cost] : model.instruction) text += '\n' + mnemonic + ' ' + std::to_string(cost);
-  for (u32 cost : {model.memory_operand, model.segment_load, model.locked_access, model.far_transfer,
-                   model.exception_delivery, model.interrupt_delivery, model.iret, model.task_switch, model.page_walk,
-                   model.new_code_line, model.string_iteration})
-    text += ' ' + std::to_string(cost);
+  for (u32 cost : model.parts) text += ' ' + std::to_string(cost);
   return static_cast<u32>(crc32(0, reinterpret_cast<const Bytef*>(text.data()), static_cast<uInt>(text.size())));
 }
 

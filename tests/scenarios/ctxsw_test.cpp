@@ -137,7 +137,7 @@ TEST(CtxswScenario, RangedCopyKeepsTheSeedsOrderAndEachDwordCostsTheStringIterat
   EXPECT_LT(one, eight);
   // Seven more descriptors are 14 more REP MOVSD iterations and nothing else.
   const CostModel p3 = builtin_cost_model("p3");
-  EXPECT_EQ((eight - one) * static_cast<i64>(kSubcyclesPerCycle), 14 * 100 * static_cast<i64>(p3.string_iteration));
+  EXPECT_EQ((eight - one) * static_cast<i64>(kSubcyclesPerCycle), 14 * 100 * static_cast<i64>(p3.part(CostPart::StringIteration)));
   EXPECT_LE(std::abs(eight / 100.0 - 52), 0.2 * 52) << "c3_8 modeled " << eight / 100.0;
 }
 

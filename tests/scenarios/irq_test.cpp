@@ -174,7 +174,7 @@ TEST(IrqScenario, AccessedBitIsWrittenOnceOnFirstUseOfEachVectorWithAZero) {
   // cycles differ by exactly one locked access per vector (p3 cost model).
   const Counters &a0 = result("csvec_a0").counters, &a1 = result("csvec_a1").counters;
   EXPECT_EQ(a0.instructions, a1.instructions);
-  const u64 locked = builtin_cost_model("p3").locked_access / 256;
+  const u64 locked = builtin_cost_model("p3").part(CostPart::LockedAccess) / 256;
   EXPECT_EQ(result("csvec_a0").cycles - result("csvec_a1").cycles, external_vectors(a0).size() * locked);
 }
 

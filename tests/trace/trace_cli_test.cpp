@@ -118,6 +118,14 @@ TEST(TraceCli, CostFileWithUnknownKeyNamesTheLine) {
   expect_rejected("run --bios " + kDemo + " --profile " + path, path + ":2: unknown key 'bogus'");
 }
 
+// Every constant names its provenance (docs/cost-model.md): one without a tag is refused, exit 2.
+TEST(TraceCli, CostFileConstantWithoutATagIsRefusedNamingTheLine) {
+  const std::string path = ::testing::TempDir() + "untagged.cost";
+  std::ofstream(path) << "name = p3  source: test\niret = 20  source: test\npage-walk = 10  two cache reads\n";
+  expect_rejected("run --bios " + kDemo + " --profile " + path,
+                  path + ":3: the number for 'page-walk' has no provenance (source:, assumption: or calibrated on:)");
+}
+
 // The CLI checks instruction.MNEMONIC against the CPU's instruction table.
 TEST(TraceCli, CostFileWithAnUnknownMnemonicNamesTheLine) {
   const std::string path = ::testing::TempDir() + "mnemonic.cost";

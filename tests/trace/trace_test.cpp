@@ -261,7 +261,53 @@ TEST(CostModel, P3ProfileGivesTheSeedsLldtAndLgdtCyclesExactly) {
   const CostModel p3 = builtin_cost_model("p3");
   EXPECT_EQ(p3.instruction_cost("LLDT"), 51 * kSubcyclesPerCycle);
   EXPECT_EQ(p3.instruction_cost("LGDT"), 50 * kSubcyclesPerCycle);
-  EXPECT_EQ(p3.instruction_cost("NOP"), p3.instruction_default);
+  EXPECT_EQ(p3.instruction_cost("LLDT"), 51 * kSubcyclesPerCycle);
+  // They come from the seed: calibrated, never sources (docs/cost-model.md, "Provenance").
+  EXPECT_EQ(p3.provenance.at("instruction.LLDT").kind, Provenance::Calibrated);
+  EXPECT_EQ(p3.provenance.at("instruction.LGDT").kind, Provenance::Calibrated);
+  EXPECT_EQ(p3.provenance.at("instruction.MOV").kind, Provenance::Calibrated);
+}
+
+// The K7 costs the seeds' system instructions from AMD's latency table (pub. 25112,
+// Appendix C Table 13: LLDT mreg16 34, LGDT 37, MOV sreg 8 = MOV 1 + segment-load 7) and
+// REP MOVS from the Athlon guide (pub. 22007E Table 1: 15 + 4/3 per element).
+TEST(CostModel, K7CostsLldtLgdtSegmentLoadsAndRepMovsFromAmdsTables) {
+  const CostModel k7 = builtin_cost_model("k7");
+  EXPECT_EQ(k7.instruction_cost("LLDT"), 34 * kSubcyclesPerCycle);
+  EXPECT_EQ(k7.instruction_cost("LGDT"), 37 * kSubcyclesPerCycle);
+  EXPECT_EQ(*k7.instruction_cost("MOV") + k7.part(CostPart::SegmentLoad), 8 * kSubcyclesPerCycle);
+  EXPECT_EQ(k7.instruction_cost("MOVS"), 15 * kSubcyclesPerCycle);
+  EXPECT_EQ(k7.part(CostPart::StringIteration), 341u);  // 1.333 cycles
+  for (const char* key : {"instruction.LLDT", "instruction.LGDT", "instruction.MOV", "segment-load", "instruction.MOVS",
+                          "string-iteration"})
+    EXPECT_EQ(k7.provenance.at(key).kind, Provenance::Source) << key;
+}
+
+TEST(CostModel, EachTagGivesItsProvenance) {
+  const CostModel model = parse_cost_model(
+      "name = x  source: t\niret = 2  assumption: a guess\ninstruction.LLDT = 51  calibrated on: ctxsw lldt\n"
+      "page-walk = 3  source: a table (assumption: is a word in the text here)\n", "x.cost", {});
+  EXPECT_EQ(model.provenance.at("iret").kind, Provenance::Assumption);
+  EXPECT_EQ(model.provenance.at("iret").text, "a guess");
+  EXPECT_EQ(model.provenance.at("instruction.LLDT").kind, Provenance::Calibrated);
+  EXPECT_EQ(model.provenance.at("instruction.LLDT").line, 3);
+  EXPECT_EQ(model.provenance.at("page-walk").kind, Provenance::Source);
+  EXPECT_EQ(model.part(CostPart::PageWalk), 3u * 256);
+}
+
+TEST(CostModel, ATagWithoutTextIsAnError) {
+  expect_invalid_argument([] { parse_cost_model("name = x  source: t\niret = 2  assumption:\n", "x.cost", {}); },
+                          "x.cost:2: the assumption: of 'iret' is empty");
+}
+
+// There is no default cost: an instruction without its own line is uncosted.
+TEST(CostModel, InstructionDefaultIsRefusedAndAnUnlistedMnemonicHasNoCost) {
+  expect_invalid_argument(
+      [] { parse_cost_model("name = x  source: t\ninstruction.default = 1  assumption: t\n", "x.cost", {}); },
+      "x.cost:2: there is no instruction.default: give each instruction its own cost");
+  EXPECT_FALSE(parse_cost_model("name = x  source: t\ninstruction.NOP = 1  assumption: t\n", "x.cost", {})
+                   .instruction_cost("CPUID")
+                   .has_value());
 }
 
 TEST(CostModel, EveryBuiltinProfileParses) {
@@ -277,15 +323,15 @@ TEST(CostModel, UnknownKeyIsAnErrorNamingTheLine) {
 
 TEST(CostModel, NumberWithoutSourceIsAnErrorNamingTheLine) {
   expect_invalid_argument([] { parse_cost_model("name = x  source: test\n\ninstruction.LLDT = 51\n", "x.cost", {}); },
-                          "x.cost:3: the number for 'instruction.LLDT' has no source");
+                          "x.cost:3: the number for 'instruction.LLDT' has no provenance (source:, assumption: or calibrated on:)");
 }
 
 // Costs are u32 in 1/256 cycles: 16777216 cycles would wrap to 0.
 TEST(CostModel, ACostTooLargeForItsFieldIsAnError) {
   expect_invalid_argument(
-      [] { parse_cost_model("name = x  source: t\ninstruction.default = 16777216  source: t\n", "x.cost", {}); },
+      [] { parse_cost_model("name = x  source: t\ninstruction.NOP = 16777216  source: t\n", "x.cost", {}); },
       "x.cost:2: '16777216' cycles is too large (at most 16777215)");
-  EXPECT_EQ(parse_cost_model("name = x  source: t\niret = 16777215  source: t\n", "x.cost", {}).iret, 16777215u * 256);
+  EXPECT_EQ(parse_cost_model("name = x  source: t\niret = 16777215  source: t\n", "x.cost", {}).part(CostPart::Iret), 16777215u * 256);
 }
 
 TEST(CostModel, AKeyGivenTwiceIsAnError) {

@@ -163,6 +163,7 @@ int gui_command(const std::vector<std::string>& args) {
   bool output_failed = false;
   finish_output([&] { session.machine().finish_tracing(); }, output_failed);
   finish_output([&] { platform.finish(session.machine()); }, output_failed);
+  report_uncosted(std::cerr, session.machine().cpu, session.machine().config().cost_model.name);
   if (vm.count("stats")) session.machine().counters.print(std::cerr, session.machine().cpu.clock().cycles());
   finish_output([&] { write_stats_json(stats_json.get(), session.machine()); }, output_failed);
   if (output_failed) return 2;
