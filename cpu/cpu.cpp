@@ -15,6 +15,7 @@ namespace x86lab {
 Cpu::Cpu(Mmu& mmu, PortBus& ports, Counters& counters, const CpuProfile& profile)
     : mmu_(mmu), ports_(ports), counters_(counters), profile_(profile), decode_cache_(mmu.bus(), counters) {
   mmu_.bus().attach_clock(&clock_);
+  mmu_.bus().attach_caches(&caches_);
   mmu_.set_tlb_geometry(profile.tlb);
   // A changed translation or a written code page ends a linked run after its
   // instruction (LinkedRunner::run_linked).
@@ -26,6 +27,7 @@ Cpu::Cpu(Mmu& mmu, PortBus& ports, Counters& counters, const CpuProfile& profile
 Cpu::~Cpu() {
   mmu_.unwatch_translation_changes(attention_);
   if (&mmu_.bus().clock() == &clock_) mmu_.bus().attach_clock(nullptr);
+  if (&mmu_.bus().caches() == &caches_) mmu_.bus().attach_caches(nullptr);
 }
 
 void Cpu::reset() {
@@ -40,6 +42,7 @@ void Cpu::reset() {
   reset_segment(state.ldtr, 0, 0, 2, true);  // LDT
   reset_segment(state.tr, 0, 0, 11, true);   // busy 32-bit TSS
   attention_.clear(~u32{0});
+  caches_.invalidate();  // (SDM "Memory Cache Control": RESET invalidates the caches)
   if (monitor_) attention_.raise(Attention::kMonitor);
   pending_debug_ = instruction_debug_hits_ = 0;
   task_switch_committed_ = push_rf_ = false;
@@ -143,6 +146,7 @@ void Cpu::set_cost_model(const CostModel& model) {
   clock_.costs = {model.memory_operand, model.segment_load, model.locked_access, model.far_transfer,
                      model.exception_delivery, model.interrupt_delivery, model.iret, model.task_switch,
                      model.page_walk, model.new_code_line, model.string_iteration};
+  caches_.configure(model.l1i, model.l1d, model.l1i_miss, model.l1d_miss);
   decode_cache_.clear();  // cached instructions carry the old costs
 }
 
@@ -196,7 +200,10 @@ void Cpu::decode_at(u32 eip, Instruction& insn, u8* bytes) {
   decode([&](unsigned i) -> u8 {
     const u32 offset = cs.cache.db ? eip + i : (eip + i) & 0xFFFF;
     if (offset < cs.cache.valid_min || offset > cs.cache.valid_max) throw gp(0, "code segment limit");
-    const u8 byte = mmu_.fetch(cs.cache.base + offset, user());
+    // (Mmu::fetch, keeping the first byte's physical address for the cache model.)
+    const u32 physical = mmu_.translate(cs.cache.base + offset, AccessIntent::Execute, user());
+    if (i == 0) decoded_physical_ = physical & mmu_.bus().a20_mask();
+    const u8 byte = mmu_.bus().fetch<u8>(physical);
     if (bytes) bytes[i] = byte;
     return byte;
   }, cs.cache.db, insn);

@@ -551,6 +551,11 @@ class Cpu {
   std::string_view delivery_cause_;   // the failed check of the fault being delivered (for traces)
   std::vector<u32> row_costs_;        // cost of each InstructionTable row, in 1/256 cycles
   CodeLineSet code_lines_;            // 32-byte code lines fetched (Counters::code_lines_*)
+  // The profile's L1 caches (trace/cache_model.h), observing fetches here and data
+  // accesses at the bus it is attached to; decoded_physical_: the physical address
+  // (A20 applied) of the first byte decode_at fetched.
+  CacheObserver caches_{counters_, clock_};
+  u32 decoded_physical_ = 0;
   DecodeCache decode_cache_;          // decoded instructions by physical address (cpu/decode_cache.h)
   Instruction scratch_;               // the instruction being decoded outside the cache
   std::optional<Fault> signalled_fault_;  // raised by signal_fault, delivered by execute_one

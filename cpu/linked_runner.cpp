@@ -181,6 +181,14 @@ u64 LinkedRunner::run_linked_loop(Cpu& cpu, u64 max_steps) {
   const u32 watch_eip = kWatchReplay ? cpu.replay_watch_eip(cpu.state.eip) : 0;
   u64 remaining = max_steps;
   DecodeCache::Entry* previous = self.previous_entry_;  // the last retired instruction's entry
+  // The CS offset of the L1I line the last instruction of this run started in (the
+  // cache model's last fetch: an instruction starting there is filtered by
+  // CacheObserver::fetch anyway), and the line size (4096 with no L1I). A line lies in
+  // a page, so leaving it is also when the code page may change. None yet: the first
+  // instruction takes the check.
+  const u32 base = self.fetch_context_.context.base;
+  const u32 line_bytes = cpu.caches_.fetch_run_bytes();
+  u32 line_offset = cpu.state.eip + 0x80000000u;
   try {
     while (remaining) {
       if (cpu.clock_.subcycles >= cpu.subcycle_limit_) [[unlikely]] break;
@@ -191,8 +199,13 @@ u64 LinkedRunner::run_linked_loop(Cpu& cpu, u64 max_steps) {
       if constexpr (kWatchReplay)
         if (eip == watch_eip) [[unlikely]] cpu.watch_replay_start();
       self.start_esp_ = cpu.state.gpr[ESP];
-      // Another code page: translated as the slow step's fetch does (a TLB hit).
-      if (eip - self.code_page_.offset_base >= 0x1000) [[unlikely]] self.translate_code_page(cpu, eip);
+      // Another L1I line: its access (cpu/execute_one.h); another code page: translated
+      // as the slow step's fetch does (a TLB hit).
+      if (eip - line_offset >= line_bytes) [[unlikely]] {
+        if (eip - self.code_page_.offset_base >= 0x1000) self.translate_code_page(cpu, eip);
+        if constexpr (kStatistics) cpu.caches_.fetch(next->physical);
+        line_offset = ((base + eip) & ~(line_bytes - 1)) - base;
+      }
       const Instruction& insn = cpu.use_entry(*next);
       cpu.state.eip = eip + insn.length;  // a 32-bit code segment (the fetch context's D bit)
       insn.execute(cpu, insn);

@@ -94,6 +94,7 @@ class Mmu {
                                                       : const_cast<u8*>(bus_.host_read_page(linear));
       if (!page) return nullptr;
       counters_.count_access(kind);
+      bus_.observe_data(linear & bus_.a20_mask(), size, kind);
       return page + (linear & 0xFFF);
     }
     TlbEntry& entry = tlb_.slot(linear);
@@ -106,6 +107,7 @@ class Mmu {
       note_resident_hit(mark, linear);
     }
     counters_.count_access(kind);
+    bus_.observe_data(entry.frame | (linear & 0xFFF), size, kind);
     return host + (linear & 0xFFF);
   }
 
@@ -118,6 +120,7 @@ class Mmu {
     if (TlbEntry* entry = direct_hit(linear, sizeof(T), intent, user); entry && entry->host_read) [[likely]] {
       note_model(*entry, linear, intent);
       counters_.count_access(kind);
+      bus_.observe_data(entry->frame | (linear & 0xFFF), sizeof(T), kind);
       T value;
       std::memcpy(&value, entry->host_read + (linear & 0xFFF), sizeof(T));
       if (tracer_) [[unlikely]]
@@ -151,6 +154,7 @@ class Mmu {
         [[likely]] {
       note_model(*entry, linear, AccessIntent::Write);
       counters_.count_access(kind);
+      bus_.observe_data(entry->frame | (linear & 0xFFF), sizeof(T), kind);
       std::memcpy(entry->host_write + (linear & 0xFFF), &value, sizeof(T));
       if (tracer_) [[unlikely]]
         trace_access(linear, entry->frame | (linear & 0xFFF), sizeof(T), kind, kEventWrite, value, 0);

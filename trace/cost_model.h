@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "trace/cache_model.h"
 #include "trace/types.h"
 
 namespace x86lab {
@@ -30,6 +31,10 @@ struct CostModel {
   u32 page_walk = 0;                      // a TLB miss's page walk
   u32 new_code_line = 0;                  // fetching code from a 32-byte line not fetched before
   u32 string_iteration = 0;               // extra, per element a REP-prefixed string instruction processes
+  // The L1 cache model (trace/cache_model.h, docs/cost-model.md "Cache model"): the
+  // geometry of each cache (none when its keys are absent) and the cost of a miss.
+  CacheGeometry l1i, l1d;
+  u32 l1i_miss = 0, l1d_miss = 0;
 
   // Cost of one retired instruction with this mnemonic, in 1/256 cycles.
   u32 instruction_cost(const std::string& mnemonic) const {

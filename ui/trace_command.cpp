@@ -222,6 +222,8 @@ void write_stats_json(OutputFile* output, const Machine& machine) {
   json["code_bytes"] = c.code_bytes;
   json["code_lines_32"] = c.code_lines_32;
   json["code_lines_64"] = c.code_lines_64;
+  json["l1i_misses"] = c.l1i_misses;
+  json["l1d_misses"] = c.l1d_misses;
   if (c.code_range_end > c.code_range_begin)
     json["code_range"] = {{"begin", c.code_range_begin}, {"end", c.code_range_end},
                           {"instructions", c.code_range_instructions}, {"bytes", c.code_range_bytes},
