@@ -15,7 +15,6 @@ namespace x86lab {
 Cpu::Cpu(Mmu& mmu, PortBus& ports, Counters& counters, const CpuProfile& profile)
     : mmu_(mmu), ports_(ports), counters_(counters), profile_(profile), decode_cache_(mmu.bus(), counters) {
   mmu_.bus().attach_clock(&clock_);
-  mmu_.bus().attach_caches(&caches_);
   mmu_.set_tlb_geometry(profile.tlb);
   // A changed translation or a written code page ends a linked run after its
   // instruction (LinkedRunner::run_linked).
@@ -27,7 +26,10 @@ Cpu::Cpu(Mmu& mmu, PortBus& ports, Counters& counters, const CpuProfile& profile
 Cpu::~Cpu() {
   mmu_.unwatch_translation_changes(attention_);
   if (&mmu_.bus().clock() == &clock_) mmu_.bus().attach_clock(nullptr);
-  if (&mmu_.bus().caches() == &caches_) mmu_.bus().attach_caches(nullptr);
+  if (mmu_.bus().caches() == &caches_) {
+    mmu_.bus().attach_caches(nullptr);
+    mmu_.set_direct_access(true);
+  }
 }
 
 void Cpu::reset() {
@@ -148,6 +150,14 @@ void Cpu::set_cost_model(const CostModel& model) {
                      model.page_walk, model.new_code_line, model.string_iteration};
   caches_.configure(model.l1i, model.l1d, model.l1i_miss, model.l1d_miss);
   decode_cache_.clear();  // cached instructions carry the old costs
+}
+
+void Cpu::set_cache_model(bool on) {
+  cache_model_ = on;
+  counters_.cache_model = on;
+  mmu_.bus().attach_caches(on ? &caches_ : nullptr);
+  mmu_.set_direct_access(!on);
+  caches_.invalidate();
 }
 
 u32 Cpu::instruction_cost(const Instruction& insn) const {

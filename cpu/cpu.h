@@ -67,6 +67,9 @@ class Cpu {
   ~Cpu();
   Cpu(const Cpu&) = delete;
   Cpu& operator=(const Cpu&) = delete;
+  // (Not movable either: the bus and the Mmu keep the addresses of its clock and caches.)
+  Cpu(Cpu&&) = delete;
+  Cpu& operator=(Cpu&&) = delete;
 
   CpuState state;
 
@@ -117,6 +120,14 @@ class Cpu {
   // Installs a cost model: per-mnemonic instruction costs and the event costs in
   // the clock's costs (clock().costs). Without one, every instruction costs one cycle.
   void set_cost_model(const CostModel& model);
+  // Turns the L1 cache model (trace/cache_model.h; the cost model's geometry and miss
+  // costs) on or off, with empty caches (MachineConfig::cache_model, --cache-model).
+  // On, the Mmu's direct paths are off, so that every data access reaches the bus and
+  // its observer, and the linked run checks each instruction's L1I line; off (the
+  // default), neither fetches nor data accesses do any work for it, and
+  // l1i-misses/l1d-misses are not counted (Counters::cache_model).
+  void set_cache_model(bool on);
+  bool cache_model() const { return cache_model_; }
   Counters& counters() { return counters_; }
   const Counters& counters() const { return counters_; }
   // The modeled clock (trace/modeled_clock.h): machine state the CPU owns; the bus it
@@ -552,9 +563,12 @@ class Cpu {
   std::vector<u32> row_costs_;        // cost of each InstructionTable row, in 1/256 cycles
   CodeLineSet code_lines_;            // 32-byte code lines fetched (Counters::code_lines_*)
   // The profile's L1 caches (trace/cache_model.h), observing fetches here and data
-  // accesses at the bus it is attached to; decoded_physical_: the physical address
-  // (A20 applied) of the first byte decode_at fetched.
+  // accesses at the bus, which keeps its address while cache_model_ is on (the Cpu
+  // is neither copied nor moved: the address stays valid until ~Cpu detaches it);
+  // decoded_physical_: the physical address (A20 applied) of the first byte decode_at
+  // fetched.
   CacheObserver caches_{counters_, clock_};
+  bool cache_model_ = false;  // set_cache_model
   u32 decoded_physical_ = 0;
   DecodeCache decode_cache_;          // decoded instructions by physical address (cpu/decode_cache.h)
   Instruction scratch_;               // the instruction being decoded outside the cache

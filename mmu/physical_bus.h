@@ -63,16 +63,19 @@ class PhysicalBus {
   ModeledClock& clock() { return *clock_; }
   // Attaches `clock` (a CPU's), or with null the bus's own again.
   void attach_clock(ModeledClock* clock) { clock_ = clock ? clock : &own_clock_; }
-  // The L1 cache model that observes data accesses (trace/cache_model.h): the attached
-  // CPU's, or with null one of the bus's own that models no cache.
-  CacheObserver& caches() { return *caches_; }
-  void attach_caches(CacheObserver* caches) { caches_ = caches ? caches : &own_caches_; }
+  // The L1 cache model that observes data accesses (trace/cache_model.h): the
+  // attached CPU's while its cache model is on (Cpu::set_cache_model, which also turns
+  // off the Mmu's direct paths, so every data access comes here), else null: then
+  // read() and write() do nothing for it but test the pointer.
+  CacheObserver* caches() const { return caches_; }
+  void attach_caches(CacheObserver* caches) { caches_ = caches; }
   // Tells the cache model of a data access of `size` bytes at physical `address` (A20
   // applied) of `kind`: any kind but instruction bytes, to RAM or ROM (MMIO and open
   // bus are not cached).
   void observe_data(u32 address, unsigned size, AccessKind kind) {
     if constexpr (kStatistics)
-      if (kind != AccessKind::CodeFetch && read_pages_[address >> 12]) caches_->data(address, size);
+      if (caches_) [[unlikely]]
+        if (kind != AccessKind::CodeFetch && read_pages_[address >> 12]) caches_->data(address, size);
   }
 
   // Maps a read-only copy of `image` (size a multiple of 4 KiB) at `base`.
@@ -249,8 +252,7 @@ class PhysicalBus {
   Counters& counters_;
   ModeledClock own_clock_;
   ModeledClock* clock_ = &own_clock_;
-  CacheObserver own_caches_{counters_, own_clock_};
-  CacheObserver* caches_ = &own_caches_;
+  CacheObserver* caches_ = nullptr;
   u32 a20_mask_ = 0xFFFFFFFFu;
   u8 a20_inputs_ = 1u << static_cast<unsigned>(A20Source::KeyboardController);
   // Zeroed by calloc, which takes large blocks straight from the kernel: pages the

@@ -49,16 +49,18 @@ void CacheObserver::configure(const CacheGeometry& l1i, const CacheGeometry& l1d
 void CacheObserver::invalidate() {
   l1i_ = SetAssociativeCache(l1i_geometry_);
   l1d_ = SetAssociativeCache(l1d_geometry_);
-  last_fetch_ = l1i_.enabled() ? 1 : 0;
-  last_data_ = u64{1} << 40;
+  fetch_recent_[0] = fetch_recent_[1] = l1i_.enabled() ? 1 : 0;
+  data_recent_[0] = data_recent_[1] = u64{1} << 40;
 }
 
-void CacheObserver::fetch_line(u32 physical) {
-  last_fetch_ = physical & fetch_mask_;
-  if (!l1i_.access(physical)) {
+void CacheObserver::fetch_line(u32 line) {
+  if (!l1i_.access(line)) {
     ++counters_.l1i_misses;
     clock_.add_cost(l1i_miss_);
   }
+  // The line before stays the most recently used of its set unless it shares this one's.
+  fetch_recent_[1] = l1i_.same_set(line, fetch_recent_[0]) ? 1 : fetch_recent_[0];
+  fetch_recent_[0] = line;
 }
 
 void CacheObserver::data_lines(u32 physical, unsigned size) {
@@ -69,9 +71,13 @@ void CacheObserver::data_lines(u32 physical, unsigned size) {
       ++counters_.l1d_misses;
       clock_.add_cost(l1d_miss_);
     }
+    const u64 address = u64{line} << shift;
+    data_recent_[1] = data_recent_[0] < (u64{1} << 32) && l1d_.same_set(u32(address), u32(data_recent_[0]))
+                          ? u64{1} << 40
+                          : data_recent_[0];
+    data_recent_[0] = address;
     if (line == last) break;
   }
-  last_data_ = u64{last} << shift;
 }
 
 }  // namespace x86lab

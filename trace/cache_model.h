@@ -38,6 +38,8 @@ class SetAssociativeCache {
   bool access_line(u32 line);
   // Whether the line holding `address` is in the cache (no change).
   bool holds(u32 address) const;
+  // Whether the bytes at `a` and `b` map to the same set.
+  bool same_set(u32 a, u32 b) const { return (((a ^ b) >> shift_) & (sets_ - 1)) == 0; }
 
  private:
   static constexpr u32 kEmpty = 0xFFFFFFFFu;  // no line number (addresses >> 5 are below 2^27)
@@ -47,10 +49,11 @@ class SetAssociativeCache {
 };
 
 // The L1I and L1D of the running profile, observing fetches and data accesses. The
-// CPU owns it and attaches it to the physical bus (PhysicalBus::attach_caches), as it
-// does its clock. Both observation functions filter an access to the line of the one
-// before it (that line is the most recently used of its set already: a hit that
-// changes nothing) before the set look-up.
+// CPU owns it and attaches it to the physical bus (PhysicalBus::attach_caches) while
+// its cache model is on (Cpu::set_cache_model). Both observation functions filter an
+// access to the line of the access before it, or of the one before that while the two
+// are in different sets (either line is then the most recently used of its set: a hit
+// that changes nothing), before the set look-up.
 class CacheObserver {
  public:
   CacheObserver(Counters& counters, ModeledClock& clock) : counters_(counters), clock_(clock) {}
@@ -63,17 +66,20 @@ class CacheObserver {
   // fetched: the L1I is accessed for that byte's line (docs/cost-model.md says why
   // not for a straddling tail).
   void fetch(u32 physical) {
-    if ((physical & fetch_mask_) == last_fetch_) return;
-    fetch_line(physical);
+    const u32 line = physical & fetch_mask_;
+    if (line == fetch_recent_[0] || line == fetch_recent_[1]) return;
+    fetch_line(line);
   }
   // The L1I line size in bytes, or 4096 with no L1I (the linked run's line check;
   // LinkedRunner::run_linked_loop).
   u32 fetch_run_bytes() const { return run_bytes_; }
-  // `size` bytes (1-16) at physical `physical` (A20 applied) are read or written as
-  // data (any access kind but code fetch): the L1D is accessed for their line, and
-  // for the next one when they reach into it.
+  // `size` bytes (1-16, the bus's accesses: never more than a line) at physical
+  // `physical` (A20 applied) are read or written as data (any access kind but code
+  // fetch): the L1D is accessed for their line, and for the next one when they reach
+  // into it.
   void data(u32 physical, unsigned size) {
-    if (u64{physical} - last_data_ <= data_room_ - size) return;
+    const u64 room = data_room_ - size;
+    if (u64{physical} - data_recent_[0] <= room || u64{physical} - data_recent_[1] <= room) return;
     data_lines(physical, size);
   }
 
@@ -89,12 +95,15 @@ class CacheObserver {
   CacheGeometry l1i_geometry_, l1d_geometry_;
   SetAssociativeCache l1i_, l1d_;
   u32 l1i_miss_ = 0, l1d_miss_ = 0;  // 1/256 cycles per miss
-  // The last fetched line's address under fetch_mask_, the line's address mask (with
-  // no L1I both 0: every fetch is filtered); 1 after a reset (matches no line).
-  u32 fetch_mask_ = 0, last_fetch_ = 0, run_bytes_ = 0x1000;
-  // The last data line's address (2^40 after a reset: matches no line) and the line
-  // size (0 with no L1D, which filters every access: any difference <= ~0 - size).
-  u64 last_data_ = u64{1} << 40, data_room_ = 0;
+  // The last two lines fetched (addresses under fetch_mask_, the line's address mask),
+  // the older one only while it is in another set (else 1, which matches no line);
+  // with no L1I the mask and both are 0: every fetch is filtered.
+  u32 fetch_mask_ = 0, run_bytes_ = 0x1000;
+  u32 fetch_recent_[2] = {0, 0};
+  // The same for data: the lines' addresses (2^40: none) and the line size (0 with no
+  // L1D, which filters every access: any difference <= ~0 - size).
+  u64 data_recent_[2] = {u64{1} << 40, u64{1} << 40};
+  u64 data_room_ = 0;
 };
 
 }  // namespace x86lab

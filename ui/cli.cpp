@@ -58,6 +58,7 @@ po::options_description run_options() {
       ("exit-on-halt", "end at HLT with interrupts disabled (status 0) even if a device could raise NMI; no device raises NMI yet, so such a HLT always ends the run and this changes nothing today")
       ("reset-on-triple-fault", "a triple fault resets the CPU (as a PC chipset does) instead of ending the run");
   add_profile_option(options);
+  add_cache_model_option(options, "off");
   options.add_options()("stats", "print the counters on stderr at exit");
   add_trace_options(options);
   add_platform_options(options);
@@ -230,6 +231,7 @@ void configure_machine(const po::variables_map& vm, MachineConfig& config) {
   config.exit_on_halt = vm.count("exit-on-halt") > 0;
   config.reset_on_triple_fault = vm.count("reset-on-triple-fault") > 0;
   apply_profile_option(vm, config);
+  apply_cache_model_option(vm, config);
 }
 
 int run_cli(const std::vector<std::string>& args) {

@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "../mmu/bus_words.h"
+#include "mmu/paging.h"
 #include "trace/cache_model.h"
 #include "trace/cost_model.h"
 
@@ -102,6 +104,82 @@ TEST(CacheObserver, ACacheTheProfileDoesNotGiveCountsNothing) {
   for (u32 a = 0; a < 0x10000; a += 64) caches.data(a, 4);
   EXPECT_EQ(counters.l1d_misses, 0u);
   EXPECT_EQ(clock.subcycles, 0u);
+}
+
+// The observer's filters (the last two lines, the older only while in another set)
+// skip only look-ups that are hits changing nothing: over a pseudo-random sequence of
+// fetches and data accesses, mostly near the last few lines and often in one set, it
+// counts exactly the misses of caches looked up on every access.
+TEST(CacheObserver, FilteringChangesNoMissCount) {
+  for (const CacheGeometry& geometry : {kP3, kK7, CacheGeometry{4096, 1, 64}}) {
+    Counters counters;
+    ModeledClock clock;
+    CacheObserver caches(counters, clock);
+    caches.configure(geometry, geometry, 0, 0);
+    SetAssociativeCache l1i(geometry), l1d(geometry);
+    u64 l1i_misses = 0, l1d_misses = 0;
+    u32 state = 12345, recent[4] = {0, 0, 0, 0};
+    for (int i = 0; i < 200000; ++i) {
+      state = state * 1103515245u + 12345u;  // (the C standard's example generator)
+      const u32 r = state >> 8;
+      // Near a recent address (same line, next line, or the same set one way-span away), or anywhere in 256 KiB.
+      u32 address = recent[r & 3];
+      switch ((r >> 2) & 7) {
+        case 0: address = r & 0x3FFFF; break;
+        case 1: address += geometry.line; break;
+        case 2: address += geometry.size / geometry.ways; break;
+        case 3: address -= geometry.size / geometry.ways; break;
+        default: address += (r >> 5) & 7; break;
+      }
+      address &= 0x3FFFF;
+      recent[(r >> 10) & 3] = address;
+      if (r & 0x8000) {
+        caches.fetch(address);
+        l1i_misses += !l1i.access(address);
+      } else {
+        const unsigned size = 1u << ((r >> 16) & 3);  // 1, 2, 4 or 8 bytes
+        caches.data(address, size);
+        l1d_misses += !l1d.access(address);
+        if ((address ^ (address + size - 1)) >> l1d.line_shift()) l1d_misses += !l1d.access(address + size - 1);
+      }
+    }
+    EXPECT_EQ(counters.l1i_misses, l1i_misses) << geometry.size;
+    EXPECT_EQ(counters.l1d_misses, l1d_misses) << geometry.size;
+    EXPECT_GT(l1i_misses, 1000u);  // (the sequence does miss)
+  }
+}
+
+// The model sees a data access at the physical address the bus uses: with paging on
+// and the A20 gate closed, a page whose PTE names frame 100000h is read at 0 (bit 20
+// masked; SDM Vol. 3A "Address Translation"/A20M#, and the PC's gate), so it shares its
+// line with frame 0. p3 L1D: the PDE (10000h) and PTE (11000h) reads miss, the first
+// read (frame 100000h, so 0) misses; the second (PTE 11004h: 11000h's line; frame 0)
+// hits all three lines: 3 misses (4 if the frame were not masked).
+TEST(CacheObserver, SeesPagedDataAtTheA20MaskedAddress) {
+  Counters counters;
+  PhysicalBus bus{8 << 20, counters};
+  Mmu mmu{bus};
+  ModeledClock clock;
+  CacheObserver caches(counters, clock);
+  caches.configure(kP3, kP3, 0, 0);
+  bus.attach_caches(&caches);
+  mmu.set_direct_access(false);  // as Cpu::set_cache_model(true) does
+  constexpr u32 P = 1, W = 2, A = 0x20, D = 0x40;
+  testing::poke32(bus, 0x10000, 0x11000 | P | W | A);
+  testing::poke32(bus, 0x11000, 0x100000 | P | W | A | D);  // linear 0 -> frame 100000h
+  testing::poke32(bus, 0x11004, 0x000000 | P | W | A | D);  // linear 1000h -> frame 0
+  PagingControl control;
+  control.pg = true;
+  control.cr3 = 0x10000;
+  mmu.set_control(control);
+  bus.set_a20(A20Source::KeyboardController, false);
+  ASSERT_FALSE(bus.a20());
+  mmu.read<u32>(0x0000, AccessKind::Data, false);
+  EXPECT_EQ(counters.l1d_misses, 3u);
+  mmu.read<u32>(0x1000, AccessKind::Data, false);
+  mmu.write<u32>(0x1004, 1, AccessKind::Data, false);
+  EXPECT_EQ(counters.l1d_misses, 3u);
+  bus.attach_caches(nullptr);
 }
 
 void expect_invalid_argument(const std::string& text, const std::string& message) {
