@@ -31,6 +31,10 @@ Cpu::Cpu(Mmu& mmu, PortBus& ports, Counters& counters, const CpuProfile& profile
 Cpu::~Cpu() {
   mmu_.unwatch_translation_changes(attention_);
   if (&mmu_.bus().clock() == &clock_) mmu_.bus().attach_clock(nullptr);
+  if (mmu_.bus().caches() == &caches_) {
+    mmu_.bus().attach_caches(nullptr);
+    mmu_.set_direct_access(true);
+  }
 }
 
 void Cpu::reset() {
@@ -45,6 +49,7 @@ void Cpu::reset() {
   reset_segment(state.ldtr, 0, 0, 2, true);  // LDT
   reset_segment(state.tr, 0, 0, 11, true);   // busy 32-bit TSS
   attention_.clear(~u32{0});
+  caches_.invalidate();  // (SDM "Memory Cache Control": RESET invalidates the caches)
   if (monitor_) attention_.raise(Attention::kMonitor);
   pending_debug_ = instruction_debug_hits_ = 0;
   task_switch_committed_ = push_rf_ = false;
@@ -131,7 +136,16 @@ void Cpu::set_cost_model(const CostModel& model) {
     row_uncosted_[i] = !cost;
   }
   clock_.costs = model.parts;
+  caches_.configure(model.l1i, model.l1d, model.part(CostPart::L1iMiss), model.part(CostPart::L1dMiss));
   decode_cache_.clear();  // cached instructions carry the old costs
+}
+
+void Cpu::set_cache_model(bool on) {
+  cache_model_ = on;
+  counters_.cache_model = on;
+  mmu_.bus().attach_caches(on ? &caches_ : nullptr);
+  mmu_.set_direct_access(!on);
+  caches_.invalidate();
 }
 
 u32 Cpu::instruction_cost(const Instruction& insn) const {
@@ -232,7 +246,10 @@ void Cpu::decode_at(u32 eip, Instruction& insn, u8* bytes) {
   decode([&](unsigned i) -> u8 {
     const u32 offset = cs.cache.db ? eip + i : (eip + i) & 0xFFFF;
     if (offset < cs.cache.valid_min || offset > cs.cache.valid_max) throw gp(0, "code segment limit");
-    const u8 byte = mmu_.fetch(cs.cache.base + offset, user());
+    // (Mmu::fetch, keeping the first byte's physical address for the cache model.)
+    const u32 physical = mmu_.translate(cs.cache.base + offset, AccessIntent::Execute, user());
+    if (i == 0) decoded_physical_ = physical & mmu_.bus().a20_mask();
+    const u8 byte = mmu_.bus().fetch<u8>(physical);
     if (bytes) bytes[i] = byte;
     return byte;
   }, cs.cache.db, insn);

@@ -75,6 +75,9 @@ class Cpu {
   ~Cpu();
   Cpu(const Cpu&) = delete;
   Cpu& operator=(const Cpu&) = delete;
+  // (Not movable either: the bus and the Mmu keep the addresses of its clock and caches.)
+  Cpu(Cpu&&) = delete;
+  Cpu& operator=(Cpu&&) = delete;
 
   CpuState state;
 
@@ -150,6 +153,14 @@ class Cpu {
   void note_rdtsc() {
     if (cost_windows_.enabled) [[unlikely]] close_cost_window();
   }
+  // Turns the L1 cache model (trace/cache_model.h; the cost model's geometry and miss
+  // costs) on or off, with empty caches (MachineConfig::cache_model, --cache-model).
+  // On, the Mmu's direct paths are off, so that every data access reaches the bus and
+  // its observer, and the linked run checks each instruction's L1I line; off (the
+  // default), neither fetches nor data accesses do any work for it, and
+  // l1i-misses/l1d-misses are not counted (Counters::cache_model).
+  void set_cache_model(bool on);
+  bool cache_model() const { return cache_model_; }
   Counters& counters() { return counters_; }
   const Counters& counters() const { return counters_; }
   // The modeled clock (trace/modeled_clock.h): machine state the CPU owns; the bus it
@@ -656,6 +667,14 @@ class Cpu {
   CostWindowRecorder cost_windows_;  // enable_cost_windows
   void close_cost_window();
   CodeLineSet code_lines_;            // 32-byte code lines fetched (Counters::code_lines_*)
+  // The profile's L1 caches (trace/cache_model.h), observing fetches here and data
+  // accesses at the bus, which keeps its address while cache_model_ is on (the Cpu
+  // is neither copied nor moved: the address stays valid until ~Cpu detaches it);
+  // decoded_physical_: the physical address (A20 applied) of the first byte decode_at
+  // fetched.
+  CacheObserver caches_{counters_, clock_};
+  bool cache_model_ = false;  // set_cache_model
+  u32 decoded_physical_ = 0;
   DecodeCache decode_cache_;          // decoded instructions by physical address (cpu/decode_cache.h)
   Instruction scratch_;               // the instruction being decoded outside the cache
   std::optional<Fault> signalled_fault_;  // raised by signal_fault, delivered by execute_one

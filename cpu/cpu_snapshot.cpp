@@ -95,6 +95,7 @@ void Cpu::transfer_state(StateArchive& a) {
   transfer_cpu_state(a, state);
   a.field(steps_, "step count");
   a.field(instruction_eip_, "instruction EIP");
+  caches_.transfer_state(a);
   a.field(pending_debug_, "pending debug traps");
   a.field(instruction_debug_hits_, "debug hits");
   a.field(push_rf_, "RF push");

@@ -68,6 +68,10 @@ template <class Fetch>
       decoded = &scratch_;
     }
     const Instruction& insn = *decoded;
+    // Its L1I access, by the physical address of its first byte (trace/cache_model.h).
+    if constexpr (kStatistics)
+      if (cache_model_) [[unlikely]]
+        caches_.fetch(decoded == &scratch_ ? decoded_physical_ : current_entry_->physical);
     // The instruction's linear address, from CS's base at its fetch (a far transfer
     // changes the base).
     const u32 linear = state.segments[CS].cache.base + eip;

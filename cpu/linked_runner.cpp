@@ -162,15 +162,19 @@ u64 LinkedRunner::run_linked(Cpu& cpu, u64 max_steps) {
       !(self.fetch_context_.context == current_fetch_context(cpu)))
     return 0;
   // A fault's replay is watched only at the faulting CPL, and the CPL is the run's.
-  if (cpu.replay_.pending && cpu.state.cpl == cpu.replay_.cpl) [[unlikely]] return run_linked_loop<true>(cpu, max_steps);
-  return run_linked_loop<false>(cpu, max_steps);
+  const bool watch = cpu.replay_.pending && cpu.state.cpl == cpu.replay_.cpl;
+  if (kStatistics && cpu.cache_model_) [[unlikely]]
+    return watch ? run_linked_loop<true, true>(cpu, max_steps) : run_linked_loop<false, true>(cpu, max_steps);
+  if (watch) [[unlikely]] return run_linked_loop<true, false>(cpu, max_steps);
+  return run_linked_loop<false, false>(cpu, max_steps);
 }
 
 // run_linked's loop; kWatchReplay: look for the start of a fault's replay before each
-// instruction (Cpu::watch_replay_start). Few values stay in registers across the
+// instruction (Cpu::watch_replay_start); kL1i: the cache model is on (Cpu::set_cache_model),
+// and an instruction in another L1I line than the one before is its access. Few values stay in registers across the
 // executor's call (the CPU, the entry and the count): the others are loaded from
 // members, the runner's at a fixed offset in the CPU.
-template <bool kWatchReplay>
+template <bool kWatchReplay, bool kL1i>
 u64 LinkedRunner::run_linked_loop(Cpu& cpu, u64 max_steps) {
   LinkedRunner& self = cpu.runner_;
   self.link_from_ = nullptr;  // (its instructions come through links)
@@ -181,6 +185,14 @@ u64 LinkedRunner::run_linked_loop(Cpu& cpu, u64 max_steps) {
   const u32 watch_eip = kWatchReplay ? cpu.replay_watch_eip(cpu.state.eip) : 0;
   u64 remaining = max_steps;
   DecodeCache::Entry* previous = self.previous_entry_;  // the last retired instruction's entry
+  // The CS offset of the L1I line the last instruction of this run started in (the
+  // cache model's last fetch: an instruction starting there is filtered by
+  // CacheObserver::fetch anyway), and the line size (4096 with no L1I). A line lies in
+  // a page, so leaving it is also when the code page may change. None yet: the first
+  // instruction takes the check.
+  [[maybe_unused]] const u32 base = kL1i ? self.fetch_context_.context.base : 0;
+  [[maybe_unused]] const u32 line_bytes = kL1i ? cpu.caches_.fetch_run_bytes() : 0;
+  [[maybe_unused]] u32 line_offset = cpu.state.eip + 0x80000000u;
   try {
     while (remaining) {
       if (cpu.clock_.subcycles >= cpu.subcycle_limit_) [[unlikely]] break;
@@ -191,8 +203,17 @@ u64 LinkedRunner::run_linked_loop(Cpu& cpu, u64 max_steps) {
       if constexpr (kWatchReplay)
         if (eip == watch_eip) [[unlikely]] cpu.watch_replay_start();
       self.start_esp_ = cpu.state.gpr[ESP];
-      // Another code page: translated as the slow step's fetch does (a TLB hit).
-      if (eip - self.code_page_.offset_base >= 0x1000) [[unlikely]] self.translate_code_page(cpu, eip);
+      // Another L1I line: its access (cpu/execute_one.h); another code page: translated
+      // as the slow step's fetch does (a TLB hit).
+      if constexpr (kL1i) {
+        if (eip - line_offset >= line_bytes) [[unlikely]] {
+          if (eip - self.code_page_.offset_base >= 0x1000) self.translate_code_page(cpu, eip);
+          cpu.caches_.fetch(next->physical);
+          line_offset = ((base + eip) & ~(line_bytes - 1)) - base;
+        }
+      } else if (eip - self.code_page_.offset_base >= 0x1000) [[unlikely]] {
+        self.translate_code_page(cpu, eip);
+      }
       const Instruction& insn = cpu.use_entry(*next);
       cpu.state.eip = eip + insn.length;  // a 32-bit code segment (the fetch context's D bit)
       insn.execute(cpu, insn);

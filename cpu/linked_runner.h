@@ -68,7 +68,7 @@ class LinkedRunner {
   // Runs instructions through successor links while nothing needs the slow step;
   // returns how many steps it did, at most `max_steps`.
   static u64 run_linked(Cpu& cpu, u64 max_steps);
-  template <bool kWatchReplay>
+  template <bool kWatchReplay, bool kL1i>
   [[gnu::noinline]] static u64 run_linked_loop(Cpu& cpu, u64 max_steps);
 
   NumberedContext fetch_context_{{}, 1};              // the current context

@@ -35,6 +35,7 @@ void Mmu::set_control(const PagingControl& control) {
   else if (control.cr3 != control_.cr3)
     flush_non_global();
   control_ = control;
+  update_direct();
   write_rights_[0] = tlb_right::Dirty | (control.wp ? tlb_right::Writable : 0);
 }
 

@@ -39,7 +39,17 @@ class Mmu {
   // The attached tracer, or null: memory, page-walk and TLB-miss events (and, through
   // Cpu::tracer, the CPU's) are produced only while one is set (Cpu::set_tracer).
   Tracer* tracer() const { return tracer_; }
-  void set_tracer(Tracer* tracer) { tracer_ = tracer; }
+  void set_tracer(Tracer* tracer) {
+    tracer_ = tracer;
+    update_direct();
+  }
+  // Whether the direct paths (direct_pointer, and read()/write() on a TLB hit) may
+  // bypass the bus: not while the L1 cache model observes every data access at the bus
+  // (Cpu::set_cache_model, PhysicalBus::attach_caches). On by default.
+  void set_direct_access(bool allowed) {
+    direct_allowed_ = allowed;
+    update_direct();
+  }
   const PagingControl& control() const { return control_; }
   // Takes new paging bits. As on the P6 family, a change of CR0.PG, CR4.PSE or
   // CR4.PGE flushes the whole TLB, global entries included; a new CR3 flushes the
@@ -112,7 +122,7 @@ class Mmu {
   // would; null, with nothing counted, in any other case.
   template <AccessIntent kIntent>
   [[gnu::always_inline]] u8* direct_pointer(u32 linear, unsigned size, bool user, AccessKind kind) {
-    if (crosses_page(linear, size) || tracer_) return nullptr;
+    if (crosses_page(linear, size) || no_direct_pointer_) return nullptr;
     if (!control_.pg) {
       u8* const page = kIntent == AccessIntent::Write ? bus_.host_write_page(linear)
                                                       : const_cast<u8*>(bus_.host_read_page(linear));
@@ -271,7 +281,7 @@ class Mmu {
   }
   // tlb_hit for an access of `size` bytes inside one page with paging on, else null.
   TlbEntry* direct_hit(u32 linear, unsigned size, AccessIntent intent, bool user) {
-    return control_.pg && !crosses_page(linear, size) ? tlb_hit(linear, intent, user) : nullptr;
+    return direct_paging_ && !crosses_page(linear, size) ? tlb_hit(linear, intent, user) : nullptr;
   }
   static u32 split_address(u32 linear, unsigned i, u32 first, u32 second) {
     const u32 byte_linear = linear + i;
@@ -328,12 +338,20 @@ class Mmu {
     return {.linear = linear, .physical = physical, .size = static_cast<u8>(size), .access = kind, .write = write,
             .locked = locked, .value = value, .old_value = static_cast<u32>(old)};
   }
+  // The flags the direct paths test, from the tracer, CR0.PG and set_direct_access.
+  void update_direct() {
+    no_direct_pointer_ = tracer_ || !direct_allowed_;
+    direct_paging_ = control_.pg && direct_allowed_;
+  }
 
   PhysicalBus& bus_;
   Counters& counters_;
   Tracer* tracer_ = nullptr;  // (declared before model_, which keeps its address)
   PagingControl control_;
   Fault fault_{};  // the #PF of the last access that faulted (fault())
+  bool direct_allowed_ = true;      // set_direct_access
+  bool no_direct_pointer_ = false;  // direct_pointer returns null: a tracer, or not allowed
+  bool direct_paging_ = false;      // read()/write() may go direct on a TLB hit: CR0.PG and allowed
   Tlb tlb_;
   TlbModel model_;
   TlbModelMarks model_marks_;  // the model's residence by TLB slot (direct_pointer, note_model)

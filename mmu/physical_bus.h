@@ -12,6 +12,7 @@
 
 #include "mmu/bus_device.h"
 #include "trace/access_kind.h"
+#include "trace/cache_model.h"
 #include "trace/counters.h"
 #include "trace/modeled_clock.h"
 #include "trace/types.h"
@@ -64,6 +65,20 @@ class PhysicalBus {
   ModeledClock& clock() { return *clock_; }
   // Attaches `clock` (a CPU's), or with null the bus's own again.
   void attach_clock(ModeledClock* clock) { clock_ = clock ? clock : &own_clock_; }
+  // The L1 cache model that observes data accesses (trace/cache_model.h): the
+  // attached CPU's while its cache model is on (Cpu::set_cache_model, which also turns
+  // off the Mmu's direct paths, so every data access comes here), else null: then
+  // read() and write() do nothing for it but test the pointer.
+  CacheObserver* caches() const { return caches_; }
+  void attach_caches(CacheObserver* caches) { caches_ = caches; }
+  // Tells the cache model of a data access of `size` bytes at physical `address` (A20
+  // applied) of `kind`: any kind but instruction bytes, to RAM or ROM (MMIO and open
+  // bus are not cached).
+  void observe_data(u32 address, unsigned size, AccessKind kind) {
+    if constexpr (kStatistics)
+      if (caches_) [[unlikely]]
+        if (kind != AccessKind::CodeFetch && read_pages_[address >> 12]) caches_->data(address, size);
+  }
 
   // Maps a read-only copy of `image` (size a multiple of 4 KiB) at `base`.
   // Later mappings of the same pages replace earlier ones.
@@ -88,6 +103,7 @@ class PhysicalBus {
   T read(u32 address, AccessKind kind) {
     counters_.count_access(kind);
     address &= a20_mask_;
+    observe_data(address, sizeof(T), kind);
     const u32 in_page = address & (kPageBytes - 1);
     if (const u8* page = read_pages_[address >> 12]; page && in_page <= kPageBytes - sizeof(T)) {
       T value;
@@ -116,6 +132,7 @@ class PhysicalBus {
   void write(u32 address, T value, AccessKind kind) {
     counters_.count_access(kind);
     address &= a20_mask_;
+    observe_data(address, sizeof(T), kind);
     const u32 in_page = address & (kPageBytes - 1);
     if (u8* page = write_pages_[address >> 12]; page && in_page <= kPageBytes - sizeof(T)) {
       std::memcpy(page + in_page, &value, sizeof(T));
@@ -247,6 +264,7 @@ class PhysicalBus {
   Counters& counters_;
   ModeledClock own_clock_;
   ModeledClock* clock_ = &own_clock_;
+  CacheObserver* caches_ = nullptr;
   u32 a20_mask_ = 0xFFFFFFFFu;
   u8 a20_inputs_ = 1u << static_cast<unsigned>(A20Source::KeyboardController);
   // Zeroed by calloc, which takes large blocks straight from the kernel: pages the

@@ -26,6 +26,7 @@ Machine::Machine(const MachineConfig& config)
       debug_ports_(config.debug_console, config.post, cpu, config.before_console_output),
       port92_(bus, [this] { cpu.reset(); }) {
   cpu.set_cost_model(config.cost_model);
+  cpu.set_cache_model(config.cache_model);
   if (!config.bios.empty()) map_bios(bus, config.bios);
   ports.attach(0x80, 0x80, &debug_ports_);
   ports.attach(0xE9, 0xE9, &debug_ports_);

@@ -40,6 +40,9 @@ struct MachineConfig {
   bool reset_on_triple_fault = false;        // a triple fault resets the CPU instead of ending the run
   const CpuProfile* profile = &default_profile();
   CostModel cost_model = builtin_cost_model("p3");  // cycle costs (trace/profiles/*.cost or --profile FILE)
+  // The L1 cache model of cost_model (Cpu::set_cache_model; --cache-model, off for
+  // run/gui/gdb and on for compare; docs/cost-model.md "Cache model").
+  bool cache_model = false;
   u64 cpu_hz = 500'000'000;                  // modeled CPU frequency: device time = cycles / cpu_hz, Perfetto timestamps too
   bool realtime = false;                     // pace the virtual clock to wall time (never reorders events)
   i64 rtc_start = Mc146818::kDefaultStart;   // RTC calendar time at cycle 0, seconds since 1970 UTC

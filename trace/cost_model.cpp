@@ -1,6 +1,8 @@
 // Cost-model files: parsing and validation (docs/cost-model.md).
 #include "trace/cost_model.h"
 
+#include <algorithm>
+#include <bit>
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
@@ -43,6 +45,48 @@ std::pair<std::string, ConstantProvenance> split_tag(const std::string& rest, co
   return {trim(rest.substr(0, at)), ConstantProvenance{found->kind, text, 0, 0}};
 }
 
+// The cache model's keys (docs/cost-model.md, "Cache model"): l1i-size, l1i-ways,
+// l1i-line (whole powers of two: bytes, ways, bytes), the same for l1d (the miss
+// costs l1i-miss and l1d-miss are CostParts). True when `key` is one of them.
+bool parse_cache_key(CostModel& model, const std::string& key, double value, const std::string& where,
+                     std::map<std::string, int>& lines, int number) {
+  if (key.size() < 5 || (key.rfind("l1i-", 0) != 0 && key.rfind("l1d-", 0) != 0)) return false;
+  CacheGeometry& geometry = key[2] == 'i' ? model.l1i : model.l1d;
+  const std::string what = key.substr(4);  // ("miss" is a CostPart: l1i-miss, l1d-miss)
+  u32 CacheGeometry::*member = what == "size" ? &CacheGeometry::size
+                               : what == "ways" ? &CacheGeometry::ways
+                               : what == "line" ? &CacheGeometry::line
+                                                : nullptr;
+  if (!member) return false;
+  constexpr double kLargest = 1 << 24;  // (below kMaxCostCycles, checked first)
+  if (value < 1 || value > kLargest || value != std::floor(value) || !std::has_single_bit(static_cast<u32>(value)))
+    throw std::invalid_argument(where + "'" + key + "' must be a whole power of two from 1 to 2^24");
+  if (what == "line" && (value < 32 || value > 4096))
+    throw std::invalid_argument(where + "'" + key + "' must be 32 to 4096 bytes");
+  geometry.*member = static_cast<u32>(value);
+  lines[key] = number;
+  return true;
+}
+
+// Each cache is given whole (size, ways and line) or not at all, and holds at least one set.
+void check_cache_geometry(const CostModel& model, const std::string& file_name, const std::map<std::string, int>& lines) {
+  for (const char* cache : {"l1i", "l1d"}) {
+    const CacheGeometry& g = cache[2] == 'i' ? model.l1i : model.l1d;
+    const std::string prefix = std::string(cache) + "-";
+    const bool any = g.size || g.ways || g.line;
+    int line = 0;
+    for (const char* part : {"size", "ways", "line"})
+      if (const auto it = lines.find(prefix + part); it != lines.end()) line = std::max(line, it->second);
+    const std::string where = file_name + ":" + std::to_string(line) + ": ";
+    if (any && !(g.size && g.ways && g.line))
+      throw std::invalid_argument(where + "'" + cache + "' needs all of " + prefix + "size, " + prefix + "ways and " +
+                                  prefix + "line");
+    if (any && u64{g.ways} * g.line > g.size)
+      throw std::invalid_argument(where + "'" + cache + "': " + prefix + "ways times " + prefix + "line exceeds " +
+                                  prefix + "size");
+  }
+}
+
 }  // namespace
 
 const char* name_of(Provenance provenance) {
@@ -56,6 +100,7 @@ const char* name_of(Provenance provenance) {
 
 CostModel parse_cost_model(const std::string& text, const std::string& file_name, const MnemonicCheck& is_mnemonic) {
   CostModel model;
+  std::map<std::string, int> cache_key_lines;  // the cache geometry keys given, and their lines
   std::istringstream lines(text);
   std::string line;
   for (int number = 1; std::getline(lines, line); ++number) {
@@ -90,7 +135,7 @@ CostModel parse_cost_model(const std::string& text, const std::string& file_name
                                   std::to_string(kMaxCostCycles) + ")");
     provenance.value = value;
     const u32 subcycles = static_cast<u32>(std::lround(value * kSubcyclesPerCycle));
-    bool known = false;
+    bool known = parse_cache_key(model, key, value, where, cache_key_lines, number);
     for (std::size_t p = 0; p < kCostPartCount; ++p)
       if (key == kCostPartKeys[p]) model.parts[p] = subcycles, known = true;
     if (key == "cpu-mhz") {
@@ -111,6 +156,7 @@ CostModel parse_cost_model(const std::string& text, const std::string& file_name
     if (!known) throw std::invalid_argument(where + "unknown key '" + key + "'");
     model.provenance.emplace(key, provenance);
   }
+  check_cache_geometry(model, file_name, cache_key_lines);
   if (model.name.empty()) throw std::invalid_argument(file_name + ": no 'name = ...' line");
   return model;
 }

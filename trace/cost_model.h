@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "trace/cache_model.h"
 #include "trace/modeled_clock.h"
 #include "trace/types.h"
 
@@ -38,6 +39,10 @@ struct CostModel {
   CycleCosts parts{};                      // per CostPart, 1/256 cycles (kCostPartKeys)
   // Every key's provenance, by key as written ("instruction.LLDT", "segment-load", "cpu-mhz").
   std::map<std::string, ConstantProvenance> provenance;
+  // The L1 cache model (trace/cache_model.h, docs/cost-model.md "Cache model"): the
+  // geometry of each cache (none when its keys are absent); a miss costs the parts
+  // l1i-miss / l1d-miss.
+  CacheGeometry l1i, l1d;
 
   // Cost of one retired instruction with this mnemonic, in 1/256 cycles; nullopt when
   // the profile has none (the instruction is uncosted: it charges nothing and the run

@@ -20,6 +20,7 @@ void Counters::print(std::ostream& out, u64 cycles) const {
   if (code_bytes) out << "code-bytes " << code_bytes << "\n";
   if (code_lines_32) out << "code-lines-32 " << code_lines_32 << "\n";
   if (code_lines_64) out << "code-lines-64 " << code_lines_64 << "\n";
+  if (cache_model) out << "l1i-misses " << l1i_misses << "\nl1d-misses " << l1d_misses << "\n";
   for (std::size_t k = 0; k < kAccessKindCount; ++k) {
     if (accesses_by_kind[k]) out << "access." << kAccessKindNames[k] << " " << accesses_by_kind[k] << "\n";
     if (locked_by_kind[k]) out << "locked." << kAccessKindNames[k] << " " << locked_by_kind[k] << "\n";

@@ -50,6 +50,12 @@ struct Counters {
   u64 code_bytes = 0;                              // bytes of retired instructions
   u64 code_lines_32 = 0;                           // distinct 32-byte linear code lines of retired instructions (icache footprint)
   u64 code_lines_64 = 0;                           // distinct 64-byte linear code lines of retired instructions
+  // The profile's L1 cache model (trace/cache_model.h): misses of its instruction cache
+  // (per fetched instruction's first-byte line) and data cache (per accessed data line),
+  // counted only while the model is on (cache_model: Cpu::set_cache_model, --cache-model;
+  // print() and --stats-json show them only then).
+  u64 l1i_misses = 0, l1d_misses = 0;
+  bool cache_model = false;
   u64 undefined_opcodes = 0;                       // instructions that raised #UD because not implemented/invalid
   u64 open_bus_reads = 0;                          // physical reads that hit no device (read 0xFF)
   u64 open_bus_writes = 0;                         // physical writes that hit no device (dropped)

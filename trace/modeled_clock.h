@@ -34,12 +34,14 @@ enum class CostPart : u8 {
   NewCodeLine,          // a 32-byte code line fetched for the first time
   StringIteration,      // extra, per element a REP-prefixed string instruction processes
   FaultingInstruction,  // an instruction that faults (before its delivery)
+  L1iMiss,              // an L1 instruction-cache miss (--cache-model on; trace/cache_model.h)
+  L1dMiss,              // an L1 data-cache miss (--cache-model on)
 };
-inline constexpr std::size_t kCostPartCount = 13;
+inline constexpr std::size_t kCostPartCount = 15;
 inline constexpr std::array<const char*, kCostPartCount> kCostPartKeys = {
     "memory-operand", "segment-load",       "locked-access", "far-transfer",   "exception-delivery",
     "interrupt-delivery", "stack-switch",   "iret",          "task-switch",    "page-walk",
-    "new-code-line",  "string-iteration",   "faulting-instruction"};
+    "new-code-line",  "string-iteration",   "faulting-instruction", "l1i-miss", "l1d-miss"};
 
 // Extra costs of events, in 1/256 cycles, by CostPart, copied from the active CostModel
 // so every layer can charge them without knowing the model.

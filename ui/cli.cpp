@@ -64,6 +64,7 @@ po::options_description run_options() {
        "continue the machine saved in FILE (instead of --bios/--kernel; --memory, --profile and --cpu-mhz must be "
        "those it was saved with; --max-instructions counts from reset, the steps before the snapshot included)");
   add_profile_option(options);
+  add_cache_model_option(options, "off");
   options.add_options()("stats", "print the counters on stderr at exit");
   add_trace_options(options);
   add_platform_options(options);
@@ -260,6 +261,7 @@ void configure_machine(const po::variables_map& vm, MachineConfig& config) {
   config.exit_on_halt = vm.count("exit-on-halt") > 0;
   config.reset_on_triple_fault = vm.count("reset-on-triple-fault") > 0;
   apply_profile_option(vm, config);
+  apply_cache_model_option(vm, config);
 }
 
 int run_cli(const std::vector<std::string>& args) {

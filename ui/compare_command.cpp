@@ -33,6 +33,7 @@ po::options_description compare_options() {
       ("variants", po::value<std::string>()->value_name("A,B,..."),
        "run only these variants (the baseline is always added)");
   add_profile_option(options);
+  add_cache_model_option(options, "on");
   options.add_options()
       ("out", po::value<std::string>()->default_value("x86lab-compare")->value_name("DIR"),
        "folder for report.{txt,md,json,csv} and the plots (created if missing)")
@@ -156,6 +157,7 @@ void write_report_files(const std::filesystem::path& dir, const CompareReport& r
 std::string regenerate_command(const std::vector<std::string>& names, const po::variables_map& vm) {
   std::string command = "x86lab compare " + joined(names, " ");
   if (vm["profile"].as<std::string>() != "p3") command += " --profile " + vm["profile"].as<std::string>();
+  if (vm["cache-model"].as<std::string>() != "on") command += " --cache-model off";
   if (vm.count("variants")) command += " --variants " + vm["variants"].as<std::string>();
   return command + " --format markdown";
 }
@@ -183,6 +185,7 @@ int compare_command(const std::vector<std::string>& args) {
   const unsigned jobs = parse_jobs(vm);
   MachineConfig base;
   apply_profile_option(vm, base);
+  apply_cache_model_option(vm, base);
   const std::filesystem::path dir =
       vm.count("scenario-dir") ? std::filesystem::path(vm["scenario-dir"].as<std::string>()) : default_scenario_dir();
   if (!std::filesystem::is_directory(dir)) throw InputError("scenario folder '" + dir.string() + "' does not exist");

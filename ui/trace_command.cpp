@@ -64,6 +64,18 @@ void add_profile_option(po::options_description& options) {
                         "(docs/cost-model.md)");
 }
 
+void add_cache_model_option(po::options_description& options, const char* default_value) {
+  options.add_options()("cache-model", po::value<std::string>()->default_value(default_value)->value_name("on|off"),
+                        "the profile's L1 instruction and data caches: count l1i-misses/l1d-misses and charge "
+                        "each miss its cost (docs/cost-model.md \"Cache model\"; on costs host time)");
+}
+
+void apply_cache_model_option(const po::variables_map& vm, MachineConfig& config) {
+  const std::string value = vm["cache-model"].as<std::string>();
+  if (value != "on" && value != "off") throw InputError("--cache-model must be on or off, not '" + value + "'");
+  config.cache_model = value == "on";
+}
+
 // The modeled clock of the cost model's `cpu-mhz` (--cpu-mhz overrides it later, in
 // PlatformSession::configure).
 void apply_profile_clock(const std::string& name, MachineConfig& config) {
@@ -223,6 +235,10 @@ void write_stats_json(OutputFile* output, const Machine& machine) {
   json["code_bytes"] = c.code_bytes;
   json["code_lines_32"] = c.code_lines_32;
   json["code_lines_64"] = c.code_lines_64;
+  if (c.cache_model) {  // (absent with the cache model off, as in --stats)
+    json["l1i_misses"] = c.l1i_misses;
+    json["l1d_misses"] = c.l1d_misses;
+  }
   if (c.code_range_end > c.code_range_begin)
     json["code_range"] = {{"begin", c.code_range_begin}, {"end", c.code_range_end},
                           {"instructions", c.code_range_instructions}, {"bytes", c.code_range_bytes},

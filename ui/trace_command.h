@@ -24,6 +24,11 @@ void add_trace_options(boost::program_options::options_description& options);
 void add_profile_option(boost::program_options::options_description& options);
 // Applies --profile to `config` (CPU profile and cost model). Throws InputError.
 void apply_profile_option(const boost::program_options::variables_map& vm, MachineConfig& config);
+// Adds --cache-model on|off (default `default_value`): the profile's L1 cache model
+// (MachineConfig::cache_model; docs/cost-model.md "Cache model").
+void add_cache_model_option(boost::program_options::options_description& options, const char* default_value);
+// Applies --cache-model to `config`. Throws InputError for a value other than on or off.
+void apply_cache_model_option(const boost::program_options::variables_map& vm, MachineConfig& config);
 // Builds and attaches the tracer of --trace/--trace-filter/--trace-start/--trace-stop
 // (its files are emptied by Machine::start_tracing). Throws InputError for a bad value
 // or an output that cannot be opened.

@@ -144,6 +144,8 @@ class RowBuilder {
   void code_rows() {
     field("replayed_instructions", "replayed instructions", true, &Counters::replayed_instructions);
     field("code_lines_32", "32-byte code lines fetched", false, &Counters::code_lines_32);
+    field("l1i_misses", "L1 instruction-cache misses", true, &Counters::l1i_misses);
+    field("l1d_misses", "L1 data-cache misses", true, &Counters::l1d_misses);
     field("code_range_instructions", "instructions in the code range", false, &Counters::code_range_instructions);
     field("code_range_bytes", "code-range bytes executed", true, &Counters::code_range_bytes);
     field("code_range_lines_32", "code-range 32-byte lines", false, &Counters::code_range_lines_32);

@@ -79,11 +79,12 @@ void apply_code_range(const VariantSpec& variant, Machine& machine) {
 }
 
 VariantResult run_variant(const ScenarioManifest& manifest, const VariantSpec& variant, const MachineConfig& base) {
-  // Only the model (profile, costs, clock) comes from `base`: no host devices, tracing
+  // Only the model (profile, costs, cache model, clock) comes from `base`: no host devices, tracing
   // or console of the caller's machine reach a variant run on another thread.
   MachineConfig model;
   model.profile = base.profile;
   model.cost_model = base.cost_model;
+  model.cache_model = base.cache_model;
   model.cpu_hz = base.cpu_hz;
   model.rtc_start = base.rtc_start;
   MachineConfig config = variant_config(variant, model);

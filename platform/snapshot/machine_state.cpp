@@ -59,7 +59,8 @@ u32 cost_model_fingerprint(const CostModel& model) {
 }
 
 MachineIdentity identity_of(const MachineConfig& config) {
-  return {config.memory_mib, std::string(config.profile->name), cost_model_fingerprint(config.cost_model), config.cpu_hz};
+  return {config.memory_mib, std::string(config.profile->name), cost_model_fingerprint(config.cost_model), config.cpu_hz,
+          config.cache_model};
 }
 
 MachineState capture_machine_state(Machine& m, const MachineState* previous) {
@@ -107,6 +108,9 @@ void check_machine_state(Machine& m, const MachineState& s) {
   if (s.identity.cpu_hz != here.cpu_hz)
     throw InputError("saved with a CPU clock of " + std::to_string(s.identity.cpu_hz) + " Hz, not " +
                      std::to_string(here.cpu_hz) + " (--cpu-mhz)");
+  if (s.identity.cache_model != here.cache_model)
+    throw InputError(std::string("saved with --cache-model ") + (s.identity.cache_model ? "on" : "off") + ", not " +
+                     (here.cache_model ? "on" : "off"));
   const u32 pages = static_cast<u32>(m.bus.ram_bytes() / kPageBytes);
   for (std::size_t i = 0; i < s.ram.size(); ++i) {
     if (s.ram[i].index >= pages || (i && s.ram[i].index <= s.ram[i - 1].index) || !s.ram[i].bytes)

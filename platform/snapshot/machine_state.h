@@ -21,6 +21,7 @@ struct MachineIdentity {
   std::string profile;     // CpuProfile::name
   u32 cost_model_crc = 0;  // cost_model_fingerprint of the machine's cost model
   u64 cpu_hz = 0;
+  bool cache_model = false;  // MachineConfig::cache_model (--cache-model)
 
   bool operator==(const MachineIdentity&) const = default;
 };

@@ -93,6 +93,7 @@ std::vector<u8> identity_bytes(const MachineState& s) {
   u64 instructions = s.instructions, steps = s.steps;
   a.field(instructions, "instructions");
   a.field(steps, "steps");
+  a.field(copy.identity.cache_model, "cache model");
   return a.take_bytes();
 }
 
@@ -209,6 +210,7 @@ MachineState decode_snapshot(const std::vector<u8>& file) {
     s.identity.profile.assign(profile.begin(), profile.end());
     a.field(s.instructions, "instructions");
     a.field(s.steps, "steps");
+    a.field(s.identity.cache_model, "cache model");
   });
   s.bios = std::move(sections["BIOS"]);
   s.machine = std::move(sections["MACH"]);
