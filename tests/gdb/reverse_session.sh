@@ -19,14 +19,7 @@ x86lab=$1 kernel=$2 gdb=$3 commands=$4
 if [ ! -x "$gdb" ]; then echo "SKIP: no gdb"; exit 77; fi
 source "$(dirname "$0")/start_stub.sh"
 start_stub --kernel "$kernel" --wait-gdb --debugcon "file:$work/console"
-sed "s/@PORT@/$port/" "$commands" > "$work/session.gdb"
-timeout 60 "$gdb" -nx -batch -x "$work/session.gdb" "$kernel" > "$work/gdb.out" 2>&1
-wait_stub
-
-failed=0
-expect() {
-  if grep -qF -- "$1" "$work/gdb.out"; then echo "ok: $1"; else echo "FAIL: missing '$1'"; failed=1; fi
-}
+run_gdb_batch "$commands"
 # The lines between ==NAME== and the next ==...== marker.
 block() { awk -v name="==$1==" '$0 == name {on = 1; next} /^==.*==$/ {on = 0} on' "$work/gdb.out"; }
 eip_of() { block "$1" | awk '$1 == "eip" {print $2}'; }

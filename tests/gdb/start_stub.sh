@@ -31,3 +31,17 @@ wait_stub() {
   status=$?
   pid=
 }
+
+# Runs gdb (${gdb}) in batch mode on ${kernel} with the command file $1, whose @PORT@
+# becomes the stub's port, into $work/gdb.out, then wait_stub. The stub must be started.
+run_gdb_batch() {
+  sed "s/@PORT@/$port/" "$1" > "$work/session.gdb"
+  timeout 60 "$gdb" -nx -batch -x "$work/session.gdb" "$kernel" > "$work/gdb.out" 2>&1
+  wait_stub
+}
+
+# expect TEXT: TEXT is a line part of $work/gdb.out, else $failed becomes 1.
+failed=0
+expect() {
+  if grep -qF -- "$1" "$work/gdb.out"; then echo "ok: $1"; else echo "FAIL: missing '$1'"; failed=1; fi
+}
