@@ -3,7 +3,9 @@
 // sections 2-4). Executors (cpu/exec_*.cpp) use the helpers here and never catch
 // faults: a Fault thrown anywhere in an instruction, or signalled without unwinding
 // (signal_fault: the operand helpers, try_read/try_write), restores the
-// instruction-start EIP and ESP and is delivered by the run loop.
+// instruction-start EIP and ESP and is delivered by the run loop. The data accesses'
+// bodies are in cpu/memory_access.h and the operand helpers in cpu/operands.h (both
+// included at the end); the run loops' inline per-step helpers in cpu/execute_one.h.
 #pragma once
 #include <array>
 #include <atomic>
@@ -218,97 +220,37 @@ class Cpu {
     return ((with_sf_not_of & kConditionMasks[code >> 1]) != 0) != bool(code & 1);
   }
 
-  // ---- memory through a segment ----
+  // ---- memory through a segment (defined in cpu/memory_access.h) ----
   // Offsets are already reduced to the address size. Raise #GP(0)/#SS(0) from the
   // descriptor cache checks and #PF from paging.
   // The common case (direct_data) is inline and makes no call; every other goes to
   // read_checked/write_checked, which raise the faults.
   template <class T>
-  [[gnu::always_inline]] T read(u8 segment, u32 offset, AccessKind kind = AccessKind::Data) {
-    if (const u8* host = direct_data<AccessIntent::Read>(segment, offset, sizeof(T), kind)) [[likely]] {
-      T value;
-      std::memcpy(&value, host, sizeof(T));
-      return value;
-    }
-    return read_checked<T>(segment, offset, kind);
-  }
+  [[gnu::always_inline]] T read(u8 segment, u32 offset, AccessKind kind = AccessKind::Data);
   template <class T>
-  [[gnu::always_inline]] void write(u8 segment, u32 offset, T value, AccessKind kind = AccessKind::Data) {
-    if (u8* host = direct_data<AccessIntent::Write>(segment, offset, sizeof(T), kind)) [[likely]] {
-      std::memcpy(host, &value, sizeof(T));
-      return;
-    }
-    write_checked<T>(segment, offset, value, kind);
-  }
+  [[gnu::always_inline]] void write(u8 segment, u32 offset, T value, AccessKind kind = AccessKind::Data);
   template <class T>
-  [[gnu::noinline]] T read_checked(u8 segment, u32 offset, AccessKind kind) {
-    const u32 linear = checked_linear(state.segments[segment], offset, sizeof(T), false,
-                                      segment == SS, protected_mode());
-    if (access_checks_) [[unlikely]] check_access(linear, sizeof(T), false);
-    return mmu_.read<T>(linear, kind, user());
-  }
+  [[gnu::noinline]] T read_checked(u8 segment, u32 offset, AccessKind kind);
   template <class T>
-  [[gnu::noinline]] void write_checked(u8 segment, u32 offset, T value, AccessKind kind) {
-    const u32 linear = checked_linear(state.segments[segment], offset, sizeof(T), true,
-                                      segment == SS, protected_mode());
-    if (access_checks_) [[unlikely]] check_access(linear, sizeof(T), true);
-    mmu_.write<T>(linear, value, kind, user());
-  }
+  [[gnu::noinline]] void write_checked(u8 segment, u32 offset, T value, AccessKind kind);
   // read() and write() for executors, without C++ unwinding: a fault found by the
   // segment checks or by paging is handed to signal_fault and the access returns false
   // (nothing read, nothing written), and the executor then returns at once. Faults
   // that are rare here (#AC, from check_access) are still thrown. The fast path is
   // that of read() and write(); the false return costs a test only after the call.
   template <class T>
-  [[nodiscard, gnu::always_inline]] bool try_read(u8 segment, u32 offset, T& value, AccessKind kind = AccessKind::Data) {
-    if (const u8* host = direct_data<AccessIntent::Read>(segment, offset, sizeof(T), kind)) [[likely]] {
-      std::memcpy(&value, host, sizeof(T));
-      return true;
-    }
-    return try_read_checked<T>(segment, offset, value, kind);
-  }
+  [[nodiscard, gnu::always_inline]] bool try_read(u8 segment, u32 offset, T& value, AccessKind kind = AccessKind::Data);
   template <class T>
-  [[nodiscard, gnu::always_inline]] bool try_write(u8 segment, u32 offset, T value, AccessKind kind = AccessKind::Data) {
-    if (u8* host = direct_data<AccessIntent::Write>(segment, offset, sizeof(T), kind)) [[likely]] {
-      std::memcpy(host, &value, sizeof(T));
-      return true;
-    }
-    return try_write_checked<T>(segment, offset, value, kind);
-  }
+  [[nodiscard, gnu::always_inline]] bool try_write(u8 segment, u32 offset, T value, AccessKind kind = AccessKind::Data);
   // try_read returning the value, 0 after a signalled fault (fault_signalled() tells).
   template <class T>
-  [[nodiscard, gnu::always_inline]] T read_or_signal(u8 segment, u32 offset, AccessKind kind = AccessKind::Data) {
-    if (const u8* host = direct_data<AccessIntent::Read>(segment, offset, sizeof(T), kind)) [[likely]] {
-      T value;
-      std::memcpy(&value, host, sizeof(T));
-      return value;
-    }
-    return read_or_signal_checked<T>(segment, offset, kind);
-  }
+  [[nodiscard, gnu::always_inline]] T read_or_signal(u8 segment, u32 offset, AccessKind kind = AccessKind::Data);
   template <class T>
-  [[gnu::noinline]] T read_or_signal_checked(u8 segment, u32 offset, AccessKind kind) {
-    T value{};
-    (void)try_read_checked<T>(segment, offset, value, kind);
-    return value;
-  }
+  [[gnu::noinline]] T read_or_signal_checked(u8 segment, u32 offset, AccessKind kind);
   template <class T>
-  [[gnu::noinline]] bool try_read_checked(u8 segment, u32 offset, T& value, AccessKind kind) {
-    const SegmentRegister& reg = state.segments[segment];
-    if (auto fault = segment_access_fault(reg, offset, sizeof(T), false, segment == SS, protected_mode())) [[unlikely]]
-      return signal_access_fault(*fault);
-    const u32 linear = reg.cache.base + offset;
-    if (access_checks_) [[unlikely]] check_access(linear, sizeof(T), false);
-    return mmu_.try_read<T>(linear, kind, user(), value) || signal_access_fault(mmu_.fault());
-  }
+  [[gnu::noinline]] bool try_read_checked(u8 segment, u32 offset, T& value, AccessKind kind);
   template <class T>
-  [[gnu::noinline]] bool try_write_checked(u8 segment, u32 offset, T value, AccessKind kind) {
-    const SegmentRegister& reg = state.segments[segment];
-    if (auto fault = segment_access_fault(reg, offset, sizeof(T), true, segment == SS, protected_mode())) [[unlikely]]
-      return signal_access_fault(*fault);
-    const u32 linear = reg.cache.base + offset;
-    if (access_checks_) [[unlikely]] check_access(linear, sizeof(T), true);
-    return mmu_.try_write<T>(linear, value, kind, user()) || signal_access_fault(mmu_.fault());
-  }
+  [[gnu::noinline]] bool try_write_checked(u8 segment, u32 offset, T value, AccessKind kind);
   // The host address of an access of `size` bytes at `segment`:`offset` when it needs
   // no check beyond these and no fault is possible: a usable segment whose type allows
   // the access (required in every mode here, a superset of the protected-mode rule),
@@ -317,31 +259,15 @@ class Cpu {
   // is needed too), and the Mmu's direct_pointer. Counts the access as read()/write()
   // would; null otherwise.
   template <AccessIntent kIntent>
-  [[gnu::always_inline]] u8* direct_data(u8 segment, u32 offset, unsigned size, AccessKind kind) {
-    const DescriptorCache& cache = state.segments[segment].cache;
-    const bool allowed = cache.usable && (kIntent == AccessIntent::Write ? cache.writable() : cache.readable());
-    if (!allowed || !cache.contains(offset, size)) return nullptr;
-    if (access_checks_) [[unlikely]]
-      if (data_breakpoints_ || ((state.eflags & flag::AC) && state.cpl == 3)) return nullptr;
-    return mmu_.direct_pointer<kIntent>(cache.base + offset, size, user(), kind);
-  }
+  [[gnu::always_inline]] u8* direct_data(u8 segment, u32 offset, unsigned size, AccessKind kind);
   // Checks a write without performing it (for instructions that must fault before
   // any state changes, such as PUSHA and far CALL).
-  void check_write(u8 segment, u32 offset, unsigned size) {
-    const u32 linear = checked_linear(state.segments[segment], offset, size, true, segment == SS, protected_mode());
-    mmu_.translate(linear, AccessIntent::Write, user());
-    if ((linear & 0xFFF) + size > 0x1000) mmu_.translate((linear | 0xFFF) + 1, AccessIntent::Write, user());
-  }
+  void check_write(u8 segment, u32 offset, unsigned size);
   // A locked read-modify-write through a segment (LOCK prefix, XCHG with memory).
   template <class T, class Modify>
-  T locked_rmw(u8 segment, u32 offset, AccessKind kind, Modify modify) {
-    const u32 linear = checked_linear(state.segments[segment], offset, sizeof(T), true,
-                                      segment == SS, protected_mode());
-    if (access_checks_) [[unlikely]] check_access(linear, sizeof(T), true);
-    return mmu_.locked_rmw<T>(linear, kind, user(), modify);
-  }
+  T locked_rmw(u8 segment, u32 offset, AccessKind kind, Modify modify);
 
-  // ---- stack ----
+  // ---- stack (push, pop and peek_stack defined in cpu/memory_access.h) ----
   // The stack pointer register as the stack's address size sees it.
   u32 stack_pointer() const { return stack32() ? state.gpr[ESP] : state.gpr[ESP] & 0xFFFF; }
   // ESP after adding `delta` bytes, keeping the upper half for a 16-bit stack.
@@ -350,23 +276,12 @@ class Cpu {
     return stack32() ? esp + delta : (esp & 0xFFFF0000u) | ((esp + delta) & 0xFFFF);
   }
   template <class T>
-  void push(T value) {
-    const u32 new_esp = stack_pointer_plus(static_cast<u32>(-static_cast<i32>(sizeof(T))));
-    write<T>(SS, stack32() ? new_esp : new_esp & 0xFFFF, value, AccessKind::Stack);
-    state.gpr[ESP] = new_esp;
-  }
+  void push(T value);
   template <class T>
-  T pop() {
-    const T value = read<T>(SS, stack_pointer(), AccessKind::Stack);
-    state.gpr[ESP] = stack_pointer_plus(sizeof(T));
-    return value;
-  }
+  T pop();
   // Reads T at `depth` bytes above the stack pointer without popping.
   template <class T>
-  T peek_stack(u32 depth) {
-    const u32 offset = stack32() ? state.gpr[ESP] + depth : (state.gpr[ESP] + depth) & 0xFFFF;
-    return read<T>(SS, offset, AccessKind::Stack);
-  }
+  T peek_stack(u32 depth);
 
   // ---- effective addresses and operands ----
   u32 effective_address(const Instruction& insn) const {
@@ -516,35 +431,9 @@ class Cpu {
   void linked_step();
   // The checks of a run loop before a step: the step monitor, a stop request, the
   // cycle limit and the signal stop. True (with `reason`) when run() returns.
-  bool stop_before_step(StopReason& reason) {
-    if (attention_.has(Attention::kStopRequested | Attention::kMonitor)) [[unlikely]] {
-      if (attention_.has(Attention::kMonitor)) monitor_->before_step();
-      if (attention_.has(Attention::kStopRequested)) {
-        attention_.clear(Attention::kStopRequested);
-        reason = StopReason::StopRequested;
-        return true;
-      }
-    }
-    // A signal stop ends the run as a reached cycle limit does (stop_from_signal).
-    if (clock_.subcycles >= subcycle_limit_ || attention_.signalled()) {
-      reason = StopReason::CycleLimit;
-      return true;
-    }
-    return false;
-  }
+  bool stop_before_step(StopReason& reason);
   // After a step: shutdown, or a halt nothing can wake (an interrupt it can take or an NMI).
-  bool stop_after_step(StopReason& reason) const {
-    if (!(state.shutdown | state.halted)) [[likely]] return false;
-    if (state.shutdown) {
-      reason = StopReason::Shutdown;
-      return true;
-    }
-    if ((!pic_ || !(state.eflags & flag::IF) || !pic_->interrupt_pending()) && !state.nmi_pending) {
-      reason = StopReason::Halted;
-      return true;
-    }
-    return false;
-  }
+  bool stop_after_step(StopReason& reason) const;
   // Decodes the instruction at CS:EIP byte by byte (segment limit, paging and the
   // code-page mark per byte), filling `bytes` when it is not null.
   void decode_at(u32 eip, Instruction& insn, u8* bytes);
@@ -576,14 +465,7 @@ class Cpu {
   // the linear address at which the instruction last retired outside the code range:
   // its lines are in the set already (the set only grows, and the code range is fixed
   // before the run), so nothing is counted.
-  void retire_code_bytes(u32& mark, u32 linear, unsigned length) {
-    if (mark == linear) [[likely]] return;
-    if (counters_.in_code_range(linear)) [[unlikely]]
-      counters_.count_code_range(linear, length);
-    else
-      mark = linear;
-    insert_code_lines(linear, length);
-  }
+  void retire_code_bytes(u32& mark, u32 linear, unsigned length);
   // The statistics of a retired instruction that did not come from the decode cache.
   [[gnu::noinline]] void retire_uncached(const Instruction& insn, u32 linear);
   void insert_code_lines(u32 linear, unsigned length);
@@ -597,22 +479,7 @@ class Cpu {
   // lines are in the set already (LinkedRunner::retired makes links only to retired
   // instructions) and `linear` is unused.
   template <bool kMayBeReplay, bool kViaLink>
-  [[gnu::always_inline]] void count_retirement(const Instruction& insn, DecodeCache::Entry* entry, u32 linear) {
-    ++counters_.instructions;
-    if (kMayBeReplay && replay_.candidate) [[unlikely]] {
-      replay_.candidate = false;
-      ++counters_.replayed_instructions;
-    }
-    clock_.add_cost(insn.cost);
-    if constexpr (kStatistics) {
-      if (entry) [[likely]] {
-        ++entry->executions;
-        if (!kViaLink) retire_code_bytes(entry->lines_linear, linear, insn.length);
-      } else {
-        retire_uncached(insn, linear);
-      }
-    }
-  }
+  [[gnu::always_inline]] void count_retirement(const Instruction& insn, DecodeCache::Entry* entry, u32 linear);
   // Something only the slow step handles before the next instruction: the attention
   // word (interrupt check, trap, NMI, stop request, monitor), an armed code
   // breakpoint, TF or RF, HLT or shutdown (the linked run checks it after each instruction).
@@ -622,19 +489,9 @@ class Cpu {
   // Delivers a fault raised by signal_fault during the instruction as a caught one
   // (execute_one, the linked run), after telling `fetch`; false when none was raised.
   template <class Fetch>
-  bool deliver_signalled_fault(u32 start_esp, Fetch& fetch) {
-    if (!signalled_fault_) [[likely]] return false;
-    const Fault fault = *signalled_fault_;
-    signalled_fault_.reset();
-    fetch.faulted(*this);
-    abort_instruction(fault, start_esp);
-    return true;
-  }
+  bool deliver_signalled_fault(u32 start_esp, Fetch& fetch);
   // signal_fault for a failed try_read/try_write; returns false (the access's result).
-  [[gnu::cold]] bool signal_access_fault(const Fault& fault) {
-    signal_fault(fault);
-    return false;
-  }
+  [[gnu::cold]] bool signal_access_fault(const Fault& fault);
   // A SegmentLoad event for a real-mode or virtual-8086 load (no descriptor).
   void trace_descriptorless_load(u8 segment) {
     const SegmentRegister& reg = state.segments[segment];
@@ -710,12 +567,7 @@ class Cpu {
   void note_replay_start();
   // Before each instruction: note_replay_start for the starts that can end the watch
   // (at the faulting CPL, and at its CS:EIP when the handler ran at that CPL too).
-  void watch_replay_start() {
-    if (!replay_.pending) [[likely]] return;
-    if (state.cpl != replay_.cpl) return;
-    if (replay_.handler_cpl == replay_.cpl && state.segments[CS].cache.base + state.eip != replay_.linear_eip) return;
-    note_replay_start();
-  }
+  void watch_replay_start();
   // The one EIP at which watch_replay_start can act while CS and the CPL stay the same
   // and nothing but the watch changes replay_ (a linked run at the faulting CPL): after
   // a handler at the faulting CPL, the faulting instruction's CS offset; after one at
@@ -743,4 +595,5 @@ template <class T, bool kResolved = false, class Modify>
 
 }  // namespace x86lab
 
+#include "cpu/memory_access.h"
 #include "cpu/operands.h"

@@ -2,7 +2,9 @@
 // accelerator's slow step (cpu/linked_runner.cpp) share: between-instruction events,
 // then fetch (through a fetch policy: Cpu::ReferenceFetch or LinkedRunner), execute,
 // retire; a fault restores the instruction-start state and is delivered. A header so
-// that each of the two units inlines it with its own fetch policy. Include only from
+// that each of the two units inlines it with its own fetch policy. Also the inline
+// per-step helpers both run loops use (stop checks, retirement counting, delivery of a
+// signalled fault, the replay watch), declared in cpu/cpu.h. Include only from
 // cpu/cpu.cpp and cpu/linked_runner.cpp.
 #pragma once
 #include "cpu/cpu.h"
@@ -101,6 +103,84 @@ template <class Fetch>
   state.interrupt_shadow = false;
   state.mov_ss_shadow = false;
   execute_one(fetch);
+}
+
+
+// ---- the run loops' per-step helpers (declared in cpu/cpu.h, private) ----
+
+inline bool Cpu::stop_before_step(StopReason& reason) {
+  if (attention_.has(Attention::kStopRequested | Attention::kMonitor)) [[unlikely]] {
+    if (attention_.has(Attention::kMonitor)) monitor_->before_step();
+    if (attention_.has(Attention::kStopRequested)) {
+      attention_.clear(Attention::kStopRequested);
+      reason = StopReason::StopRequested;
+      return true;
+    }
+  }
+  // A signal stop ends the run as a reached cycle limit does (stop_from_signal).
+  if (clock_.subcycles >= subcycle_limit_ || attention_.signalled()) {
+    reason = StopReason::CycleLimit;
+    return true;
+  }
+  return false;
+}
+
+inline bool Cpu::stop_after_step(StopReason& reason) const {
+  if (!(state.shutdown | state.halted)) [[likely]] return false;
+  if (state.shutdown) {
+    reason = StopReason::Shutdown;
+    return true;
+  }
+  if ((!pic_ || !(state.eflags & flag::IF) || !pic_->interrupt_pending()) && !state.nmi_pending) {
+    reason = StopReason::Halted;
+    return true;
+  }
+  return false;
+}
+
+inline void Cpu::retire_code_bytes(u32& mark, u32 linear, unsigned length) {
+  if (mark == linear) [[likely]] return;
+  if (counters_.in_code_range(linear)) [[unlikely]]
+    counters_.count_code_range(linear, length);
+  else
+    mark = linear;
+  insert_code_lines(linear, length);
+}
+
+template <bool kMayBeReplay, bool kViaLink>
+[[gnu::always_inline]] inline void Cpu::count_retirement(const Instruction& insn, DecodeCache::Entry* entry,
+                                                         u32 linear) {
+  ++counters_.instructions;
+  if (kMayBeReplay && replay_.candidate) [[unlikely]] {
+    replay_.candidate = false;
+    ++counters_.replayed_instructions;
+  }
+  clock_.add_cost(insn.cost);
+  if constexpr (kStatistics) {
+    if (entry) [[likely]] {
+      ++entry->executions;
+      if (!kViaLink) retire_code_bytes(entry->lines_linear, linear, insn.length);
+    } else {
+      retire_uncached(insn, linear);
+    }
+  }
+}
+
+template <class Fetch>
+inline bool Cpu::deliver_signalled_fault(u32 start_esp, Fetch& fetch) {
+  if (!signalled_fault_) [[likely]] return false;
+  const Fault fault = *signalled_fault_;
+  signalled_fault_.reset();
+  fetch.faulted(*this);
+  abort_instruction(fault, start_esp);
+  return true;
+}
+
+inline void Cpu::watch_replay_start() {
+  if (!replay_.pending) [[likely]] return;
+  if (state.cpl != replay_.cpl) return;
+  if (replay_.handler_cpl == replay_.cpl && state.segments[CS].cache.base + state.eip != replay_.linear_eip) return;
+  note_replay_start();
 }
 
 }  // namespace x86lab
