@@ -53,7 +53,13 @@ void add_platform_options(po::options_description& options) {
        "profile's cpu-mhz, 500 for p3)")
       ("realtime", "pace the virtual clock to wall time (interactive use; never changes the order of events)")
       ("rtc-start", po::value<std::string>()->default_value("fixed")->value_name("fixed|host|SECONDS"),
-       "RTC time at power-on: 2024-01-01 00:00:00 UTC, the host clock, or seconds since 1970");
+       "RTC time at power-on: 2024-01-01 00:00:00 UTC, the host clock, or seconds since 1970")
+      ("record", po::value<std::string>()->value_name("LOG"),
+       "write the run's host inputs (COM1's input bytes with the cycle each arrived at, the RTC start) "
+       "to LOG for --replay (docs/snapshots.md)")
+      ("replay", po::value<std::string>()->value_name("LOG"),
+       "take the host inputs from a --record LOG instead of the host (COM1's input, --rtc-start): "
+       "the recorded run again, exactly");
 }
 
 PlatformSession::~PlatformSession() {
@@ -77,6 +83,13 @@ void PlatformSession::configure(const po::variables_map& vm, MachineConfig& conf
   if (rtc == "host") config.rtc_start = static_cast<i64>(std::time(nullptr));
   else if (rtc != "fixed") config.rtc_start = static_cast<i64>(parse_whole("rtc-start", rtc, 0, 4'102'444'799));  // to 2099
   vga_dump_ = vm.count("vga-dump") > 0;
+  if (vm.count("record") && vm.count("replay")) throw InputError("--record and --replay cannot be used together");
+  if (vm.count("replay")) open_replay(vm, config);
+  if (vm.count("record")) {
+    record_file_ = std::make_unique<OutputFile>(vm["record"].as<std::string>(), "replay log");
+    log_.rtc_start = config.rtc_start;
+    log_.rtc_from_host = rtc == "host";
+  }
 
   const std::string serial = vm["serial"].as<std::string>();
   bool from_stdin = false;
@@ -89,7 +102,9 @@ void PlatformSession::configure(const po::variables_map& vm, MachineConfig& conf
   } else if (serial != "none") {
     throw InputError("--serial must be stdio, file:PATH or none, not '" + serial + "'");
   }
-  if (vm.count("serial-input")) {
+  if (replaying_ || vm.count("replay")) {
+    // No host input: it comes from the log (ReplaySerialHost).
+  } else if (vm.count("serial-input")) {
     const std::string path = vm["serial-input"].as<std::string>();
     // Any readable file but a directory: a FIFO or a device is a stream of input as on
     // QEMU's -serial (opening a FIFO waits for its writer).
@@ -108,7 +123,7 @@ void PlatformSession::configure(const po::variables_map& vm, MachineConfig& conf
         if (!machine_) return;
         machine_->request_pause();  // on the machine's thread: the UART's receive, or between slices
       });
-  if (vm.count("serial-expect")) {
+  if (vm.count("serial-expect") && !vm.count("replay")) {
     const std::string prompt = vm["serial-expect"].as<std::string>();
     if (prompt.empty()) throw InputError("--serial-expect needs a non-empty TEXT (the guest's prompt)");
     if (input_fd_ < 0) throw InputError("--serial-expect needs an input: --serial-input FILE or --serial stdio");
@@ -125,6 +140,33 @@ void PlatformSession::configure(const po::variables_map& vm, MachineConfig& conf
     machine_->request_pause();  // saved at the next instruction boundary (serve_console_monitor)
   });
   config.com1_host = serial_.get();
+  if (vm.count("replay")) {
+    replaying_ = std::make_unique<ReplaySerialHost>(*serial_, log_);
+    config.com1_host = replaying_.get();
+  } else if (record_file_) {
+    recording_ = std::make_unique<RecordingSerialHost>(*serial_, log_);
+    config.com1_host = recording_.get();
+  }
+}
+
+void PlatformSession::open_replay(const po::variables_map& vm, MachineConfig& config) {
+  const std::string path = vm["replay"].as<std::string>();
+  log_ = InputLog::read(path);
+  std::string ignored;
+  if (vm.count("serial-input")) ignored += " --serial-input";
+  if (vm.count("serial-expect")) ignored += " --serial-expect";
+  if (!vm["rtc-start"].defaulted()) ignored += " --rtc-start";
+  if (vm["serial"].as<std::string>() == "stdio" && !vm["serial"].defaulted()) ignored += " standard input";
+  if (!ignored.empty())
+    std::cerr << "x86lab: --replay " << path << " gives the host inputs; ignored:" << ignored << "\n";
+  config.rtc_start = log_.rtc_start;
+}
+
+void PlatformSession::connect(Machine& machine) {
+  machine_ = &machine;
+  InputClock clock{[&machine] { return machine.clock.now(); }, [&machine] { return machine.cpu.steps(); }};
+  if (recording_) recording_->set_clock(clock);
+  if (replaying_) replaying_->set_clock(clock);
 }
 
 bool PlatformSession::serve_console_monitor() {
@@ -142,6 +184,7 @@ bool PlatformSession::serve_console_monitor() {
 
 void PlatformSession::start() {
   if (output_file_) output_file_->start();
+  if (record_file_) record_file_->start();
 }
 
 void PlatformSession::finish(const Machine& machine) {
@@ -151,6 +194,11 @@ void PlatformSession::finish(const Machine& machine) {
     output_file_->finish();  // throws OutputError
   } else if (output_) {
     std::fflush(output_);
+  }
+  if (record_file_) {
+    const std::vector<u8> bytes = log_.encode();
+    std::fwrite(bytes.data(), 1, bytes.size(), record_file_->stream());
+    record_file_->finish();  // throws OutputError
   }
   if (vga_dump_) {
     std::cout << "---- VGA text screen ----\n" << machine.devices->vga.text() << "-------------------------\n";

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "platform/machine.h"
+#include "platform/replay/input_log.h"
 #include "platform/serial_host.h"
 #include "trace/output_file.h"
 
@@ -21,7 +22,8 @@ class PlatformSession {
   // Reads the options into `config` and opens the serial files. Throws InputError.
   void configure(const boost::program_options::variables_map& vm, MachineConfig& config);
   // Connects the console's Ctrl-A x and Ctrl-A c to `machine` (call once the machine exists).
-  void connect(Machine& machine) { machine_ = &machine; }
+  // Also gives --record and --replay the machine's cycle and step counts.
+  void connect(Machine& machine);
   // After Machine::run() returned Reason::Paused: when the pause was the console's
   // Ctrl-A s, saves the machine to x86lab-STEPS.snap in the current folder and says so
   // on the console (true); when it was Ctrl-A c, serves the console monitor
@@ -30,10 +32,10 @@ class PlatformSession {
   bool serve_console_monitor();
   // The serial console (after configure()).
   StreamSerialHost& serial() { return *serial_; }
-  // Empties the --serial file (trace/output_file.h) just before the run.
+  // Empties the --serial and --record files (trace/output_file.h) just before the run.
   void start();
-  // After the run: closes the --serial file (throws OutputError when it could not be
-  // written), flushes a stdout console and prints --vga-dump on stdout.
+  // After the run: writes the --record log, closes it and the --serial file (throws
+  // OutputError when one could not be written), flushes a stdout console and prints --vga-dump on stdout.
   void finish(const Machine& machine);
 
  private:
@@ -45,6 +47,14 @@ class PlatformSession {
   bool vga_dump_ = false;
   Machine* machine_ = nullptr;
   bool snapshot_wanted_ = false;  // Ctrl-A s: save at the next pause
+  // --record LOG / --replay LOG (platform/replay/input_log.h; docs/snapshots.md).
+  InputLog log_;
+  std::unique_ptr<OutputFile> record_file_;
+  std::unique_ptr<RecordingSerialHost> recording_;
+  std::unique_ptr<ReplaySerialHost> replaying_;
+  // Reads --replay's log, says on stderr which host inputs it replaces (`vm`) and sets
+  // config.rtc_start from it.
+  void open_replay(const boost::program_options::variables_map& vm, MachineConfig& config);
 };
 
 // The value of option --`option`, a decimal whole number from `low` to `high` (`unit`,
