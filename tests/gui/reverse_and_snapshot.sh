@@ -17,7 +17,7 @@ opts="--kernel $kernel --no-layout --serial none --debugcon none --stats"
 gui() {
   name=$1
   shift
-  { for line in "$@"; do printf '%s\n' "$line"; done; printf 'dump %s\nquit\n' "$work/$name.dump"; } > "$work/$name.script"
+  { printf 'open Timeline\n'; for line in "$@"; do printf '%s\n' "$line"; done; printf 'dump %s\nquit\n' "$work/$name.dump"; } > "$work/$name.script"
   HOME=$work SDL_VIDEODRIVER=offscreen "$x86lab" gui $opts --script "$work/$name.script" > /dev/null 2> "$work/$name.err" ||
     { echo "gui $name failed:"; cat "$work/$name.err"; exit 1; }
   grep -v '^x86lab' "$work/$name.err" > "$work/$name.stats" || true

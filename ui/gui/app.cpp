@@ -50,6 +50,7 @@ std::vector<std::unique_ptr<Window>> make_windows() {
   windows.push_back(make_vga_window());
   windows.push_back(make_scenario_window());
   windows.push_back(make_compare_window());
+  windows.push_back(make_timeline_window());
   for (auto& window : windows) window->open = open_at_start(window->title());
   return windows;
 }
