@@ -6,9 +6,12 @@
 # - a snapshot saved by the inspector at step 20000 and continued by
 #   `x86lab run --load-snapshot` ends with the --stats of the uninterrupted run, and one
 #   loaded by the inspector and stepped 100 equals `step 20100`.
-# Usage: reverse_and_snapshot.sh X86LAB KERNEL (timer_kernel.elf: interrupts, HLT, ~49,000 steps)
+# - a click on the Timeline's mode-change mark (pm_segment_loads.bin, at 1280x800) goes
+#   to the MOV CR0, EAX that sets CR0.PE (F000:00C4 in the ROM's code).
+# Usage: reverse_and_snapshot.sh X86LAB KERNEL ROM (timer_kernel.elf: interrupts, HLT,
+#        ~49,000 steps; pm_segment_loads.bin)
 set -eu
-x86lab=$1 kernel=$2
+x86lab=$1 kernel=$2 rom=$3
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 opts="--kernel $kernel --no-layout --serial none --debugcon none --stats"
@@ -54,4 +57,11 @@ cmp -s "$work/whole.stats" "$work/continued.stats" || { echo "--stats differ (un
 gui loaded_target 'step 20100'
 gui loaded "snapshot load $work/at20000.snap" 'step 100'
 same loaded_target loaded
+# The Timeline window tiles at 0,497 (400 wide) at 1280x800; its bar is at y 555-573
+# from x 8 to 392, and the mode change (near step 20 of 429) is within 3 pixels of x 24.
+printf 'open Timeline\nbreak vector 13\nrun\nclick 24 562\nframes 2\ndump %s\nquit\n' "$work/click.dump" > "$work/click.script"
+HOME=$work SDL_VIDEODRIVER=offscreen "$x86lab" gui --bios "$rom" --size 1280x800 --no-layout --serial none --debugcon none \
+  --script "$work/click.script" > /dev/null
+grep -q 'CS:EIP F000:000000C4 ' "$work/click.dump" ||
+  { echo "a click on the mode-change mark did not go to MOV CR0, EAX:"; grep 'CS:EIP' "$work/click.dump"; exit 1; }
 echo "back, goto and GUI snapshots match the forward runs"
