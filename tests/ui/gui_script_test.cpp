@@ -11,6 +11,16 @@
 namespace x86lab::gui {
 namespace {
 
+// The one-line error of parsing `text` as script `name`, or "no error".
+std::string parse_error(const std::string& text, const std::string& name) {
+  try {
+    parse_script(text, name);
+  } catch (const InputError& error) {
+    return std::string(error.what());
+  }
+  return "no error";
+}
+
 TEST(GuiScript, ParsesEveryCommand) {
   const auto commands = parse_script(
       "# a comment\n"
@@ -57,14 +67,7 @@ TEST(GuiScript, ParsesEveryCommand) {
 }
 
 TEST(GuiScript, BadLinesNameTheFileAndLine) {
-  auto message = [](const std::string& text) {
-    try {
-      parse_script(text, "lesson.txt");
-    } catch (const InputError& error) {
-      return std::string(error.what());
-    }
-    return std::string("no error");
-  };
+  auto message = [](const std::string& text) { return parse_error(text, "lesson.txt"); };
   EXPECT_EQ(message("step\njump 10\n"), "script 'lesson.txt' line 2: unknown command 'jump'");
   EXPECT_EQ(message("break vector 256\n"), "script 'lesson.txt' line 1: the vector must be 0 to 255");
   EXPECT_EQ(message("step many\n"), "script 'lesson.txt' line 1: the step count must be a whole decimal number, not 'many'");
@@ -90,14 +93,7 @@ TEST(GuiScript, ParsesTheTimeCommands) {
   EXPECT_EQ(commands[4].text, "out/a b.snap");
   EXPECT_EQ(commands[5].verb, ScriptVerb::SnapshotLoad);
   EXPECT_EQ(commands[5].text, "a.snap");
-  auto message = [](const std::string& text) {
-    try {
-      parse_script(text, "t.txt");
-    } catch (const InputError& error) {
-      return std::string(error.what());
-    }
-    return std::string("no error");
-  };
+  auto message = [](const std::string& text) { return parse_error(text, "t.txt"); };
   EXPECT_EQ(message("goto\n"), "script 't.txt' line 1: goto takes 1 argument(s)");
   EXPECT_EQ(message("goto 0x10\n"), "script 't.txt' line 1: the step must be a whole decimal number, not '0x10'");
   EXPECT_EQ(message("snapshot take x\n"), "script 't.txt' line 1: snapshot takes 'save FILE' or 'load FILE'");

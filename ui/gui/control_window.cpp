@@ -13,7 +13,7 @@ struct ControlWindow final : Window {
     const bool moving = view.run_state == RunState::Running || view.run_state == RunState::Busy;
     if (moving) {
       if (ImGui::Button("Pause F5")) commands.push({CommandKind::Pause});
-    } else if (button("Run F5", paused)) {
+    } else if (button_if("Run F5", paused)) {
       commands.push({CommandKind::Run});
     }
     // The buttons wrap when the window is narrow.
@@ -41,13 +41,7 @@ struct ControlWindow final : Window {
  private:
   static bool wrapped_button(const char* label, bool enabled) {
     same_line_if_fits(button_width(label));
-    return button(label, enabled);
-  }
-  static bool button(const char* label, bool enabled) {
-    if (!enabled) ImGui::PushStyleVar(ImGuiStyleVar_Alpha, ImGui::GetStyle().Alpha * 0.45f);
-    const bool pressed = ImGui::Button(label) && enabled;
-    if (!enabled) ImGui::PopStyleVar();
-    return pressed;
+    return button_if(label, enabled);
   }
 };
 }  // namespace

@@ -62,19 +62,13 @@ struct TimelineWindow final : Window {
     ImGui::SetNextItemWidth(std::max(ImGui::GetContentRegionAvail().x - button_width("Save") - button_width("Load") - 20.0f, 80.0f));
     ImGui::InputText("##snapshot", path_, sizeof path_);
     ImGui::SameLine();
-    if (button("Save", enabled && path_[0])) commands.push({.kind = CommandKind::SaveSnapshot, .text = path_});
+    if (button_if("Save", enabled && path_[0])) commands.push({.kind = CommandKind::SaveSnapshot, .text = path_});
     ImGui::SameLine();
-    if (button("Load", enabled && path_[0])) commands.push({.kind = CommandKind::LoadSnapshot, .text = path_});
+    if (button_if("Load", enabled && path_[0])) commands.push({.kind = CommandKind::LoadSnapshot, .text = path_});
   }
 
   char path_[512] = "x86lab.snapshot";
 
-  static bool button(const char* label, bool enabled) {
-    if (!enabled) ImGui::PushStyleVar(ImGuiStyleVar_Alpha, ImGui::GetStyle().Alpha * 0.45f);
-    const bool pressed = ImGui::Button(label) && enabled;
-    if (!enabled) ImGui::PopStyleVar();
-    return pressed;
-  }
 };
 }  // namespace
 
