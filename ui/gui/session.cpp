@@ -196,9 +196,15 @@ void Session::execute(const Command& command, RunState state) {
       if (command.physical) debugger_->write_physical(command.address, command.bytes);
       else debugger_->write_linear(command.address, command.bytes);
       break;
-    case CommandKind::SerialInput: serial_.type(command.text); break;
+    // Input from the user changes the run from here on: the snapshots recorded after
+    // this step (a future left by going back) no longer lie on it.
+    case CommandKind::SerialInput:
+      serial_.type(command.text);
+      debugger_->state_changed();
+      break;
     case CommandKind::GuestKey:
       if (command.bytes.size() == 3) machine_->devices->keyboard_controller.key(command.bytes[0], command.bytes[1], command.bytes[2]);
+      debugger_->state_changed();
       break;
     case CommandKind::LaunchVariant: launch_variant(command.text, command.text2); break;
     case CommandKind::RunCompare: start_compare(command.text); break;
