@@ -11,6 +11,16 @@
 namespace x86lab::gui {
 namespace {
 
+// The one-line error of parsing `text` as script `name`, or "no error".
+std::string parse_error(const std::string& text, const std::string& name) {
+  try {
+    parse_script(text, name);
+  } catch (const InputError& error) {
+    return std::string(error.what());
+  }
+  return "no error";
+}
+
 TEST(GuiScript, ParsesEveryCommand) {
   const auto commands = parse_script(
       "# a comment\n"
@@ -57,14 +67,7 @@ TEST(GuiScript, ParsesEveryCommand) {
 }
 
 TEST(GuiScript, BadLinesNameTheFileAndLine) {
-  auto message = [](const std::string& text) {
-    try {
-      parse_script(text, "lesson.txt");
-    } catch (const InputError& error) {
-      return std::string(error.what());
-    }
-    return std::string("no error");
-  };
+  auto message = [](const std::string& text) { return parse_error(text, "lesson.txt"); };
   EXPECT_EQ(message("step\njump 10\n"), "script 'lesson.txt' line 2: unknown command 'jump'");
   EXPECT_EQ(message("break vector 256\n"), "script 'lesson.txt' line 1: the vector must be 0 to 255");
   EXPECT_EQ(message("step many\n"), "script 'lesson.txt' line 1: the step count must be a whole decimal number, not 'many'");
@@ -74,6 +77,28 @@ TEST(GuiScript, BadLinesNameTheFileAndLine) {
   EXPECT_EQ(message("break-on io 0x64 0x60\n"), "script 'lesson.txt' line 1: LAST port is below PORT");
   EXPECT_EQ(message("key F99\n"), "script 'lesson.txt' line 1: no key 'F99' (SDL key names: F11, Return, Space, A)");
   EXPECT_EQ(message("drag 1 2 3\n"), "script 'lesson.txt' line 1: drag takes 4 argument(s)");
+}
+
+TEST(GuiScript, ParsesTheTimeCommands) {
+  const auto commands =
+      parse_script("back\nback 3\nrun-back\ngoto 25000\nsnapshot save out/a b.snap\nsnapshot load a.snap\n", "t.txt");
+  ASSERT_EQ(commands.size(), 6u);
+  EXPECT_EQ(commands[0].verb, ScriptVerb::Back);
+  EXPECT_EQ(commands[0].number, 1u);
+  EXPECT_EQ(commands[1].number, 3u);
+  EXPECT_EQ(commands[2].verb, ScriptVerb::RunBack);
+  EXPECT_EQ(commands[3].verb, ScriptVerb::GoTo);
+  EXPECT_EQ(commands[3].number, 25000u);
+  EXPECT_EQ(commands[4].verb, ScriptVerb::SnapshotSave);
+  EXPECT_EQ(commands[4].text, "out/a b.snap");
+  EXPECT_EQ(commands[5].verb, ScriptVerb::SnapshotLoad);
+  EXPECT_EQ(commands[5].text, "a.snap");
+  auto message = [](const std::string& text) { return parse_error(text, "t.txt"); };
+  EXPECT_EQ(message("goto\n"), "script 't.txt' line 1: goto takes 1 argument(s)");
+  EXPECT_EQ(message("goto 0x10\n"), "script 't.txt' line 1: the step must be a whole decimal number, not '0x10'");
+  EXPECT_EQ(message("snapshot take x\n"), "script 't.txt' line 1: snapshot takes 'save FILE' or 'load FILE'");
+  EXPECT_EQ(message("snapshot load\n"), "script 't.txt' line 1: snapshot load needs a file path");
+  EXPECT_EQ(message("run-back 2\n"), "script 't.txt' line 1: run-back takes 0 argument(s)");
 }
 
 TEST(GuiScript, ParsesTheInputAndBreakpointCommands) {

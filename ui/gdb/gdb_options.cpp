@@ -17,7 +17,7 @@ void add_gdb_options(po::options_description& options) {
        "serve the gdb remote protocol on PORT (0: any free port), on 127.0.0.1 unless HOST is given")
       ("wait-gdb", "start paused until gdb connects and continues (with --gdb, else on 127.0.0.1:1234)")
       ("history-mib", po::value<std::string>()->value_name("MIB"),
-       "memory for the snapshots of reverse execution under gdb (default 768; docs/gdb.md)");
+       "memory for the snapshots of reverse execution under gdb and in the inspector (default 768; docs/gdb.md)");
 }
 
 u64 history_budget_mib(const po::variables_map& vm) {

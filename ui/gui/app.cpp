@@ -50,6 +50,7 @@ std::vector<std::unique_ptr<Window>> make_windows() {
   windows.push_back(make_vga_window());
   windows.push_back(make_scenario_window());
   windows.push_back(make_compare_window());
+  windows.push_back(make_timeline_window());
   for (auto& window : windows) window->open = open_at_start(window->title());
   return windows;
 }
@@ -131,14 +132,16 @@ class Display {
   std::string layout_;
 };
 
-// F5 run/continue (pause while running), F9 toggle breakpoint, F10 step over, F11 step
-// into, Shift+F11 step out, Ctrl+R restart.
+// F5 run/continue (pause while running), Shift+F5 run back, F7 step back, F9 toggle
+// breakpoint, F10 step over, F11 step into, Shift+F11 step out, Ctrl+R restart.
 void shortcuts(const MachineView& view, CommandQueue& commands) {
   const ImGuiIO& io = ImGui::GetIO();
   if (io.WantTextInput || view.ui.keyboard_to_guest) return;
   const bool moving = view.run_state == RunState::Running || view.run_state == RunState::Busy;
-  if (ImGui::IsKeyPressed(SDL_SCANCODE_F5, false)) commands.push({moving ? CommandKind::Pause : CommandKind::Run});
+  if (ImGui::IsKeyPressed(SDL_SCANCODE_F5, false))
+    commands.push({moving ? CommandKind::Pause : io.KeyShift ? CommandKind::RunBack : CommandKind::Run});
   if (moving) return;
+  if (ImGui::IsKeyPressed(SDL_SCANCODE_F7, false)) commands.push({CommandKind::StepBack});
   if (ImGui::IsKeyPressed(SDL_SCANCODE_F9, false))
     commands.push({CommandKind::ToggleBreakpoint,
                    view.ui.selected_linear.value_or(view.state.segments[CS].cache.base + view.state.eip)});
@@ -157,7 +160,7 @@ bool menu(std::vector<std::unique_ptr<Window>>& windows) {
     tile = ImGui::MenuItem("Tile windows");
     ImGui::EndMenu();
   }
-  ImGui::TextDisabled("F5 run/pause  F9 breakpoint  F10 over  F11 into  Shift+F11 out  Ctrl+R restart");
+  ImGui::TextDisabled("F5 run/pause  Shift+F5 run back  F7 step back  F9 breakpoint  F10 over  F11 into  Shift+F11 out  Ctrl+R restart");
   ImGui::EndMainMenuBar();
   return tile;
 }

@@ -26,6 +26,11 @@ enum class CommandKind : u8 {
   GuestKey,          // a PC key to the 8042: bytes = {set 1 make code, extended, released} (VGA text screen)
   LaunchVariant,     // restart on scenario `text` variant `text2` (Scenario launcher)
   RunCompare,        // run all variants of scenario `text` and show the results (Compare view)
+  StepBack,          // one instruction back on the snapshot history (F7)
+  RunBack,           // back to the latest earlier stop of a breakpoint, or the start of the history (Shift+F5)
+  GoToStep,          // to step `steps` of the run (Timeline click), forward or back
+  SaveSnapshot,      // write the machine to snapshot file `text` (docs/snapshots.md)
+  LoadSnapshot,      // replace the machine by snapshot file `text`; breakpoints stay
 };
 
 struct Command {
@@ -34,6 +39,7 @@ struct Command {
   bool physical = false;
   std::vector<u8> bytes{};
   std::string text{}, text2{};
+  u64 steps = 0;  // GoToStep: the target (Cpu::steps)
 };
 
 class CommandQueue {

@@ -1,5 +1,6 @@
-// The Control window: run, pause, step into/over/out and restart buttons (the same
-// commands as F5, F11, F10, Shift+F11 and Ctrl+R) and the reason of the last stop.
+// The Control window: run, pause, step into/over/out, step back, run back and restart
+// buttons (the same commands as F5, F11, F10, Shift+F11, F7, Shift+F5 and Ctrl+R), the
+// reason of the last stop (the Timeline window goes to any step, docs/gui.md "Going back").
 #include "ui/gui/widgets.h"
 #include "ui/gui/window.h"
 
@@ -12,13 +13,16 @@ struct ControlWindow final : Window {
     const bool moving = view.run_state == RunState::Running || view.run_state == RunState::Busy;
     if (moving) {
       if (ImGui::Button("Pause F5")) commands.push({CommandKind::Pause});
-    } else if (button("Run F5", paused)) {
+    } else if (button_if("Run F5", paused)) {
       commands.push({CommandKind::Run});
     }
     // The buttons wrap when the window is narrow.
     if (wrapped_button("Step F11", paused)) commands.push({CommandKind::StepInto});
     if (wrapped_button("Over F10", paused)) commands.push({CommandKind::StepOver});
     if (wrapped_button("Out Shift+F11", paused)) commands.push({CommandKind::StepOut});
+    const bool history = view.session.snapshot_history() != nullptr;
+    if (wrapped_button("Back F7", paused && history)) commands.push({CommandKind::StepBack});
+    if (wrapped_button("Run back Shift+F5", paused && history)) commands.push({CommandKind::RunBack});
     if (wrapped_button("Restart Ctrl+R", !moving)) commands.push({CommandKind::Restart});
     ImGui::TextUnformatted(view.session.title().c_str());
     ImGui::PushStyleColor(ImGuiCol_Text, view.run_state == RunState::Ended ? kStale : ImGui::GetStyleColorVec4(ImGuiCol_Text));
@@ -37,13 +41,7 @@ struct ControlWindow final : Window {
  private:
   static bool wrapped_button(const char* label, bool enabled) {
     same_line_if_fits(button_width(label));
-    return button(label, enabled);
-  }
-  static bool button(const char* label, bool enabled) {
-    if (!enabled) ImGui::PushStyleVar(ImGuiStyleVar_Alpha, ImGui::GetStyle().Alpha * 0.45f);
-    const bool pressed = ImGui::Button(label) && enabled;
-    if (!enabled) ImGui::PopStyleVar();
-    return pressed;
+    return button_if(label, enabled);
   }
 };
 }  // namespace

@@ -87,6 +87,7 @@ int gui_command(const std::vector<std::string>& args) {
   const bool gdb = vm.count("gdb") || vm.count("wait-gdb");
   if (vm.count("wait-gdb") && vm.count("run")) throw InputError("--run and --wait-gdb cannot be used together");
   session_options.fixed_machine = gdb;  // the stub holds this machine's debugger
+  session_options.history_mib = history_budget_mib(vm);  // Step back, Run back, the Timeline (docs/gui.md)
   if (vm.count("scenario-dir")) session_options.scenarios = vm["scenario-dir"].as<std::string>();
   if (vm.count("scenario")) {
     if (vm.count("bios") || vm.count("kernel")) throw InputError("--scenario cannot be used with --bios or --kernel");

@@ -22,6 +22,7 @@ constexpr Place kPlaces[] = {
     {"Counters", 0, 0.52f, 0.76f, true},
     {"Breakpoints", 0, 0.76f, 1.00f, true},
     {"Scenario launcher", 0, 0.52f, 1.00f, false},
+    {"Timeline", 0, 0.52f, 0.76f, false},  // over Counters
     {"Disassembly", 1, 0.00f, 0.38f, true},
     {"Segments", 1, 0.38f, 0.70f, true},
     {"Memory", 1, 0.70f, 1.00f, true},

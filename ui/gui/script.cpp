@@ -41,7 +41,9 @@ std::string rest_of(std::istringstream& in) {
 
 ScriptCommand parse_line(const std::string& verb, std::istringstream& in) {
   static const std::map<std::string, ScriptVerb> kVerbs = {
-      {"step", ScriptVerb::Step},     {"over", ScriptVerb::Over},     {"out", ScriptVerb::Out},
+      {"step", ScriptVerb::Step},     {"back", ScriptVerb::Back},     {"run-back", ScriptVerb::RunBack},
+      {"goto", ScriptVerb::GoTo},     {"snapshot", ScriptVerb::SnapshotSave},
+      {"over", ScriptVerb::Over},     {"out", ScriptVerb::Out},
       {"run-to", ScriptVerb::RunTo},  {"run", ScriptVerb::Run},       {"break", ScriptVerb::Break},   {"break-on", ScriptVerb::BreakOn},
       {"memory", ScriptVerb::Memory}, {"walk", ScriptVerb::Walk},     {"open", ScriptVerb::Open},
       {"close", ScriptVerb::Close},   {"click", ScriptVerb::Click},   {"frames", ScriptVerb::Frames},
@@ -70,6 +72,15 @@ ScriptCommand parse_line(const std::string& verb, std::istringstream& in) {
       typed(command.text);  // refused now: a character no key types
       return command;
     }
+    case ScriptVerb::SnapshotSave: {
+      std::string action;
+      in >> action;
+      if (action != "save" && action != "load") throw std::invalid_argument("snapshot takes 'save FILE' or 'load FILE'");
+      if (action == "load") command.verb = ScriptVerb::SnapshotLoad;
+      command.text = rest_of(in);
+      if (command.text.empty()) throw std::invalid_argument("snapshot " + action + " needs a file path");
+      return command;
+    }
     case ScriptVerb::Open: case ScriptVerb::Close: case ScriptVerb::Focus: case ScriptVerb::Screenshot: case ScriptVerb::Dump:
     case ScriptVerb::Compare: case ScriptVerb::BreakOn: {
       command.text = rest_of(in);
@@ -94,16 +105,20 @@ ScriptCommand parse_line(const std::string& verb, std::istringstream& in) {
       throw std::invalid_argument(verb + " takes " + (low == high ? std::to_string(low) : std::to_string(low) + " to " + std::to_string(high)) + " argument(s)");
   };
   switch (command.verb) {
-    case ScriptVerb::Step:
+    case ScriptVerb::Step: case ScriptVerb::Back:
       need(0, 1);
       command.number = words.empty() ? 1 : decimal(words[0], "the step count");
+      break;
+    case ScriptVerb::GoTo:
+      need(1, 1);
+      command.number = decimal(words[0], "the step");
       break;
     case ScriptVerb::Run:
       need(0, 1);
       command.flag = !words.empty();
       if (command.flag) command.number = decimal(words[0], "the step limit");
       break;
-    case ScriptVerb::Over: case ScriptVerb::Out: case ScriptVerb::Quit: need(0, 0); break;
+    case ScriptVerb::Over: case ScriptVerb::Out: case ScriptVerb::RunBack: case ScriptVerb::Quit: need(0, 0); break;
     case ScriptVerb::RunTo: case ScriptVerb::Walk:
       need(1, 1);
       command.number = address(words[0]);

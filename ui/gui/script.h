@@ -5,6 +5,10 @@
 //   over | out          step over / step out
 //   run-to ADDR         run until CS.base + EIP == ADDR (linear)
 //   run [N]             run until a breakpoint or the end (at most N steps)
+//   back [N]            step back N instructions (default 1) on the snapshot history
+//   run-back            back to the latest earlier breakpoint stop (or the history's start)
+//   goto STEP           to step STEP of the run (Cpu::steps, decimal), forward or back
+//   snapshot save FILE | snapshot load FILE   write the machine to / replace it by a snapshot file
 //   break ADDR          code breakpoint at linear ADDR
 //   break vector N      stop after the delivery of exception/interrupt vector N (0-255)
 //   break-on SPEC       any breakpoint as gdb's monitor break-on writes it ("lock accessed-bit",
@@ -32,7 +36,7 @@
 
 namespace x86lab::gui {
 
-enum class ScriptVerb : u8 { Step, Over, Out, RunTo, Run, Break, BreakVector, BreakOn, Memory, Walk, Open, Close, Click, Drag, Key, Type, Focus, Compare,
+enum class ScriptVerb : u8 { Step, Back, RunBack, GoTo, SnapshotSave, SnapshotLoad, Over, Out, RunTo, Run, Break, BreakVector, BreakOn, Memory, Walk, Open, Close, Click, Drag, Key, Type, Focus, Compare,
                              Frames, Screenshot, Dump, Quit };
 
 struct ScriptCommand {

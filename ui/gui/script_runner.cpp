@@ -20,6 +20,13 @@ bool ScriptRunner::run(const ScriptCommand& c, Session& session, UiState& ui, st
   };
   switch (c.verb) {
     case ScriptVerb::Step: session.step_into(c.number); break;
+    case ScriptVerb::Back: session.step_back(c.number); break;
+    case ScriptVerb::RunBack: session.run_back(); break;
+    case ScriptVerb::GoTo:
+      if (!session.go_to_step(c.number)) fail("step " + std::to_string(c.number) + " lies before the history");
+      break;
+    case ScriptVerb::SnapshotSave: session.save_snapshot(c.text); break;
+    case ScriptVerb::SnapshotLoad: session.load_snapshot(c.text); break;
     case ScriptVerb::Over: session.step_over(); break;
     case ScriptVerb::Out: session.step_out(); break;
     case ScriptVerb::RunTo: session.run_to(static_cast<u32>(c.number)); break;

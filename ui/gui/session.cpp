@@ -25,6 +25,7 @@ Session::~Session() {
 
 void Session::build(const MachineConfig& config) {
   debugger_.reset();
+  snapshots_.reset();
   if (machine_) machine_->finish_tracing();  // closes the --trace files of the machine replaced
   machine_.reset();
   debug_console_.open();  // a new, empty stream for the new machine
@@ -38,14 +39,22 @@ void Session::build(const MachineConfig& config) {
   auto ring = std::make_unique<TraceRing>(options_.trace_capacity, &machine_->cpu.state);
   trace_ = ring.get();
   debugger_ = std::make_unique<Debugger>(*machine_);
+  if (options_.history_mib) {
+    snapshots_ = std::make_unique<SnapshotHistory>(options_.history_mib << 20, options_.history_interval_steps);
+    debugger_->set_snapshot_history(snapshots_.get());
+  }
+  timeline_->clear();
+  auto marks = std::make_unique<TimelineSink>(*timeline_, machine_->cpu);
   recorder_.reset();
   if (Tracer* files = machine_->cpu.tracer()) {
     files->add_sink(std::move(ring));  // --trace: every step is traced for the files, and the ring sees them all
+    files->add_sink(std::move(marks));
   } else {
     // The ring records the last trace_capacity steps of each slice (at least one event
     // each); the steps before them run on the fast path (Debugger::set_recorder).
     recorder_ = std::make_unique<Tracer>(TraceFilter{}, TraceTriggers{});
     recorder_->add_sink(std::move(ring));
+    recorder_->add_sink(std::move(marks));
     debugger_->set_recorder(recorder_.get(), options_.trace_capacity, [this] { trace_->clear(); });
   }
   previous_ = machine_->cpu.state;
@@ -91,6 +100,7 @@ std::string Session::status() const {
 
 void Session::begin_execution() {
   previous_ = machine_->cpu.state;
+  timeline_->furthest = std::max(timeline_->furthest, machine_->cpu.steps());
   debugger_->cancel_operation();
 }
 
@@ -186,12 +196,36 @@ void Session::execute(const Command& command, RunState state) {
       if (command.physical) debugger_->write_physical(command.address, command.bytes);
       else debugger_->write_linear(command.address, command.bytes);
       break;
-    case CommandKind::SerialInput: serial_.type(command.text); break;
+    // Input from the user changes the run from here on: the snapshots recorded after
+    // this step (a future left by going back) no longer lie on it.
+    case CommandKind::SerialInput:
+      serial_.type(command.text);
+      debugger_->state_changed();
+      break;
     case CommandKind::GuestKey:
       if (command.bytes.size() == 3) machine_->devices->keyboard_controller.key(command.bytes[0], command.bytes[1], command.bytes[2]);
+      debugger_->state_changed();
       break;
     case CommandKind::LaunchVariant: launch_variant(command.text, command.text2); break;
     case CommandKind::RunCompare: start_compare(command.text); break;
+    case CommandKind::StepBack:
+      if (!moving) step_back(1);
+      break;
+    case CommandKind::RunBack:
+      if (!moving) run_back();
+      break;
+    case CommandKind::GoToStep:
+      if (!moving && !go_to_step(command.steps))
+        message_ = "step " + std::to_string(command.steps) + " lies before the history";
+      break;
+    case CommandKind::SaveSnapshot: {
+      const SavedSnapshot saved = save_snapshot(command.text);
+      message_ = "snapshot '" + saved.path + "' saved at step " + std::to_string(saved.steps);
+      break;
+    }
+    case CommandKind::LoadSnapshot:
+      if (!moving) load_snapshot(command.text);
+      break;
   }
 }
 
@@ -222,6 +256,7 @@ u64 Session::tick(double budget_seconds) {
   // Wall time decides only how much runs per frame, never what the guest computes.
   if (seconds < budget_seconds / 2) slice_steps_ = std::min<u64>(slice_steps_ * 2, options_.max_slice_steps);
   else if (seconds > budget_seconds) slice_steps_ = std::max<u64>(1000, static_cast<u64>(slice_steps_ * budget_seconds / seconds));
+  timeline_->furthest = std::max(timeline_->furthest, machine_->cpu.steps());
   return machine_->cpu.steps() - before;
 }
 

@@ -17,10 +17,12 @@
 #include "platform/machine.h"
 #include "platform/scenario/comparison.h"
 #include "platform/scenario/scenario_runner.h"
+#include "platform/snapshot/snapshot_file.h"
 #include "ui/gui/command_queue.h"
 #include "ui/gui/elf_symbols.h"
 #include "ui/gui/gui_serial_host.h"
 #include "ui/gui/scenario_catalog.h"
+#include "ui/gui/timeline.h"
 #include "ui/gui/trace_ring.h"
 
 namespace x86lab::gui {
@@ -50,6 +52,10 @@ struct SessionOptions {
   // command line's --trace options); may be empty.
   std::function<void(Machine&)> prepare;
   bool fixed_machine = false;  // LaunchVariant is refused: something else holds this machine (x86lab gui --gdb)
+  // The bound of the snapshot history for Step back, Run back and the Timeline
+  // (--history-mib, in MiB; 0: no history, going back is refused).
+  u64 history_mib = SnapshotHistory::kDefaultBudgetMib;
+  u64 history_interval_steps = SnapshotHistory::kDefaultIntervalSteps;  // between periodic snapshots (tests: smaller)
 };
 
 // The results of a Compare run (RunCompare), or why there are none. Not copied: the
@@ -112,6 +118,24 @@ class Session {
   StopInfo step_out();
   StopInfo run_to(u32 linear);
   StopInfo run(u64 max_steps = UINT64_MAX);
+  // Going back in time (docs/gui.md "Going back"; Debugger reverse execution on the
+  // session's snapshot history): `count` single steps back (stops at the start of the
+  // history, StopKind::HistoryBegin), back to the latest earlier stop of a breakpoint
+  // (Debugger::reverse_continue), and to any step of the run, forward or back (false,
+  // changing nothing, before the history). Refused (InputError) without a history.
+  StopInfo step_back(u64 count);
+  StopInfo run_back();
+  bool go_to_step(u64 step);
+  // The snapshot file (docs/snapshots.md): the machine now, written to `path`
+  // (OutputError); or the machine replaced by the one in `path` (InputError naming the
+  // file: unreadable, corrupt, or of another machine identity; the machine is then
+  // unchanged). Loading keeps the breakpoints and starts a new history and timeline.
+  SavedSnapshot save_snapshot(const std::string& path);
+  void load_snapshot(const std::string& path);
+  // The snapshot history (null with history_mib 0) and the Timeline's marks.
+  const SnapshotHistory* snapshot_history() const { return snapshots_.get(); }
+  const Timeline& timeline() const { return *timeline_; }
+
   // Toggles a code breakpoint at `linear`; true when one now exists there.
   bool toggle_breakpoint(u32 linear);
   // The id of the enabled code breakpoint at `linear`, or 0.
@@ -125,6 +149,8 @@ class Session {
   void launch_variant(const std::string& scenario, const std::string& variant);
   void start_compare(const std::string& scenario);
   void begin_operation(const Command& command);
+  void require_history() const;
+  void after_jump();  // the Trace ring and highlights after the machine moved in time
 
   SessionOptions options_;
   MachineConfig config_;  // the current machine's configuration (Restart builds it again)
@@ -156,6 +182,10 @@ class Session {
   // The tracer of the Trace ring when no --trace tracer holds it: attached only while
   // the debugger records (Debugger::set_recorder); outlives the machine and debugger.
   std::unique_ptr<Tracer> recorder_;
+  // The Timeline's marks, fed by a sink on the tracer that feeds the Trace ring; outlives it.
+  std::unique_ptr<Timeline> timeline_ = std::make_unique<Timeline>();
+  // Snapshots of the run for going back; outlives the debugger that captures into it.
+  std::unique_ptr<SnapshotHistory> snapshots_;
   std::unique_ptr<Machine> machine_;
   std::unique_ptr<Debugger> debugger_;
   TraceRing* trace_ = nullptr;  // owned by the machine's tracer

@@ -67,4 +67,11 @@ bool begin_table(const char* id, int columns, float height) {
   return ImGui::BeginTable(id, columns, flags, ImVec2(0, height));
 }
 
+bool button_if(const char* label, bool enabled) {
+  if (!enabled) ImGui::PushStyleVar(ImGuiStyleVar_Alpha, ImGui::GetStyle().Alpha * 0.45f);
+  const bool pressed = ImGui::Button(label) && enabled;
+  if (!enabled) ImGui::PopStyleVar();
+  return pressed;
+}
+
 }  // namespace x86lab::gui

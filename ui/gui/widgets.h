@@ -29,6 +29,8 @@ std::optional<u32> parse_hex(const char* text);
 // Before the next item: keeps it on the line of the last one when `width` pixels still
 // fit in the window, else starts a new line (rows of buttons and checkboxes that wrap).
 void same_line_if_fits(float width);
+// A button that draws faded and does nothing while not `enabled`; true when pressed.
+bool button_if(const char* label, bool enabled);
 // The width of a checkbox or button with `label`.
 float checkbox_width(const char* label);
 float button_width(const char* label);

@@ -63,6 +63,7 @@ std::unique_ptr<Window> make_window(const char* title) {
 
 // The windows, in the order of the View menu.
 std::unique_ptr<Window> make_control_window();
+std::unique_ptr<Window> make_timeline_window();
 std::unique_ptr<Window> make_cpu_window();
 std::unique_ptr<Window> make_segments_window();
 std::unique_ptr<Window> make_descriptor_tables_window();
