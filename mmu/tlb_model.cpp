@@ -95,10 +95,38 @@ void TlbModelArray::transfer_state(StateArchive& a) {
   a.local(ways, "TLB model ways");
   if (sets != sets_ || ways != ways_) throw StateArchiveError("TLB model: another geometry than this profile's");
   a.same_size_sequence(keys_, "TLB model keys");
+  // Only the order of the stamps within each set decides a replacement, so they are
+  // saved as ranks (0 for an empty way, 1 for the least recently used held way, up
+  // to `ways`) and the clock as `ways`: two models that hold the same pages in the
+  // same order save the same bytes, however many hits each counted without stamping
+  // (the Mmu counts a hit on its set's most recently used way without the model, and
+  // a restored machine, which has no such marks yet, stamps it again).
+  if (a.saving()) {
+    std::vector<u64> ranks = stamp_ranks();
+    u64 clock = ways_;
+    a.same_size_sequence(ranks, "TLB model stamps");
+    a.same_size_sequence(global_, "TLB model global ways");
+    a.same_size_sequence(mru_, "TLB model most recently used ways");
+    a.field(clock, "TLB model clock");
+    return;
+  }
   a.same_size_sequence(stamps_, "TLB model stamps");
   a.same_size_sequence(global_, "TLB model global ways");
   a.same_size_sequence(mru_, "TLB model most recently used ways");
   a.field(clock_, "TLB model clock");
+}
+
+std::vector<u64> TlbModelArray::stamp_ranks() const {
+  std::vector<u64> ranks(stamps_.size(), 0);
+  std::vector<std::size_t> order(ways_);
+  for (std::size_t first = 0; first < keys_.size(); first += ways_) {
+    for (std::size_t i = 0; i < ways_; ++i) order[i] = first + i;
+    std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return stamps_[x] < stamps_[y]; });
+    u64 rank = 0;
+    for (std::size_t i : order)
+      if (keys_[i] != 0) ranks[i] = ++rank;
+  }
+  return ranks;
 }
 
 void TlbModel::transfer_state(StateArchive& a) {
@@ -107,7 +135,11 @@ void TlbModel::transfer_state(StateArchive& a) {
   data_small_.transfer_state(a);
   data_large_.transfer_state(a);
   a.field(last_code_page_, "TLB model last code page");
-  a.field(last_data_page_, "TLB model last data page");
+  // The last data page only spares a look-up that would hit on its set's most
+  // recently used way and change nothing (access_data_other), so it is saved as
+  // kNoPage: the restored model looks up once more and counts the same hit.
+  u32 last_data_page = kNoPage;
+  a.field(a.saving() ? last_data_page : last_data_page_, "TLB model last data page");
 }
 
 }  // namespace x86lab

@@ -66,6 +66,8 @@ class TlbModelArray {
   void transfer_state(StateArchive& archive);
 
  private:
+  // Per way: 0 when empty, else its place in its set's LRU order (1 = least recently used).
+  std::vector<u64> stamp_ranks() const;
   // The set search behind access() when `key` is not the most recently used way
   // (inline: every caller is itself out of line, on the model's slow paths).
   bool search_set(u32 key, bool global, u32& displaced) {
