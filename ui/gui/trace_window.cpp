@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <bitset>
 
+#include <imgui_internal.h>
+
 #include "cpu/disassembler.h"
 #include "ui/gui/widgets.h"
 #include "ui/gui/window.h"
@@ -50,13 +52,20 @@ struct TraceWindow final : Window {
       for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
         const Event& event = *rows[static_cast<std::size_t>(i)];
         ImGui::PushID(i);
+        // A window dump (script `dump`) gets each event as one logical line, not as
+        // the two lines it is drawn on: the drawn row is kept out of the log.
+        const bool logging = ImGui::GetCurrentContext()->LogEnabled;
+        const std::string text = format_event(event, &instruction_text);
+        if (logging) {
+          ImGui::LogText("%s%s\n", is_locked_access(event) ? "LOCK " : "", text.c_str());
+          ImGui::GetCurrentContext()->LogEnabled = false;
+        }
         const float start = ImGui::GetCursorPosX();
         if (is_locked_access(event)) {
           badge("LOCK", kLock);
           ImGui::SameLine();
         }
         const float left = std::max(width - (ImGui::GetCursorPosX() - start), 1.0f);
-        const std::string text = format_event(event, &instruction_text);
         widest_ = std::max(widest_, ImGui::CalcTextSize(text.c_str()).x + (width - left));
         const std::string label = two_lines ? wrap_in_two(text, left) : text;
         if (ImGui::Selectable(label.c_str(), false, 0, ImVec2(two_lines ? left : 0.0f, two_lines ? 2 * line : 0.0f)))
@@ -66,6 +75,7 @@ struct TraceWindow final : Window {
           if (ImGui::MenuItem("Copy line")) ImGui::SetClipboardText(text.c_str());
           ImGui::EndPopup();
         }
+        if (logging) ImGui::GetCurrentContext()->LogEnabled = true;
         ImGui::PopID();
       }
     }
