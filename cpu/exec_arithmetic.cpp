@@ -8,9 +8,13 @@
 namespace x86lab {
 namespace {
 
+// kResolved, the last template parameter of the executors below: the row's
+// register-only specialisation (kind BR/VR in cpu/opcode_map.tsv; cpu/operands.h,
+// dispatch_resolved), which the generator fills in.
+
 // A binary operation writing operand 0 (or only flags, for CMP and TEST).
 template <class T, alu::Result<T> (*Operation)(Cpu&, T, T), bool kWritesResult, bool kResolved>
-void binary_form(Cpu& c, const Instruction& i) {
+void binary(Cpu& c, const Instruction& i) {
   T source;
   if (!read_operand<T, kResolved>(c, i, 1, source)) return;
   u32 flags = 0;
@@ -28,10 +32,6 @@ void binary_form(Cpu& c, const Instruction& i) {
   }
   c.set_flags(flags, flag::kStatus);
 }
-template <class T, alu::Result<T> (*Operation)(Cpu&, T, T), bool kWritesResult = true>
-void binary(Cpu& c, const Instruction& i) {
-  dispatch_resolved<binary_form<T, Operation, kWritesResult, true>, binary_form<T, Operation, kWritesResult, false>>(c, i);
-}
 
 template <class T> alu::Result<T> add_op(Cpu&, T a, T b) { return alu::add<T>(a, b); }
 template <class T> alu::Result<T> adc_op(Cpu& c, T a, T b) { return alu::add<T>(a, b, c.flag_set(flag::CF)); }
@@ -41,45 +41,41 @@ template <class T> alu::Result<T> and_op(Cpu&, T a, T b) { return alu::logic<T>(
 template <class T> alu::Result<T> or_op(Cpu&, T a, T b) { return alu::logic<T>(a | b); }
 template <class T> alu::Result<T> xor_op(Cpu&, T a, T b) { return alu::logic<T>(a ^ b); }
 
-template <class T> void add(Cpu& c, const Instruction& i) { binary<T, add_op<T>>(c, i); }
-template <class T> void adc(Cpu& c, const Instruction& i) { binary<T, adc_op<T>>(c, i); }
-template <class T> void sub(Cpu& c, const Instruction& i) { binary<T, sub_op<T>>(c, i); }
-template <class T> void sbb(Cpu& c, const Instruction& i) { binary<T, sbb_op<T>>(c, i); }
-template <class T> void and_(Cpu& c, const Instruction& i) { binary<T, and_op<T>>(c, i); }
-template <class T> void or_(Cpu& c, const Instruction& i) { binary<T, or_op<T>>(c, i); }
-template <class T> void xor_(Cpu& c, const Instruction& i) { binary<T, xor_op<T>>(c, i); }
-template <class T> void cmp(Cpu& c, const Instruction& i) { binary<T, sub_op<T>, false>(c, i); }
-template <class T> void test(Cpu& c, const Instruction& i) { binary<T, and_op<T>, false>(c, i); }
+template <class T, bool kResolved> void add(Cpu& c, const Instruction& i) { binary<T, add_op<T>, true, kResolved>(c, i); }
+template <class T, bool kResolved> void adc(Cpu& c, const Instruction& i) { binary<T, adc_op<T>, true, kResolved>(c, i); }
+template <class T, bool kResolved> void sub(Cpu& c, const Instruction& i) { binary<T, sub_op<T>, true, kResolved>(c, i); }
+template <class T, bool kResolved> void sbb(Cpu& c, const Instruction& i) { binary<T, sbb_op<T>, true, kResolved>(c, i); }
+template <class T, bool kResolved> void and_(Cpu& c, const Instruction& i) { binary<T, and_op<T>, true, kResolved>(c, i); }
+template <class T, bool kResolved> void or_(Cpu& c, const Instruction& i) { binary<T, or_op<T>, true, kResolved>(c, i); }
+template <class T, bool kResolved> void xor_(Cpu& c, const Instruction& i) { binary<T, xor_op<T>, true, kResolved>(c, i); }
+template <class T, bool kResolved> void cmp(Cpu& c, const Instruction& i) { binary<T, sub_op<T>, false, kResolved>(c, i); }
+template <class T, bool kResolved> void test(Cpu& c, const Instruction& i) { binary<T, and_op<T>, false, kResolved>(c, i); }
 
 // INC and DEC leave CF unchanged.
 template <class T, bool kResolved>
-void inc_form(Cpu& c, const Instruction& i) {
+void inc(Cpu& c, const Instruction& i) {
   u32 flags = 0;
   if (!modify_operand<T, kResolved>(c, i, 0, [&](T v) { const auto r = alu::add<T>(v, 1); flags = r.flags; return r.value; })) return;
   c.set_flags(flags, flag::kStatusNoCarry);
 }
-template <class T> void inc(Cpu& c, const Instruction& i) { dispatch_resolved<inc_form<T, true>, inc_form<T, false>>(c, i); }
 template <class T, bool kResolved>
-void dec_form(Cpu& c, const Instruction& i) {
+void dec(Cpu& c, const Instruction& i) {
   u32 flags = 0;
   if (!modify_operand<T, kResolved>(c, i, 0, [&](T v) { const auto r = alu::sub<T>(v, 1); flags = r.flags; return r.value; })) return;
   c.set_flags(flags, flag::kStatusNoCarry);
 }
-template <class T> void dec(Cpu& c, const Instruction& i) { dispatch_resolved<dec_form<T, true>, dec_form<T, false>>(c, i); }
 
 template <class T, bool kResolved>
-void neg_form(Cpu& c, const Instruction& i) {
+void neg(Cpu& c, const Instruction& i) {
   u32 flags = 0;
   if (!modify_operand<T, kResolved>(c, i, 0, [&](T v) { const auto r = alu::sub<T>(0, v); flags = r.flags; return r.value; })) return;
   c.set_flags(flags, flag::kStatus);
 }
-template <class T> void neg(Cpu& c, const Instruction& i) { dispatch_resolved<neg_form<T, true>, neg_form<T, false>>(c, i); }
 
 template <class T, bool kResolved>
-void not_form(Cpu& c, const Instruction& i) {
+void not_(Cpu& c, const Instruction& i) {
   (void)modify_operand<T, kResolved>(c, i, 0, [](T v) { return static_cast<T>(~v); });  // (nothing follows)
 }
-template <class T> void not_(Cpu& c, const Instruction& i) { dispatch_resolved<not_form<T, true>, not_form<T, false>>(c, i); }
 
 // The accumulator pair for multiply and divide: AX (byte), DX:AX, EDX:EAX.
 template <class T>
@@ -125,7 +121,7 @@ void imul1(Cpu& c, const Instruction& i) {
 
 // IMUL Gv,Ev and IMUL Gv,Ev,Iz/Ib: a truncated signed product in a register.
 template <class T, bool kResolved>
-void imul_form(Cpu& c, const Instruction& i) {
+void imul(Cpu& c, const Instruction& i) {
   using S = alu::Signed<T>;
   const bool three = i.operands[2].method != OperandMethod::None;
   T a, b;
@@ -134,7 +130,6 @@ void imul_form(Cpu& c, const Instruction& i) {
   if (!write_operand<T, kResolved>(c, i, 0, static_cast<T>(product))) return;
   c.set_flags(multiply_flags<T>(static_cast<T>(product), product != static_cast<S>(product)), flag::kStatus);
 }
-template <class T> void imul(Cpu& c, const Instruction& i) { dispatch_resolved<imul_form<T, true>, imul_form<T, false>>(c, i); }
 
 // DIV/IDIV: #DE (signalled) for a zero divisor or a quotient that does not fit; flags unchanged.
 template <class T>

@@ -10,8 +10,9 @@ namespace {
 
 enum class Shift { Rol, Ror, Rcl, Rcr, Shl, Shr, Sar };
 
+// kResolved: the row's register-only specialisation (kind BR/VR, cpu/opcode_map.tsv).
 template <class T, Shift kind, bool kResolved>
-void shift_form(Cpu& c, const Instruction& i) {
+void shift(Cpu& c, const Instruction& i) {
   u8 count_operand;
   if (!read_operand<u8, kResolved>(c, i, 1, count_operand)) return;
   const unsigned count = count_operand & 0x1F;
@@ -39,10 +40,6 @@ void shift_form(Cpu& c, const Instruction& i) {
   if (!done) return;
   // RCL/RCR by a multiple of width+1 rotate nothing but still write CF and OF.
   c.set_flags(flags, mask);
-}
-template <class T, Shift kind>
-void shift(Cpu& c, const Instruction& i) {
-  dispatch_resolved<shift_form<T, kind, true>, shift_form<T, kind, false>>(c, i);
 }
 
 // SHLD/SHRD: the destination shifted with bits from the source. QUIRK: for a 16-bit

@@ -97,6 +97,12 @@ struct InstructionForm {
   Executor execute32;         // operand size 32
   u16 attributes = 0;
   i8 rm = -1;                 // x87 register forms named by the whole ModRM byte (D9 E0 FCHS): ModRM.rm
+  u16 map_line = 0;           // the row's line in cpu/opcode_map.tsv (the table's rows follow it)
+  // The flags column (SDM Vol. 2, each instruction's "Flags Affected"), as EFLAGS bits
+  // (cpu/flags.h): the flags the instruction may change, and those of them the SDM
+  // leaves undefined (shifts: at counts other than 0 and 1, cpu/undefined_flags.h).
+  u32 flags_written = 0;
+  u32 flags_undefined = 0;
 };
 
 inline constexpr u8 kNoRegister = 0xFF;

@@ -82,8 +82,16 @@ InstructionTable::InstructionTable() {
                                decimal_forms(),       stack_forms(),      control_forms(), string_forms(),
                                system_forms(),        segment_forms(),    far_transfer_forms(),
                                x87_forms()};
-  for (FormList family : families) {
-    for (const InstructionForm& form : family) {
+  // The rows in the map's order (each family's rows keep it; a stable sort by map line
+  // interleaves the families as the map does).
+  std::vector<const InstructionForm*> in_map_order;
+  for (FormList family : families)
+    for (const InstructionForm& form : family) in_map_order.push_back(&form);
+  std::stable_sort(in_map_order.begin(), in_map_order.end(),
+                   [](const InstructionForm* a, const InstructionForm* b) { return a->map_line < b->map_line; });
+  {
+    for (const InstructionForm* row : in_map_order) {
+      const InstructionForm& form = *row;
       TableEntry entry = make_entry(form);
       entry.row = static_cast<u16>(rows_.size());
       rows_.push_back(&form);

@@ -190,6 +190,13 @@ template <Executor kResolvedForm, Executor kGeneralForm>
   return out_of_line<kGeneralForm>(cpu, insn);
 }
 
+// The executor cpu/generate_forms.cmake gives a row of kind BR or VR: `kExecutor` with
+// kResolved = true inline for resolved operands, the general form out of line.
+template <Executor kResolvedForm, Executor kGeneralForm>
+void resolved_or_general(Cpu& cpu, const Instruction& insn) {
+  dispatch_resolved<kResolvedForm, kGeneralForm>(cpu, insn);
+}
+
 // A memory operand with the LOCK prefix is one locked bus operation whose faults are
 // thrown (rare). Without LOCK, a fault of the write leaves `modify` called and memory
 // unchanged.

@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
+#include "cpu/decoder.h"
 #include "cpu/undefined_flags.h"
 
 namespace x86lab::testing {
@@ -444,16 +446,30 @@ void CaseBuilder::set_up_string() {
     prefixes_.push_back(std::array<u8, 3>{0x26, 0x36, 0x3E}[below(3)]);  // source segment override
 }
 
-// The flags the SDM leaves undefined for this case (cpu/undefined_flags.h); for shifts
-// and rotates they depend on the masked count. SHLD/SHRD by more than the operand size
-// also leave the destination undefined.
+// The flags the SDM leaves undefined for this case: the flags column of the row the
+// case's bytes decode to (cpu/opcode_map.tsv, "u:"); for shifts and rotates they depend
+// on the masked count (cpu/undefined_flags.h). The row's "w:" bounds the flags the host
+// may change. SHLD/SHRD by more than the operand size also leave the destination
+// undefined.
 void CaseBuilder::finish_flags(u8 count) {
+  Instruction insn;
+  bool decoded = false;
+  try {
+    decoded = decode_bytes(c_.bytes.data(), c_.length, true, insn);
+  } catch (const Fault&) {
+    // A form that raises #UD at decode (LOCK where it is not allowed): no row, no flags
+    // change, nothing undefined.
+    c_.written_flags = flag::kStatus | flag::DF;
+    return;
+  }
+  if (!decoded) throw std::logic_error("host case for " + std::string(c_.mnemonic) + " does not decode");
+  c_.written_flags = insn.form->flags_written;
   if (!(form_.traits & kShift)) {
-    c_.undefined_flags = undefined_flags(c_.mnemonic);
+    c_.undefined_flags = insn.form->flags_undefined;
     return;
   }
   const unsigned masked = count & 0x1F;
-  c_.undefined_flags = undefined_shift_flags(c_.mnemonic, masked, c_.width);
+  c_.undefined_flags = undefined_shift_flags(insn.form->flags_undefined, insn.form->mnemonic, masked, c_.width);
   if ((form_.traits & kDoubleShift) && masked > c_.width) {
     if (e_.memory) {
       c_.undefined_memory_offset = static_cast<int>(e_.offset);

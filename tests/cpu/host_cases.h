@@ -20,11 +20,15 @@ namespace x86lab::testing {
 struct InstructionCase {
   std::array<u8, 15> bytes{};
   unsigned length = 0;
-  std::string_view mnemonic;  // as undefined_flags.h spells it ("CMOVcc", "SETcc" for those)
+  std::string_view mnemonic;  // the mnemonic of the case's form ("CMOVcc", "SETcc" for those)
   unsigned width = 32;        // operand size in bits
   RegisterState before;
   std::array<u8, kDataBytes> memory{};
-  // What the SDM leaves undefined for this case and the comparison ignores.
+  // The flags the row (cpu/opcode_map.tsv's flags column) says the instruction may
+  // change ("w:"); the host changing another one is a mismatch of the column.
+  u32 written_flags = 0;
+  // What the SDM leaves undefined for this case (the row's "u:", by the count for
+  // shifts) and the comparison ignores.
   u32 undefined_flags = 0;
   int undefined_register = -1;  // a register whose bits in `undefined_register_mask` are undefined
   u32 undefined_register_mask = 0;

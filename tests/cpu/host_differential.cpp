@@ -70,6 +70,11 @@ std::string compare_on_host(HostCpu& host, SimulatedCpu& simulated, const Instru
   const u32 defined = (flag::kStatus | flag::DF) & ~c.undefined_flags;
   if ((native.after.eflags ^ modeled.after.eflags) & defined)
     differences += " flags" + flag_names((native.after.eflags ^ modeled.after.eflags) & defined);
+  // The flags column's "w:" (cpu/opcode_map.tsv) against the host: a status flag or DF
+  // the host changed that the row does not list.
+  const u32 unlisted = (native.after.eflags ^ c.before.eflags) & (flag::kStatus | flag::DF) & ~c.written_flags;
+  if (native.ending == Ending::Completed && unlisted)
+    differences += " flags-column" + flag_names(unlisted);
   std::string memory;
   unsigned shown = 0;
   for (unsigned i = 0; i < kDataBytes; ++i) {

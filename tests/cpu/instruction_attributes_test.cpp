@@ -41,6 +41,27 @@ TEST(Instructions, ProtectedModeOnlyRowsAreTheSdmsList) {
         << form->mnemonic;
 }
 
+// The fast path's attribute: a row that can load CS or change CPL without faulting
+// must carry kLoadsCs (Cpu::execute_ending_run ends a linked run after it; a linked run
+// would otherwise go on with a stale fetch context). The SDM's instructions that load
+// CS (Vol. 2 "JMP", "CALL", "RET", "IRET/IRETD", "INT n/INTO/INT3/INT1", "SYSENTER",
+// "SYSEXIT"; Vol. 3 "Task Switching"): far JMP and CALL (a direct far pointer Ap or a
+// memory one Mp), far RET, IRET, the software interrupts and the fast system calls.
+// Near transfers (Jb, Jz, Ev) keep CS.
+TEST(Instructions, RowsThatLoadCsAreTheSdmsList) {
+  const std::set<std::string> always = {"RETF", "IRET", "INT", "INT3", "INTO", "INT1", "SYSENTER", "SYSEXIT"};
+  const std::set<std::string> far_forms = {"JMP Ap", "JMP Mp", "CALL Ap", "CALL Mp"};
+  unsigned far_rows = 0;
+  for (const InstructionForm* form : InstructionTable::get().rows()) {
+    const std::string mnemonic(form->mnemonic);
+    const bool far = far_forms.count(mnemonic + " " + std::string(form->operands)) != 0;
+    far_rows += far;
+    EXPECT_EQ((form->attributes & kLoadsCs) != 0, always.count(mnemonic) != 0 || far)
+        << "cpu/opcode_map.tsv:" << form->map_line << ": " << mnemonic << " " << form->operands;
+  }
+  EXPECT_EQ(far_rows, 4u);
+}
+
 // Protected mode at CPL 3 (tests/segmentation/protected_fixture.h's Ring3Fixture):
 // `bytes` at 1100h raise #GP(0), taken by the handler at 1500h.
 void expect_gp0_at_cpl3(std::initializer_list<u8> bytes) {

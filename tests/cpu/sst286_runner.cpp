@@ -98,18 +98,19 @@ bool expect_stack_fault(Expectation& e) {
   return true;
 }
 
-// README difference 2: the flags the SDM leaves undefined after `insn`, as
-// cpu/undefined_flags.h states them (for shifts and rotates, by the masked count).
+// README difference 2: the flags the SDM leaves undefined after `insn`: its row's flags
+// column (cpu/opcode_map.tsv, "u:"; for shifts and rotates by the masked count,
+// cpu/undefined_flags.h).
 u32 undefined_flags_of(const Instruction& insn, const json& test) {
   const std::string_view mnemonic = insn.form->mnemonic;
   static constexpr std::string_view kShifts[] = {"ROL", "ROR", "RCL", "RCR", "SHL", "SAL", "SHR", "SAR", "SHLD", "SHRD"};
-  if (std::find(std::begin(kShifts), std::end(kShifts), mnemonic) == std::end(kShifts)) return undefined_flags(mnemonic);
+  if (std::find(std::begin(kShifts), std::end(kShifts), mnemonic) == std::end(kShifts)) return insn.form->flags_undefined;
   const OperandSpec& count = insn.operands[insn.operands[2].method != OperandMethod::None ? 2 : 1];
   u32 n = test["initial"]["regs"]["cx"].get<u32>() & 0xFF;  // CL
   if (count.method == OperandMethod::One) n = 1;
   if (count.method == OperandMethod::I) n = insn.immediate;
   const unsigned width = insn.operands[0].size == OperandSize::b ? 8 : insn.operand_size_32 ? 32 : 16;
-  return undefined_shift_flags(mnemonic, n & 0x1F, width);
+  return undefined_shift_flags(insn.form->flags_undefined, mnemonic, n & 0x1F, width);
 }
 
 void load_state(Machine& m, const json& test, const Expectation& e) {

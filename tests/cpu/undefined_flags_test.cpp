@@ -18,7 +18,10 @@ TEST(UndefinedFlags, DocumentationListsEveryRuleWithItsChoice) {
   std::stringstream text;
   text << file.rdbuf();
   for (const auto& rule : kUndefinedFlags) {
-    const std::string row = "| " + std::string(rule.mnemonic) + " | ";
+    std::string row = "| ";
+    row.append(rule.mnemonic);
+    if (!rule.operands.empty()) row.append(" ").append(rule.operands);
+    row.append(" | ");
     const auto at = text.str().find(row);
     ASSERT_NE(at, std::string::npos) << rule.mnemonic << " has no row";
     const std::string line = text.str().substr(at, text.str().find('\n', at) - at);

@@ -15,6 +15,8 @@
 #include <vector>
 
 #include "cpu/decoder.h"
+#include "cpu/instruction_table.h"
+#include "row_cases.h"
 
 namespace x86lab {
 namespace {
@@ -453,6 +455,41 @@ TEST(ZydisDecoder, FoundCasesDecodeAsTheSdmSays) {
       EXPECT_EQ(fault.vector, 6) << bytes;
     }
   }
+}
+
+// Every row of the table has a case in tests/cpu/row_cases.h that x86lab decodes to it
+// and Zydis decodes alike (length, mnemonic, operands); a row without one fails here
+// with its line of cpu/opcode_map.tsv.
+TEST(ZydisDecoder, EveryRowHasACaseThatDecodesAsZydisSays) {
+  ZydisDecoder decoder;
+  ZydisDecoderInit(&decoder, ZYDIS_MACHINE_MODE_LEGACY_32, ZYDIS_STACK_WIDTH_32);
+  for (ZydisDecoderMode m : {ZYDIS_DECODER_MODE_MPX, ZYDIS_DECODER_MODE_CET, ZYDIS_DECODER_MODE_LZCNT,
+                             ZYDIS_DECODER_MODE_TZCNT, ZYDIS_DECODER_MODE_CLDEMOTE})
+    ZydisDecoderEnableMode(&decoder, m, ZYAN_FALSE);
+  const auto& rows = InstructionTable::get().rows();
+  std::vector<bool> reached(rows.size(), false);
+  for (const decode_testing::RowCase& c : decode_testing::kRowCases) {
+    std::vector<u8> bytes = c.bytes;
+    const std::string text = hex(bytes, static_cast<unsigned>(bytes.size()));
+    bytes.resize(kBufferBytes, 0);
+    ZydisResult z{};
+    z.status = ZydisDecoderDecodeFull(&decoder, bytes.data(), bytes.size(), &z.insn, z.operands.data());
+    z.ok = ZYAN_SUCCESS(z.status);
+    X86labResult x{};
+    x.ok = decode_bytes(bytes.data(), kBufferBytes, true, x.insn);
+    ASSERT_TRUE(x.ok) << text;
+    reached[x.insn.row] = true;
+    EXPECT_EQ(x.insn.length, c.bytes.size()) << text << " (" << x.insn.form->mnemonic << ")";
+    bool documented = false;
+    for (const SdmCase& sdm : kSdmOverZydis) documented = documented || sdm.applies(z, x);
+    if (documented) continue;
+    ASSERT_TRUE(z.ok) << text << ": Zydis rejects what x86lab decodes as " << x.insn.form->mnemonic;
+    EXPECT_EQ(compare(x.insn, z.insn, z.operands), "") << text << ": " << x.insn.form->mnemonic << " vs "
+                                                       << ZydisMnemonicGetString(z.insn.mnemonic);
+  }
+  for (std::size_t r = 0; r < rows.size(); ++r)
+    EXPECT_TRUE(reached[r]) << "cpu/opcode_map.tsv:" << rows[r]->map_line << ": " << rows[r]->mnemonic << " "
+                            << rows[r]->operands << " has no case in tests/cpu/row_cases.h";
 }
 
 TEST(ZydisDecoder, RandomBytesDecodeAlikeIn16BitMode) { run_and_check(false, 0x16); }
