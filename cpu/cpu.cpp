@@ -54,7 +54,7 @@ void Cpu::reset() {
   pending_debug_ = instruction_debug_hits_ = 0;
   task_switch_committed_ = push_rf_ = false;
   fault_chain_size_ = 0;
-  replay_ = {};
+  replay_.clear();
   write_debug_register(6, 0);
   write_debug_register(7, 0);
   sync_paging();
@@ -136,12 +136,11 @@ void Cpu::set_cost_model(const CostModel& model) {
     row_uncosted_[i] = !cost;
   }
   clock_.costs = model.parts;
-  caches_.configure(model.l1i, model.l1d, model.part(CostPart::L1iMiss), model.part(CostPart::L1dMiss));
+  caches_.configure(model.l1i, model.l1d);  // (its miss costs are in clock_.costs)
   decode_cache_.clear();  // cached instructions carry the old costs
 }
 
 void Cpu::set_cache_model(bool on) {
-  cache_model_ = on;
   counters_.cache_model = on;
   mmu_.bus().attach_caches(on ? &caches_ : nullptr);
   mmu_.set_direct_access(!on);
@@ -201,38 +200,12 @@ std::vector<CostWindow> Cpu::cost_windows() const {
   return cost_windows_.windows([&](std::size_t row) { return std::string(rows[row]->mnemonic); });
 }
 
-// Counts the 32- and 64-byte code lines an instruction's bytes occupy (by linear
-// address) the first time each is fetched (retire_code_bytes in cpu.h skips the
-// instructions whose lines are known to be in the set already; a line already in the
-// set counts nothing).
-void Cpu::insert_code_lines(u32 linear, unsigned length) {
-  const u32 first = linear >> 5, last = (linear + length - 1) >> 5;
-  for (u32 line = first; line <= last; ++line) {
-    const unsigned fresh = code_lines_.insert(line);
-    if (fresh) {
-      ++counters_.code_lines_32;
-      clock_.charge(CostPart::NewCodeLine);
-    }
-    if (fresh == 2) ++counters_.code_lines_64;
-  }
-}
-
 // The executor of an instruction that may load CS (kLoadsCs): the form's own, then
 // Attention::kCodeSegmentLoaded, which ends a linked run after it, since the fetch
 // context the run assumes may be gone (LinkedRunner::run_linked).
 void Cpu::execute_ending_run(Cpu& cpu, const Instruction& insn) {
   insn.form_executor()(cpu, insn);
   cpu.attention_.raise(Attention::kCodeSegmentLoaded);
-}
-
-// The executor of a cached instruction the accelerator linked when it faulted
-// (LinkedRunner::faulted) before it ever retired at its linear address, until that
-// first retirement: the form's own, then a request for the slow step (which also ends
-// the run after an instruction that may load CS), whose retirement counts its code
-// lines (a linked run does not).
-void Cpu::execute_until_retired(Cpu& cpu, const Instruction& insn) {
-  insn.form_executor()(cpu, insn);
-  cpu.attention_.raise(Attention::kSlowStep);
 }
 
 // The executor decode_at gives `insn`.
@@ -288,6 +261,7 @@ const Instruction* Cpu::decode_and_cache(u32 eip, u32 offset, u32 physical, Inst
   const u32 last = offset + scratch.length - 1;
   if (last >= offset && (db || last <= 0xFFFF) && decode_cache_.cacheable(physical, scratch.length)) {
     current_entry_ = decode_cache_.insert(physical, db, scratch);
+    footprint_.decoded(decode_cache_.slot(*current_entry_));
     // Its retirement or fault counts the bytes as fetched, and the bus has counted
     // this fetch already.
     if constexpr (kStatistics)
@@ -301,8 +275,7 @@ void Cpu::retire_uncached(const Instruction& insn, u32 linear) {
   ++counters_.instructions_by_row[insn.row];
   if (insn.is_memory()) ++counters_.memory_operand_instructions;
   counters_.code_bytes += insn.length;
-  u32 mark = DecodeCache::kNoLines;
-  retire_code_bytes(mark, linear, insn.length);
+  footprint_.retired_uncached(linear, insn.length);
 }
 
 void Cpu::abort_instruction(const Fault& fault, u32 start_esp) {

@@ -17,6 +17,7 @@
 #include "cpu/flags.h"
 #include "cpu/instruction.h"
 #include "cpu/linked_runner.h"
+#include "cpu/replay_watch.h"
 #include "mmu/paging.h"
 #include "mmu/port_bus.h"
 #include "segmentation/segment_loading.h"
@@ -130,6 +131,11 @@ class Cpu {
   // The x87 FERR#/IGNNE# pins (cpu/x87/error_pins.h); the platform wires FERR# to IRQ 13.
   void set_x87_error_pins(X87ErrorPins pins) { x87_error_pins_ = std::move(pins); }
   const X87ErrorPins& x87_error_pins() const { return x87_error_pins_; }
+  // Counts Counters::replayed_instructions from now on (the replay watch,
+  // cpu/replay_watch.h). Off by default: the scenario runner and `x86lab run` (whose
+  // counters --stats, --stats-json and snapshots report) attach it; the inspector (x86lab gui)
+  // and CPU tests need not.
+  void watch_replays() { replay_.attach(); }
   // Re-evaluates whether an interrupt could be pending (devices call it when an IRQ line changes).
   void notify_interrupt() { attention_.raise(Attention::kCheckInterrupt); }
 
@@ -160,9 +166,10 @@ class Cpu {
   // On, the Mmu's direct paths are off, so that every data access reaches the bus and
   // its observer, and the linked run checks each instruction's L1I line; off (the
   // default), neither fetches nor data accesses do any work for it, and
-  // l1i-misses/l1d-misses are not counted (Counters::cache_model).
+  // l1i-misses/l1d-misses are not counted. Whether it is on is stored once, in
+  // Counters::cache_model (the counters it fills say whether they were counted).
   void set_cache_model(bool on);
-  bool cache_model() const { return cache_model_; }
+  bool cache_model() const { return counters_.cache_model; }
   Counters& counters() { return counters_; }
   const Counters& counters() const { return counters_; }
   // The modeled clock (trace/modeled_clock.h): machine state the CPU owns; the bus it
@@ -427,8 +434,6 @@ class Cpu {
   // step() without its INTR re-check (the run loops' step).
   template <class Fetch>
   void execute_step(Fetch& fetch);
-  // execute_step with the accelerator's fetch (LinkedRunner::run's slow step).
-  void linked_step();
   // The checks of a run loop before a step: the step monitor, a stop request, the
   // cycle limit and the signal stop. True (with `reason`) when run() returns.
   bool stop_before_step(StopReason& reason);
@@ -438,7 +443,6 @@ class Cpu {
   // code-page mark per byte), filling `bytes` when it is not null.
   void decode_at(u32 eip, Instruction& insn, u8* bytes);
   static void execute_ending_run(Cpu& cpu, const Instruction& insn);
-  static void execute_until_retired(Cpu& cpu, const Instruction& insn);
   static Executor own_executor(const Instruction& insn);
   // Instruction::cost of a decoded instruction under the installed cost model.
   u32 instruction_cost(const Instruction& insn) const;
@@ -460,15 +464,8 @@ class Cpu {
   void check_code_breakpoint();
   void check_access(u32 linear, unsigned size, bool is_write);
   void note_debug_traps(bool single_step);
-  // The code-range and code-line footprint counters of a retired instruction of
-  // `length` bytes at `linear`. `mark` (the decode-cache entry's lines_linear) holds
-  // the linear address at which the instruction last retired outside the code range:
-  // its lines are in the set already (the set only grows, and the code range is fixed
-  // before the run), so nothing is counted.
-  void retire_code_bytes(u32& mark, u32 linear, unsigned length);
   // The statistics of a retired instruction that did not come from the decode cache.
   [[gnu::noinline]] void retire_uncached(const Instruction& insn, u32 linear);
-  void insert_code_lines(u32 linear, unsigned length);
   // Restores the instruction-start state after `fault` and delivers it (execute_one).
   void abort_instruction(const Fault& fault, u32 start_esp);
   StopReason run_instructions(u64 max_instructions);  // run() without settling the statistics
@@ -523,16 +520,17 @@ class Cpu {
   std::vector<bool> row_uncosted_;    // rows whose mnemonic the cost model has no cost for
   CostWindowRecorder cost_windows_;  // enable_cost_windows
   void close_cost_window();
-  CodeLineSet code_lines_;            // 32-byte code lines fetched (Counters::code_lines_*)
   // The profile's L1 caches (trace/cache_model.h), observing fetches here and data
-  // accesses at the bus, which keeps its address while cache_model_ is on (the Cpu
+  // accesses at the bus, which keeps its address while the model is on (the Cpu
   // is neither copied nor moved: the address stays valid until ~Cpu detaches it);
   // decoded_physical_: the physical address (A20 applied) of the first byte decode_at
   // fetched.
   CacheObserver caches_{counters_, clock_};
-  bool cache_model_ = false;  // set_cache_model
   u32 decoded_physical_ = 0;
   DecodeCache decode_cache_;          // decoded instructions by physical address (cpu/decode_cache.h)
+  // The code footprint's observer (Counters::code_lines_*, the code range), with its
+  // side table beside the decode cache's slots (cpu/code_lines.h).
+  CodeFootprint footprint_{counters_, clock_, DecodeCache::kEntries};
   Instruction scratch_;               // the instruction being decoded outside the cache
   std::optional<Fault> signalled_fault_;  // raised by signal_fault, delivered by execute_one
   // The executing instruction comes from `entry` (its retirement is counted there).
@@ -556,26 +554,12 @@ class Cpu {
   // repeated string instruction (end_string_step); cleared by a delivery.
   bool push_rf_ = false;
   std::array<FaultRecord, 8> fault_chain_{};
-  // Replay detection (Counters::replayed_instructions; cpu/delivery.cpp).
-  struct ReplayWatch {
-    bool pending = false;    // a fault was delivered; its instruction has not restarted yet
-    bool candidate = false;  // the current instruction starts where that fault was raised
-    u8 cpl = 0, handler_cpl = 0;
-    u16 cs = 0;
-    u32 linear_eip = 0;
-  } replay_;
-  void note_replay_start();
-  // Before each instruction: note_replay_start for the starts that can end the watch
-  // (at the faulting CPL, and at its CS:EIP when the handler ran at that CPL too).
+  // Counters::replayed_instructions' observer (cpu/replay_watch.h), dormant unless attached.
+  ReplayWatch replay_;
+  // Before each instruction: tells the replay watch of the starts that can change it
+  // (at the faulting CPL, and at its CS:EIP when the handler ran at that CPL too); a
+  // replay's start asks for the slow step, whose retirement counts it.
   void watch_replay_start();
-  // The one EIP at which watch_replay_start can act while CS and the CPL stay the same
-  // and nothing but the watch changes replay_ (a linked run at the faulting CPL): after
-  // a handler at the faulting CPL, the faulting instruction's CS offset; after one at
-  // another CPL, `first_eip`, that of the first instruction, which decides. At any
-  // other EIP it would return without effect.
-  u32 replay_watch_eip(u32 first_eip) const {
-    return replay_.handler_cpl == replay_.cpl ? replay_.linear_eip - state.segments[CS].cache.base : first_eip;
-  }
   u8 fault_chain_size_ = 0;
 };
 

@@ -99,12 +99,7 @@ void Cpu::transfer_state(StateArchive& a) {
   a.field(pending_debug_, "pending debug traps");
   a.field(instruction_debug_hits_, "debug hits");
   a.field(push_rf_, "RF push");
-  a.field(replay_.pending, "replay watch");
-  a.field(replay_.candidate, "replay watch");
-  a.field(replay_.cpl, "replay watch CPL", 3);
-  a.field(replay_.handler_cpl, "replay watch CPL", 3);
-  a.field(replay_.cs, "replay watch CS");
-  a.field(replay_.linear_eip, "replay watch EIP");
+  replay_.transfer_state(a);
   u8 chain_size = fault_chain_size_;
   a.local(chain_size, "fault chain length", fault_chain_.size());
   std::array<FaultRecord, 8> chain = fault_chain_;
@@ -122,7 +117,7 @@ void Cpu::transfer_state(StateArchive& a) {
       record.cause = interned(std::string(cause.begin(), cause.end()));
     }
   }
-  code_lines_.transfer_state(a);
+  footprint_.transfer_state(a);
   if (!a.loading()) return;
   fault_chain_ = chain;
   fault_chain_size_ = chain_size;

@@ -39,29 +39,9 @@ class DecodeCache final : public CodeWriteListener {
     u32 generation = 0xFFFFFFFFu;
     bool default32 = false;
     bool listed = false;  // on the list settle() goes through
-    // The linear address whose code lines (Cpu's code footprint counters) this
-    // instruction already put into the set, or kNoLines: a retirement at the same
-    // linear address adds nothing new, so the CPU skips the set (the set only grows).
-    u32 lines_linear = kNoLines;
     // Retirements of this instruction not yet added to Counters (per-opcode counts,
     // code bytes, code-fetch bytes; settle()).
     u32 executions = 0;
-    // Links made when this instruction faulted before its code lines were counted at
-    // the link's linear address (Cpu::abort_instruction) wait for a retirement there:
-    // 0 none, 1 one at `unretired_linear`, 2 several (the CPU's executor stays
-    // Cpu::execute_ending_run while any waits; with several, for good).
-    u8 unretired = 0;
-    u32 unretired_linear = 0;
-    void wait_for_retirement_at(u32 linear) {
-      unretired = unretired == 0 || (unretired == 1 && unretired_linear == linear) ? 1 : 2;
-      unretired_linear = linear;
-    }
-    // A retirement at `linear`: true when it was the one the waiting link needed.
-    bool retires_unretired_at(u32 linear) {
-      if (unretired != 1 || unretired_linear != linear) return false;
-      unretired = 0;
-      return true;
-    }
     // The instructions that ran after this one the last two times they differed (a
     // conditional branch's fall-through and target): each the entry decoded for EIP
     // `eip`, valid while the cache's link_key() for the CPU's fetch context is still
@@ -75,7 +55,9 @@ class DecodeCache final : public CodeWriteListener {
     std::array<Link, 2> links{};
     Instruction insn;
   };
-  static constexpr u32 kNoLines = 0xFFFFFFFFu;
+  // The entry's slot number (0 .. kEntries - 1), for side tables kept beside the cache
+  // (an insert() reuses the slot of the entry it replaces; cpu/code_lines.h).
+  u32 slot(const Entry& e) const { return static_cast<u32>(&e - entries_.get()); }
 
   // The entry of the instruction decoded at `physical` (A20 already applied) for
   // CS.D = `default32`, or null.
@@ -100,8 +82,6 @@ class DecodeCache final : public CodeWriteListener {
     e.generation = generations_[block_slot(physical)];
     // Reaching into the next block: a write there must retire this block too.
     if ((physical % kCodeBlockBytes) + insn.length > kCodeBlockBytes) set_reached_into(block_slot(physical) + 1);
-    e.lines_linear = kNoLines;
-    e.unretired = 0;
     e.links = {};
     e.insn = insn;
     return &e;

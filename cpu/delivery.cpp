@@ -23,25 +23,9 @@ void Cpu::deliver_fault(const Fault& fault) {
   // without hitting an instruction breakpoint again.
   push_rf_ = fault.cause != kInstructionBreakpointCause;
   const SegmentRegister& cs = state.segments[CS];
-  replay_ = {true, false, state.cpl, 0, cs.selector, cs.cache.base + state.eip};
+  replay_.fault_delivered(state.cpl, cs.selector, cs.cache.base + state.eip);
   deliver_event(fault.vector, fault.error_code, EventSource::Exception);
-  replay_.handler_cpl = state.cpl;
-}
-
-// Called before an instruction starts while a delivered fault has not been resolved.
-// The first instruction that starts at the faulting CPL after a handler that ran at
-// another CPL decides: the same CS:linear EIP is a replay (counted when it retires),
-// anything else means the handler moved on. A handler at the faulting CPL cannot be
-// told from the interrupted code, so then only a start at the same CS:EIP ends the watch.
-void Cpu::note_replay_start() {
-  if (state.cpl != replay_.cpl) return;
-  const SegmentRegister& cs = state.segments[CS];
-  const bool same = cs.selector == replay_.cs && cs.cache.base + state.eip == replay_.linear_eip;
-  if (!same && replay_.handler_cpl == replay_.cpl) return;
-  replay_.pending = false;
-  replay_.candidate = same;
-  // The linked run retires a candidate in its attention branch (Cpu::run_linked).
-  if (same) request_slow_step();
+  replay_.handler_entered(state.cpl);
 }
 
 void Cpu::deliver_event(u8 vector, std::optional<u32> error_code, EventSource source) {

@@ -72,7 +72,7 @@ template <class Fetch>
     const Instruction& insn = *decoded;
     // Its L1I access, by the physical address of its first byte (trace/cache_model.h).
     if constexpr (kStatistics)
-      if (cache_model_) [[unlikely]]
+      if (counters_.cache_model) [[unlikely]]
         caches_.fetch(decoded == &scratch_ ? decoded_physical_ : current_entry_->physical);
     // The instruction's linear address, from CS's base at its fetch (a far transfer
     // changes the base).
@@ -138,28 +138,16 @@ inline bool Cpu::stop_after_step(StopReason& reason) const {
   return false;
 }
 
-inline void Cpu::retire_code_bytes(u32& mark, u32 linear, unsigned length) {
-  if (mark == linear) [[likely]] return;
-  if (counters_.in_code_range(linear)) [[unlikely]]
-    counters_.count_code_range(linear, length);
-  else
-    mark = linear;
-  insert_code_lines(linear, length);
-}
-
 template <bool kMayBeReplay, bool kViaLink>
 [[gnu::always_inline]] inline void Cpu::count_retirement(const Instruction& insn, DecodeCache::Entry* entry,
                                                          u32 linear) {
   ++counters_.instructions;
-  if (kMayBeReplay && replay_.candidate) [[unlikely]] {
-    replay_.candidate = false;
-    ++counters_.replayed_instructions;
-  }
+  if (kMayBeReplay && replay_.take_replay()) [[unlikely]] ++counters_.replayed_instructions;
   clock_.add_cost(insn.cost);
   if constexpr (kStatistics) {
     if (entry) [[likely]] {
       ++entry->executions;
-      if (!kViaLink) retire_code_bytes(entry->lines_linear, linear, insn.length);
+      if (!kViaLink) footprint_.retired(decode_cache_.slot(*entry), linear, insn.length);
     } else {
       retire_uncached(insn, linear);
     }
@@ -177,10 +165,12 @@ inline bool Cpu::deliver_signalled_fault(u32 start_esp, Fetch& fetch) {
 }
 
 inline void Cpu::watch_replay_start() {
-  if (!replay_.pending) [[likely]] return;
-  if (state.cpl != replay_.cpl) return;
-  if (replay_.handler_cpl == replay_.cpl && state.segments[CS].cache.base + state.eip != replay_.linear_eip) return;
-  note_replay_start();
+  if (!replay_.pending()) [[likely]] return;
+  const SegmentRegister& cs = state.segments[CS];
+  const u32 linear = cs.cache.base + state.eip;
+  if (!replay_.may_act_at(state.cpl, linear)) return;
+  // The linked run retires a replay's start in its attention branch (LinkedRunner::run_linked).
+  if (replay_.instruction_starts(state.cpl, cs.selector, linear)) request_slow_step();
 }
 
 }  // namespace x86lab

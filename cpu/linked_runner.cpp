@@ -83,45 +83,36 @@ u32 LinkedRunner::context_serial(Cpu& cpu, const FetchContext& context) {
 
 // Links are made here, at retirement, not at the fetch: a link leads only to an
 // instruction that retired in the link's fetch context, so at the same linear
-// address, and its code lines are in the set already (Cpu::retire_code_bytes). That
-// is why the linked run need not look at them. Instructions in the code range
-// (counted at every retirement) get no link.
+// address, and its code lines are in the set already (CodeFootprint). That is why
+// the linked run need not look at them. Instructions in the code range (counted at
+// every retirement) get no link.
 [[gnu::always_inline]] inline void LinkedRunner::retired(Cpu& cpu, DecodeCache::Entry* entry, u32 linear) {
   if (link_from_ && entry) [[unlikely]]
     link_fetched(cpu, *entry, linear);
-  // Its lines are counted by the retirement that follows: after the retirement a link
-  // made at a fault waited for, it may run linked.
-  if (kStatistics && entry && entry->unretired && entry->retires_unretired_at(linear)) [[unlikely]]
-    entry->insn.execute = Cpu::own_executor(entry->insn);
   previous_entry_ = entry;
 }
 
-// Its code lines are counted at its first retirement (Cpu::execute_until_retired, which
-// ends a linked run so that the retirement goes through retired() and the full count),
-// and none in the code range, which counts each retirement.
+// An instruction that faults is linked too (one that faults every time, as a trapped
+// IN does, then runs linked), but only when it has retired at this linear address
+// before (CodeFootprint::known_at), so that the invariant above holds: a link never
+// leads to an instruction whose retirement would add code lines.
 [[gnu::always_inline]] inline void LinkedRunner::faulted(Cpu& cpu) {
   if (cpu.current_entry_ && link_from_) [[unlikely]] {
     DecodeCache::Entry& entry = *cpu.current_entry_;
     const u32 linear = fetch_context_.context.base + cpu.instruction_eip_;
-    if (link_fetched(cpu, entry, linear) && kStatistics && entry.lines_linear != linear) {
-      entry.wait_for_retirement_at(linear);
-      entry.insn.execute = &Cpu::execute_until_retired;
-    }
+    if (!kStatistics || cpu.footprint_.known_at(cpu.decode_cache_.slot(entry), linear))
+      link_fetched(cpu, entry, linear);
   }
   previous_entry_ = link_from_ = nullptr;
   code_page_.serial = 0;  // the fault may have come from decode_at's byte fetches
 }
-
-// The slow step with the runner's fetch (Cpu::execute_one, cpu/execute_one.h),
-// inlined into run() below.
-[[gnu::always_inline]] inline void Cpu::linked_step() { execute_step(runner_); }
 
 StopReason LinkedRunner::run(Cpu& cpu, u64 max_steps) {
   LinkedRunner& self = cpu.runner_;
   StopReason reason;
   for (u64 i = 0; i < max_steps; ++i) {
     if (cpu.stop_before_step(reason)) [[unlikely]] return reason;
-    cpu.linked_step();
+    cpu.execute_step(self);  // the slow step: the reference's cycle with this fetch policy
     ++cpu.steps_;
     if (self.ready(cpu)) i += run_linked(cpu, max_steps - i - 1);
     if (cpu.stop_after_step(reason)) [[unlikely]] return reason;
@@ -162,8 +153,8 @@ u64 LinkedRunner::run_linked(Cpu& cpu, u64 max_steps) {
       !(self.fetch_context_.context == current_fetch_context(cpu)))
     return 0;
   // A fault's replay is watched only at the faulting CPL, and the CPL is the run's.
-  const bool watch = cpu.replay_.pending && cpu.state.cpl == cpu.replay_.cpl;
-  if (kStatistics && cpu.cache_model_) [[unlikely]]
+  const bool watch = cpu.replay_.pending() && cpu.state.cpl == cpu.replay_.faulting_cpl();
+  if (kStatistics && cpu.counters_.cache_model) [[unlikely]]
     return watch ? run_linked_loop<true, true>(cpu, max_steps) : run_linked_loop<false, true>(cpu, max_steps);
   if (watch) [[unlikely]] return run_linked_loop<true, false>(cpu, max_steps);
   return run_linked_loop<false, false>(cpu, max_steps);
@@ -182,7 +173,7 @@ u64 LinkedRunner::run_linked_loop(Cpu& cpu, u64 max_steps) {
   const u64 link_key = cpu.decode_cache_.link_key(self.fetch_context_.serial);
   // The only EIP the replay watch needs to see in this run (CS and the CPL stay the
   // same; a fault or a replay start ends the run).
-  const u32 watch_eip = kWatchReplay ? cpu.replay_watch_eip(cpu.state.eip) : 0;
+  const u32 watch_eip = kWatchReplay ? cpu.replay_.only_eip(self.fetch_context_.context.base, cpu.state.eip) : 0;
   u64 remaining = max_steps;
   DecodeCache::Entry* previous = self.previous_entry_;  // the last retired instruction's entry
   // The CS offset of the L1I line the last instruction of this run started in (the

@@ -21,7 +21,7 @@ enum class StopReason : u8;
 class LinkedRunner {
  public:
   // Up to `max_steps` steps of `cpu` (instructions and deliveries), as Cpu::run's
-  // slice: its slow step (Cpu::linked_step, which fetches through fetch() below) and,
+  // slice: its slow step (Cpu::execute_step with this runner as the fetch policy) and,
   // between slow steps, the linked run. Returns why it stopped.
   static StopReason run(Cpu& cpu, u64 max_steps);
 

@@ -37,12 +37,9 @@ bool SetAssociativeCache::holds(u32 address) const {
   return std::find(set, set + ways_, line) != set + ways_;
 }
 
-void CacheObserver::configure(const CacheGeometry& l1i, const CacheGeometry& l1d, u32 l1i_miss, u32 l1d_miss) {
+void CacheObserver::configure(const CacheGeometry& l1i, const CacheGeometry& l1d) {
   l1i_geometry_ = l1i;
   l1d_geometry_ = l1d;
-  // The clock charges them (CostPart::L1iMiss, L1dMiss); set here for callers without a cost model.
-  clock_.costs[static_cast<std::size_t>(CostPart::L1iMiss)] = l1i_miss;
-  clock_.costs[static_cast<std::size_t>(CostPart::L1dMiss)] = l1d_miss;
   fetch_mask_ = l1i.size ? ~(l1i.line - 1) : 0;
   run_bytes_ = l1i.size ? l1i.line : 0x1000;
   data_room_ = l1d.size ? l1d.line : 0;

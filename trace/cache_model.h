@@ -61,8 +61,10 @@ class SetAssociativeCache {
 class CacheObserver {
  public:
   CacheObserver(Counters& counters, ModeledClock& clock) : counters_(counters), clock_(clock) {}
-  // New caches (empty) and miss costs (1/256 cycles) from the profile.
-  void configure(const CacheGeometry& l1i, const CacheGeometry& l1d, u32 l1i_miss, u32 l1d_miss);
+  // New caches (empty) of the profile's geometry. A miss charges the clock's
+  // CostPart::L1iMiss or L1dMiss, whose costs are the clock's (ModeledClock::costs,
+  // which Cpu::set_cost_model fills from the cost model).
+  void configure(const CacheGeometry& l1i, const CacheGeometry& l1d);
   // Empties both caches (the geometry and costs stay).
   void invalidate();
 

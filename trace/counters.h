@@ -55,7 +55,7 @@ struct Counters {
   // counted only while the model is on (cache_model: Cpu::set_cache_model, --cache-model;
   // print() and --stats-json show them only then).
   u64 l1i_misses = 0, l1d_misses = 0;
-  bool cache_model = false;
+  bool cache_model = false;                        // the model is on: stored only here (Cpu::set_cache_model, Cpu::cache_model)
   u64 undefined_opcodes = 0;                       // instructions that raised #UD because not implemented/invalid
   u64 open_bus_reads = 0;                          // physical reads that hit no device (read 0xFF)
   u64 open_bus_writes = 0;                         // physical writes that hit no device (dropped)
@@ -74,7 +74,8 @@ struct Counters {
   u64 code_block_invalidations = 0;
   // Instructions retired at the CS selector, linear EIP and CPL of the most recent fault
   // once its handler has returned there without advancing EIP (the faulting instruction
-  // executed a second time; cpu/delivery.cpp, Cpu::note_replay_start).
+  // executed a second time; cpu/replay_watch.h). Counted only while the CPU's replay watch
+  // is attached (Cpu::watch_replays: the scenario runner, `x86lab run`).
   u64 replayed_instructions = 0;
   // A linear code range [code_range_begin, code_range_end) counted on its own (e.g. an
   // interrupt stub table; set before the run, from a scenario manifest's "code_range" or

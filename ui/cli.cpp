@@ -160,6 +160,9 @@ int run_command(const std::vector<std::string>& args) {
   if (loaded) config.bios = loaded->bios;
 
   auto machine = std::make_unique<Machine>(config);
+  // Its counters (--stats, --stats-json, and a snapshot's, which a later run may print)
+  // count replays too (replayed-instructions; cpu/replay_watch.h).
+  machine->cpu.watch_replays();
   if (loaded) {
     try {
       restore_machine_state(*machine, *loaded);

@@ -97,6 +97,7 @@ VariantResult run_variant(const ScenarioManifest& manifest, const VariantSpec& v
   auto machine = std::make_unique<Machine>(config);
   apply_code_range(variant, *machine);
   machine->cpu.enable_cost_windows();
+  machine->cpu.watch_replays();  // (the comparison's replayed_instructions)
   result.run = machine->run();
   result.counters = machine->counters;
   result.cycles = machine->cpu.clock().cycles();

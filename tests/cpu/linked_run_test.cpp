@@ -328,12 +328,13 @@ TEST(LinkedRun, ASignalledFaultIsDeliveredAfterItsInstruction) {
   EXPECT_EQ(f.cpu.state.eip, 0x150Fu);
 }
 
-// An instruction linked when it faulted before it ever retired (a trapped instruction
-// that runs linked from then on) and that retires later through that link: its first
-// retirement must count its code lines, which a linked run does not look at. CLI at
+// A trapped instruction that faults before it ever retired is not linked at its
+// faults (LinkedRunner::faulted links only an instruction that retired at that
+// address, CodeFootprint::known_at): its first retirement must count its code lines,
+// which a linked run does not look at. CLI at
 // 123Fh is alone in its 32- and 64-byte lines. The #GP handler steps past it; the
 // fifth time it also sets IOPL 3 in the EFLAGS image, so that the CLI of the next
-// round, reached through JMP's link (made at the fault of the second round), retires.
+// round, reached by a full look-up after JMP, retires.
 // run(300) must leave the counters of 300 steps.
 TEST(LinkedRun, AnInstructionLinkedAtItsFaultCountsItsCodeLinesWhenItFirstRetires) {
   testing::Ring3Fixture run, steps;
@@ -366,12 +367,13 @@ TEST(LinkedRun, AnInstructionLinkedAtItsFaultCountsItsCodeLinesWhenItFirstRetire
 
 // Runs `cpu` to its HLT and expects `rounds` faults of `vector`, each one replayed.
 void run_expecting_replays(Cpu& cpu, const Counters& counters, u8 vector, u64 rounds) {
+  cpu.watch_replays();
   EXPECT_EQ(cpu.run(1000), StopReason::Halted);
   EXPECT_EQ(counters.exceptions_by_vector[vector], rounds);
   EXPECT_EQ(counters.replayed_instructions, rounds);
 }
 
-// Replays met inside a linked run (Counters::replayed_instructions, cpu/delivery.cpp):
+// Replays met inside a linked run (Counters::replayed_instructions, cpu/replay_watch.h):
 // MOV DS, AX with an LDT selector (EAX = 7, set again each round) and no LDT raises
 // #GP; the ring-0 handler, at the faulting CPL, puts 10h in EAX and returns to the
 // INC before the MOV. From the second round on, the MOV starts again at its CS:EIP
@@ -426,10 +428,10 @@ TEST(LinkedRun, AReplayIsSeenInsideTheRunInACodeSegmentWithABase) {
 // One decode-cache entry at two linear addresses (paging maps linear 100000h to frame
 // 5000h too): DIV ECX at 503Eh, alone in its 32- and 64-byte lines, is reached by JMP
 // EBP at 503Eh or at 10003Eh, and #DE (ECX = 0) is stepped over by the handler. It
-// faults twice at 503Eh (the second fault links it from the JMP, with every
-// instruction decoded by then), retires at 10003Eh, then retires at 503Eh through the
-// link made at the fault: that first retirement at 503Eh must count its lines, though
-// the one at the other address came first. run(80) must leave the counters of 80 steps.
+// faults twice at 503Eh, retires at 10003Eh, then retires at 503Eh: that first
+// retirement at 503Eh must count its lines, though the one at the other address came
+// first (the footprint's mark for the entry is per linear address, and a fault at
+// 503Eh links it only after it retired there). run(80) must leave the counters of 80 steps.
 TEST(LinkedRun, AnInstructionLinkedAtItsFaultCountsItsLinesAtThatAddressAfterRetiringAtAnother) {
   testing::Ring3Fixture run, steps;
   const u32 table[][2] = {{0, 0x503E}, {0, 0x503E}, {1, 0x10003E}, {1, 0x503E}, {1, 0x503E},

@@ -77,6 +77,7 @@ TEST(TlsDescriptor, AccessibleOffsetsAgreeWithTheSimulatorsLimitCheck) {
 // the MOV, which then retires (a replay), or steps over it (no replay).
 TEST(ReplayedInstructions, SameRingHandlerReturningToTheFaultingInstructionCountsOnce) {
   testing::ProtectedModeFixture f;
+  f.cpu.watch_replays();
   f.put_idt(13, testing::gate(testing::kCode, 0x1400, 0x8E));
   f.cpu.state.gpr[EAX] = 0x7;
   f.code(0x1000, {0x8E, 0xD8, 0x90, 0x90});                                // mov ds, ax; nop; nop
@@ -87,8 +88,21 @@ TEST(ReplayedInstructions, SameRingHandlerReturningToTheFaultingInstructionCount
   EXPECT_EQ(f.counters.replayed_instructions, 1u);
 }
 
+// Without a replay watch attached (Cpu::watch_replays), the same replay counts nothing.
+TEST(ReplayedInstructions, AreCountedOnlyWithTheWatchAttached) {
+  testing::ProtectedModeFixture f;
+  f.put_idt(13, testing::gate(testing::kCode, 0x1400, 0x8E));
+  f.cpu.state.gpr[EAX] = 0x7;
+  f.code(0x1000, {0x8E, 0xD8, 0x90, 0x90});                                // mov ds, ax; nop; nop
+  f.code(0x1400, {0xB8, 0x10, 0x00, 0x00, 0x00, 0x83, 0xC4, 0x04, 0xCF});  // mov eax, 10h; add esp, 4; iretd
+  f.steps(1 + 3 + 1 + 2);
+  EXPECT_EQ(f.cpu.state.eip, 0x1004u);
+  EXPECT_EQ(f.counters.replayed_instructions, 0u);
+}
+
 TEST(ReplayedInstructions, HandlerThatAdvancesEipCountsNoReplay) {
   testing::ProtectedModeFixture f;
+  f.cpu.watch_replays();
   f.put_idt(13, testing::gate(testing::kCode, 0x1400, 0x8E));
   f.cpu.state.gpr[EAX] = 0x7;
   f.code(0x1000, {0x8E, 0xD8, 0x90, 0x90});

@@ -73,7 +73,9 @@ TEST(CacheObserver, CountsAndChargesEachMissAndFiltersRepeats) {
   Counters counters;
   ModeledClock clock;
   CacheObserver caches(counters, clock);
-  caches.configure(kP3, kK7, 18 * kSubcyclesPerCycle, 8 * kSubcyclesPerCycle);
+  clock.costs[static_cast<std::size_t>(CostPart::L1iMiss)] = 18 * kSubcyclesPerCycle;
+  clock.costs[static_cast<std::size_t>(CostPart::L1dMiss)] = 8 * kSubcyclesPerCycle;
+  caches.configure(kP3, kK7);
   caches.fetch(0x1000);
   caches.fetch(0x1001);  // the same 32-byte line
   caches.fetch(0x1020);  // the next
@@ -96,11 +98,11 @@ TEST(CacheObserver, ACacheTheProfileDoesNotGiveCountsNothing) {
   Counters counters;
   ModeledClock clock;
   CacheObserver caches(counters, clock);
-  caches.configure({}, kK7, 0, 8 * kSubcyclesPerCycle);  // p4: no L1I
+  caches.configure({}, kK7);  // p4: no L1I
   for (u32 a = 0; a < 0x10000; a += 64) caches.fetch(a);
   EXPECT_EQ(counters.l1i_misses, 0u);
   EXPECT_EQ(caches.fetch_run_bytes(), 0x1000u);
-  caches.configure({}, {}, 0, 0);
+  caches.configure({}, {});
   for (u32 a = 0; a < 0x10000; a += 64) caches.data(a, 4);
   EXPECT_EQ(counters.l1d_misses, 0u);
   EXPECT_EQ(clock.subcycles, 0u);
@@ -115,7 +117,7 @@ TEST(CacheObserver, FilteringChangesNoMissCount) {
     Counters counters;
     ModeledClock clock;
     CacheObserver caches(counters, clock);
-    caches.configure(geometry, geometry, 0, 0);
+    caches.configure(geometry, geometry);
     SetAssociativeCache l1i(geometry), l1d(geometry);
     u64 l1i_misses = 0, l1d_misses = 0;
     u32 state = 12345, recent[4] = {0, 0, 0, 0};
@@ -161,7 +163,7 @@ TEST(CacheObserver, SeesPagedDataAtTheA20MaskedAddress) {
   Mmu mmu{bus};
   ModeledClock clock;
   CacheObserver caches(counters, clock);
-  caches.configure(kP3, kP3, 0, 0);
+  caches.configure(kP3, kP3);
   bus.attach_caches(&caches);
   mmu.set_direct_access(false);  // as Cpu::set_cache_model(true) does
   constexpr u32 P = 1, W = 2, A = 0x20, D = 0x40;
