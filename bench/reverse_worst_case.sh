@@ -14,24 +14,9 @@
 set -euo pipefail
 x86lab=$1
 cache=${X86LAB_GUEST_CACHE:-$HOME/.cache/x86lab/guests}
-if [ ! -s "$cache/vmlinuz" ] || [ ! -s "$cache/initrd.gz" ]; then
-  echo "reverse_worst_case.sh: not run: no guest in $cache (scripts/fetch-linux-guest.sh)"
-  exit 0
-fi
-work=$(mktemp -d)
-pid=
-trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$work"' EXIT
-/usr/bin/time -f 'peak-rss-kib:%M cpu-s:%U' -o "$work/time" "$x86lab" run --kernel "$cache/vmlinuz" \
-  --initrd "$cache/initrd.gz" --append "console=ttyS0 panic=-1" --serial "file:$work/serial" \
-  --gdb 127.0.0.1:0 --wait-gdb </dev/null 2>"$work/stderr" &
-pid=$!
-port=
-for _ in $(seq 200); do
-  port=$(sed -n 's/^x86lab: gdb stub listening on .*:\([0-9][0-9]*\)$/\1/p' "$work/stderr")
-  [ -n "$port" ] && break
-  sleep 0.05
-done
-[ -n "$port" ] || { echo "reverse_worst_case.sh: no gdb port"; cat "$work/stderr"; exit 1; }
+source "$(dirname "$0")/bench_common.sh"
+timefile=$(mktemp)  # GNU time's line (peak RSS) of the x86lab process
+linux_gdb_stub reverse_worst_case.sh /usr/bin/time -f 'peak-rss-kib:%M cpu-s:%U' -o "$timefile" "$x86lab"
 capture=$((357 << 24))
 {
   cat <<GDB
@@ -72,4 +57,5 @@ t() { awk -F: -v k="$1" '$1 == k {print $2}' "$work/gdb.out"; }
 secs() { awk -v a="$(t "start-$1")" -v b="$(t "end-$1")" 'BEGIN {printf "%.2f", b - a}'; }
 grep -E '^(at step|history:|eip)' "$work/gdb.out" || cat "$work/gdb.out"
 echo "forward to step $at: $(secs forward) s; worst-case reverse-stepi ($(((1 << 24) - 16)) steps replayed): $(secs reverse) s; on to 6550000000: $(secs rest) s"
-cat "$work/time"
+cat "$timefile"
+rm -f "$timefile"

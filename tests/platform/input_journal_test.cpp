@@ -8,11 +8,11 @@
 
 #include <filesystem>
 
-#include "platform/debugger/debugger.h"
 #include "platform/input_error.h"
 #include "platform/replay/input_journal.h"
 #include "platform/snapshot/history.h"
 #include "platform/snapshot/snapshot_file.h"
+#include "tests/platform/debugger_fixture.h"
 
 namespace x86lab {
 namespace {
@@ -20,16 +20,7 @@ namespace {
 constexpr u64 kTypedAt = 200'000;  // the kernel waits at its prompt by then (tests/gui "vga_keyboard")
 constexpr u64 kEnd = 500'000;
 
-// Everything a capture holds and every RAM byte, as one comparable value.
-std::vector<u8> everything(Machine& machine) {
-  const MachineState s = capture_machine_state(machine);
-  std::vector<u8> out;
-  for (const std::vector<u8>* section : {&s.machine, &s.cpu, &s.mmu, &s.devices, &s.clock, &s.counters})
-    out.insert(out.end(), section->begin(), section->end());
-  const std::span<u8> ram = machine.bus.ram();
-  out.insert(out.end(), ram.begin(), ram.end());
-  return out;
-}
+using debugger_test::everything;
 
 struct KeyboardMachine {
   InputJournal journal;
