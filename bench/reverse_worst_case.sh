@@ -2,12 +2,13 @@
 # Worst-case reverse-stepi and the history's memory on the Linux boot (issue 26;
 # benchmark, not a test). Boots the cached Debian guest (scripts/fetch-linux-guest.sh)
 # under `x86lab run --gdb` at the default --history-mib, inside GNU time (peak RSS):
-# - worst case: gdb goes to C + 1 with C = 357 * 2^24 = 5,989,466,112 (a periodic capture
-#   point near 6 G steps), then forward in 16 `monitor goto`s of 2^20 - 1 steps each
-#   (shorter than the 2^20 after which a goto leaves a snapshot near its target,
-#   platform/debugger/reverse.cpp), to C + 2^24 - 15; the periodic snapshot at C is then
-#   the nearest one behind, and a reverse-stepi replays 2^24 - 16 steps (timed with gdb's
-#   own `shell date`);
+# - worst case: gdb goes to X = C + 1 with C = 357 * 2^24 = 5,989,466,112 (near 6 G
+#   steps); that goto leaves a snapshot at S = X - 4096 (platform/debugger/reverse.cpp),
+#   the newest, so the next periodic one is due at S + 2^24. Then forward in 16
+#   `monitor goto`s, each shorter than the 2^20 steps after which a goto leaves a snapshot
+#   near its target, to T = S + 2^24 - 1: S is then the nearest snapshot behind, and a
+#   reverse-stepi replays 2^24 - 2 steps from it (timed with gdb's own `shell date`; the
+#   script checks the newest snapshot in `monitor history snapshots`);
 # - memory: on to step 6,550,000,000 (the boot halts at about 6.56 G), the history's own
 #   count (`monitor history snapshots`) and the process's peak RSS.
 # usage: bench/reverse_worst_case.sh X86LAB
@@ -18,6 +19,8 @@ source "$(dirname "$0")/bench_common.sh"
 timefile=$(mktemp)  # GNU time's line (peak RSS) of the x86lab process
 linux_gdb_stub reverse_worst_case.sh /usr/bin/time -f 'peak-rss-kib:%M cpu-s:%U' -o "$timefile" "$x86lab"
 capture=$((357 << 24))
+near=$((capture + 1 - 4096))            # S
+target=$((near + (1 << 24) - 1))        # T
 {
   cat <<GDB
 set pagination off
@@ -28,10 +31,8 @@ target remote 127.0.0.1:$port
 shell date +start-forward:%s.%N
 monitor goto $((capture + 1))
 GDB
-  at=$((capture + 1))
-  for _ in $(seq 16); do
-    at=$((at + (1 << 20) - 1))
-    echo "monitor goto $at"
+  for i in $(seq 16); do
+    echo "monitor goto $((capture + 1 + (target - capture - 1) * i / 16))"
   done
   cat <<GDB
 shell date +end-forward:%s.%N
@@ -56,6 +57,8 @@ pid=
 t() { awk -F: -v k="$1" '$1 == k {print $2}' "$work/gdb.out"; }
 secs() { awk -v a="$(t "start-$1")" -v b="$(t "end-$1")" 'BEGIN {printf "%.2f", b - a}'; }
 grep -E '^(at step|history:|eip)' "$work/gdb.out" || cat "$work/gdb.out"
-echo "forward to step $at: $(secs forward) s; worst-case reverse-stepi ($(((1 << 24) - 16)) steps replayed): $(secs reverse) s; on to 6550000000: $(secs rest) s"
+newest=$(sed -n 's/^history: steps 0 to \([0-9]*\) .*now at step '"$target"'$/\1/p' "$work/gdb.out" | head -1)
+[ "$newest" = "$near" ] || echo "reverse_worst_case.sh: the newest snapshot at step $target is '$newest', not $near: not the worst case"
+echo "forward to step $target: $(secs forward) s; worst-case reverse-stepi ($((target - 1 - near)) steps replayed from the snapshot at $near): $(secs reverse) s; on to 6550000000: $(secs rest) s"
 cat "$timefile"
 rm -f "$timefile"
