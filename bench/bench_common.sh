@@ -36,3 +36,32 @@ make_work_dir() {
 
 # The median of the numbers on standard input (the upper one of an even count).
 median() { sort -g | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
+
+# linux_gdb_stub SCRIPT [WRAPPER...] X86LAB: boots the cached Linux guest
+# (scripts/fetch-linux-guest.sh; $cache) under `X86LAB run --gdb 127.0.0.1:0 --wait-gdb`,
+# prefixed by WRAPPER (e.g. GNU time), in the background: serial output in $work/serial,
+# stderr in $work/stderr, the process in $pid (killed on exit), the stub's port in $port.
+# Without the guest it says so and exits 0; without a port in 10 s it exits 1.
+linux_gdb_stub() {
+  local script=$1
+  shift
+  if [ ! -s "$cache/vmlinuz" ] || [ ! -s "$cache/initrd.gz" ]; then
+    echo "$script: not run: no guest in $cache (scripts/fetch-linux-guest.sh)"
+    exit 0
+  fi
+  work=$(mktemp -d)
+  pid=
+  trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$work"' EXIT
+  "$@" run --kernel "$cache/vmlinuz" --initrd "$cache/initrd.gz" --append "console=ttyS0 panic=-1" \
+    --serial "file:$work/serial" --gdb 127.0.0.1:0 --wait-gdb </dev/null 2>"$work/stderr" &
+  pid=$!
+  port=
+  for _ in $(seq 200); do
+    port=$(sed -n 's/^x86lab: gdb stub listening on .*:\([0-9][0-9]*\)$/\1/p' "$work/stderr")
+    [ -n "$port" ] && return 0
+    sleep 0.05
+  done
+  echo "$script: no gdb port"
+  cat "$work/stderr"
+  exit 1
+}

@@ -8,23 +8,8 @@
 set -euo pipefail
 x86lab=$1 steps=${2:-6000000000}
 cache=${X86LAB_GUEST_CACHE:-$HOME/.cache/x86lab/guests}
-if [ ! -s "$cache/vmlinuz" ] || [ ! -s "$cache/initrd.gz" ]; then
-  echo "reverse_step.sh: not run: no guest in $cache (scripts/fetch-linux-guest.sh)"
-  exit 0
-fi
-work=$(mktemp -d)
-pid=
-trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$work"' EXIT
-"$x86lab" run --kernel "$cache/vmlinuz" --initrd "$cache/initrd.gz" --append "console=ttyS0 panic=-1" \
-  --serial "file:$work/serial" --gdb 127.0.0.1:0 --wait-gdb </dev/null 2>"$work/stderr" &
-pid=$!
-port=
-for _ in $(seq 200); do
-  port=$(sed -n 's/^x86lab: gdb stub listening on .*:\([0-9][0-9]*\)$/\1/p' "$work/stderr")
-  [ -n "$port" ] && break
-  sleep 0.05
-done
-[ -n "$port" ] || { echo "reverse_step.sh: no gdb port"; cat "$work/stderr"; exit 1; }
+source "$(dirname "$0")/bench_common.sh"
+linux_gdb_stub reverse_step.sh "$x86lab"
 cat >"$work/session.gdb" <<GDB
 set pagination off
 set confirm off

@@ -4,6 +4,7 @@
 #include <thread>
 
 #include "platform/input_error.h"
+#include "platform/replay/input_journal.h"
 #include "platform/rom_image.h"
 
 namespace x86lab {
@@ -36,6 +37,7 @@ Machine::Machine(const MachineConfig& config)
                                         PcDevicesConfig{config.rtc_start, config.com1_host, [this] { cpu.reset(); }});
   // A device arming an event earlier than the CPU's current slice end shortens the slice.
   clock.set_deadline_listener([this](u64 deadline) { cpu.set_cycle_limit(deadline); });
+  if (config.inputs) config.inputs->set_clock({[this] { return clock.now(); }, [this] { return cpu.steps(); }});
   if (!config.kernel.kernel_path.empty()) {
     if (!config.bios.empty()) throw InputError("--kernel and --bios cannot be used together");
     boot_kernel(cpu, bus, config.kernel);
@@ -90,6 +92,7 @@ RunResult Machine::run_steps(u64 first_step, u64 max_steps) {
     // (A machine restored from a snapshot saved after the exit port was written.)
     if (auto status = debug_ports_.exit_status()) return {RunResult::Reason::ExitPort, *status};
     clock.run_due();
+    const u64 input_bound = config_.inputs ? deliver_inputs() : UINT64_MAX;
     if (config_.realtime && !pace(wall_start)) return interrupted_by_ ? interrupted() : RunResult{RunResult::Reason::Paused, 0};
     const u64 taken = cpu.steps() - first_step;
     if (taken >= config_.max_instructions) return {RunResult::Reason::InstructionLimit, 1};
@@ -98,7 +101,9 @@ RunResult Machine::run_steps(u64 first_step, u64 max_steps) {
     cpu.set_cycle_limit(clock.next_deadline());
     if (interrupted_by_) return interrupted();  // (a signal just before the limit was set)
     if (pace_interrupted()) return {RunResult::Reason::Paused, 0};  // (asked for before the limit was set)
-    const StopReason reason = cpu.run(std::min(config_.max_instructions - taken, max_steps - in_slice));
+    const u64 count = std::min(config_.max_instructions - taken, max_steps - in_slice);
+    // A recorded key due at this step at a later cycle: the halted CPU waits for it.
+    const StopReason reason = input_bound == 0 ? StopReason::Halted : cpu.run(std::min(count, input_bound));
     if (interrupted_by_) return interrupted();
     if (auto status = debug_ports_.exit_status()) return {RunResult::Reason::ExitPort, *status};
     if (stop_requested_) return {RunResult::Reason::Stopped, 1};
@@ -128,6 +133,7 @@ RunResult Machine::run_steps(u64 first_step, u64 max_steps) {
       }
       case StopReason::InstructionLimit:
         if (cpu.steps() - first_step >= config_.max_instructions) return {RunResult::Reason::InstructionLimit, 1};
+        if (input_bound < count && cpu.steps() - taken - first_step == input_bound) break;  // at a recorded key's step
         return {RunResult::Reason::Paused, 0};  // max_steps
       case StopReason::StopRequested: break;
       case StopReason::CycleLimit:
@@ -135,6 +141,18 @@ RunResult Machine::run_steps(u64 first_step, u64 max_steps) {
         break;
     }
   }
+}
+
+u64 Machine::deliver_inputs() {
+  InputJournal& inputs = *config_.inputs;
+  inputs.deliver_keys([this](const InputLog::Key& key) { devices->keyboard_controller.key(key.set1, key.extended, key.released); });
+  const InputLog::Key* next = inputs.next_key();
+  if (!next) return UINT64_MAX;
+  if (next->at.step > cpu.steps()) return next->at.step - cpu.steps();
+  if (!cpu.state.halted)
+    throw InputError("the replay diverged: key " + std::to_string(inputs.cursor().keys + 1) + " was typed at step " +
+                     std::to_string(next->at.step) + " at a cycle this run does not reach (another guest or other options?)");
+  return 0;
 }
 
 void Machine::transfer_state(StateArchive& a) {

@@ -24,6 +24,8 @@ namespace x86lab {
 // The largest guest RAM in MiB: 3.5 GiB below the ROM, MMIO and APIC space.
 inline constexpr u32 kMaxMemoryMib = 3584;
 
+class InputJournal;
+
 struct MachineConfig {
   u32 memory_mib = 64;                       // RAM size in MiB (1 to kMaxMemoryMib)
   std::vector<u8> bios;                      // ROM image, mapped at the top of 4 GiB; empty for none
@@ -47,6 +49,10 @@ struct MachineConfig {
   bool realtime = false;                     // pace the virtual clock to wall time (never reorders events)
   i64 rtc_start = Mc146818::kDefaultStart;   // RTC calendar time at cycle 0, seconds since 1970 UTC
   SerialHost* com1_host = nullptr;           // host side of COM1, or null
+  // --record/--replay (platform/replay/input_journal.h), or null: the machine gives it its
+  // clock, delivers its recorded keys to the 8042 at their steps, and snapshots save its
+  // cursor. COM1's input goes through it when com1_host is a JournalSerialHost.
+  InputJournal* inputs = nullptr;
   KernelBootRequest kernel;                  // --kernel/--initrd/--append; empty kernel_path: none
 };
 
@@ -166,6 +172,11 @@ class Machine {
   bool pace(std::chrono::steady_clock::time_point start) const;
   // Whether the pace interrupt is set (pause_from_any_thread).
   bool pace_interrupted() const;
+  // Gives the 8042 the recorded keys due now (config_.inputs). Returns the steps the CPU
+  // may run before the next recorded key (UINT64_MAX: no bound; 0: the key is due at this
+  // step at a later cycle, which only a halted CPU reaches). Throws InputError when the
+  // replay diverged.
+  u64 deliver_inputs();
 };
 
 }  // namespace x86lab

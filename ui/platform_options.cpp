@@ -87,8 +87,10 @@ void PlatformSession::configure(const po::variables_map& vm, MachineConfig& conf
   if (vm.count("replay")) open_replay(vm, config);
   if (vm.count("record")) {
     record_file_ = std::make_unique<OutputFile>(vm["record"].as<std::string>(), "replay log");
-    log_.rtc_start = config.rtc_start;
-    log_.rtc_from_host = rtc == "host";
+    InputLog log;
+    log.rtc_start = config.rtc_start;
+    log.rtc_from_host = rtc == "host";
+    journal_ = std::make_unique<InputJournal>(InputJournal::Mode::Record, std::move(log));
   }
 
   const std::string serial = vm["serial"].as<std::string>();
@@ -102,8 +104,8 @@ void PlatformSession::configure(const po::variables_map& vm, MachineConfig& conf
   } else if (serial != "none") {
     throw InputError("--serial must be stdio, file:PATH or none, not '" + serial + "'");
   }
-  if (replaying_ || vm.count("replay")) {
-    // No host input: it comes from the log (ReplaySerialHost).
+  if (vm.count("replay")) {
+    // No host input: it comes from the log (InputJournal).
   } else if (vm.count("serial-input")) {
     const std::string path = vm["serial-input"].as<std::string>();
     // Any readable file but a directory: a FIFO or a device is a stream of input as on
@@ -140,18 +142,25 @@ void PlatformSession::configure(const po::variables_map& vm, MachineConfig& conf
     machine_->request_pause();  // saved at the next instruction boundary (serve_console_monitor)
   });
   config.com1_host = serial_.get();
-  if (vm.count("replay")) {
-    replaying_ = std::make_unique<ReplaySerialHost>(*serial_, log_);
-    config.com1_host = replaying_.get();
-  } else if (record_file_) {
-    recording_ = std::make_unique<RecordingSerialHost>(*serial_, log_);
-    config.com1_host = recording_.get();
+  // Under gdb the inputs are journaled without --record too, so that reverse execution
+  // re-executes with them.
+  if (journal_ || vm.count("gdb") || vm.count("wait-gdb")) journal_inputs(config);
+}
+
+void PlatformSession::journal_inputs(MachineConfig& config) {
+  if (!journal_) {
+    InputLog log;
+    log.rtc_start = config.rtc_start;
+    journal_ = std::make_unique<InputJournal>(InputJournal::Mode::Record, std::move(log));
   }
+  config.inputs = journal_.get();
+  if (!journal_host_) journal_host_ = std::make_unique<JournalSerialHost>(*serial_, *journal_);
+  config.com1_host = journal_host_.get();
 }
 
 void PlatformSession::open_replay(const po::variables_map& vm, MachineConfig& config) {
   const std::string path = vm["replay"].as<std::string>();
-  log_ = InputLog::read(path);
+  journal_ = std::make_unique<InputJournal>(InputJournal::Mode::Replay, InputLog::read(path));
   std::string ignored;
   if (vm.count("serial-input")) ignored += " --serial-input";
   if (vm.count("serial-expect")) ignored += " --serial-expect";
@@ -159,14 +168,11 @@ void PlatformSession::open_replay(const po::variables_map& vm, MachineConfig& co
   if (vm["serial"].as<std::string>() == "stdio" && !vm["serial"].defaulted()) ignored += " standard input";
   if (!ignored.empty())
     std::cerr << "x86lab: --replay " << path << " gives the host inputs; ignored:" << ignored << "\n";
-  config.rtc_start = log_.rtc_start;
+  config.rtc_start = journal_->log().rtc_start;
 }
 
 void PlatformSession::connect(Machine& machine) {
   machine_ = &machine;
-  InputClock clock{[&machine] { return machine.clock.now(); }, [&machine] { return machine.cpu.steps(); }};
-  if (recording_) recording_->set_clock(clock);
-  if (replaying_) replaying_->set_clock(clock);
 }
 
 bool PlatformSession::serve_console_monitor() {
@@ -196,7 +202,7 @@ void PlatformSession::finish(const Machine& machine) {
     std::fflush(output_);
   }
   if (record_file_) {
-    const std::vector<u8> bytes = log_.encode();
+    const std::vector<u8> bytes = journal_->log().encode();
     std::fwrite(bytes.data(), 1, bytes.size(), record_file_->stream());
     record_file_->finish();  // throws OutputError
   }

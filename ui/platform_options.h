@@ -6,7 +6,7 @@
 #include <memory>
 
 #include "platform/machine.h"
-#include "platform/replay/input_log.h"
+#include "platform/replay/input_journal.h"
 #include "platform/serial_host.h"
 #include "trace/output_file.h"
 
@@ -22,7 +22,6 @@ class PlatformSession {
   // Reads the options into `config` and opens the serial files. Throws InputError.
   void configure(const boost::program_options::variables_map& vm, MachineConfig& config);
   // Connects the console's Ctrl-A x and Ctrl-A c to `machine` (call once the machine exists).
-  // Also gives --record and --replay the machine's cycle and step counts.
   void connect(Machine& machine);
   // After Machine::run() returned Reason::Paused: when the pause was the console's
   // Ctrl-A s, saves the machine to x86lab-STEPS.snap in the current folder and says so
@@ -32,6 +31,12 @@ class PlatformSession {
   bool serve_console_monitor();
   // The serial console (after configure()).
   StreamSerialHost& serial() { return *serial_; }
+  // The --record/--replay journal (also MachineConfig::inputs), or null.
+  InputJournal* journal() { return journal_.get(); }
+  // Journals the run's inputs (in memory) also without --record: sets config.inputs and
+  // puts COM1's input through the journal. configure() does it under --gdb/--wait-gdb,
+  // the inspector always (going back re-executes with the inputs typed). Once configured.
+  void journal_inputs(MachineConfig& config);
   // Empties the --serial and --record files (trace/output_file.h) just before the run.
   void start();
   // After the run: writes the --record log, closes it and the --serial file (throws
@@ -47,11 +52,10 @@ class PlatformSession {
   bool vga_dump_ = false;
   Machine* machine_ = nullptr;
   bool snapshot_wanted_ = false;  // Ctrl-A s: save at the next pause
-  // --record LOG / --replay LOG (platform/replay/input_log.h; docs/snapshots.md).
-  InputLog log_;
+  // --record LOG / --replay LOG (platform/replay/input_journal.h; docs/snapshots.md).
+  std::unique_ptr<InputJournal> journal_;
   std::unique_ptr<OutputFile> record_file_;
-  std::unique_ptr<RecordingSerialHost> recording_;
-  std::unique_ptr<ReplaySerialHost> replaying_;
+  std::unique_ptr<JournalSerialHost> journal_host_;
   // Reads --replay's log, says on stderr which host inputs it replaces (`vm`) and sets
   // config.rtc_start from it.
   void open_replay(const boost::program_options::variables_map& vm, MachineConfig& config);

@@ -1,8 +1,9 @@
-// The replay log's file format and the recording and replaying serial hosts.
+// The replay log's file format (docs/snapshots.md "Log format").
 #include "platform/replay/input_log.h"
 
 #include <zlib.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "platform/input_error.h"
@@ -13,11 +14,16 @@ namespace {
 
 constexpr u8 kSerialByteTag = 1;
 constexpr u8 kSerialEndTag = 2;
+constexpr u8 kKeyTag = 3;
 constexpr u8 kEndTag = 0xFF;
-constexpr std::size_t kHeaderBytes = 8 + 4 + 4 + 8;  // magic, version, flags, RTC start
-constexpr std::size_t kSerialByteBytes = 1 + 8 + 8 + 8 + 1;
-constexpr std::size_t kSerialEndBytes = 1 + 8 + 8;
+// magic, version, flags, RTC start, first serial byte's and first key's numbers
+constexpr std::size_t kHeaderBytes = 8 + 4 + 4 + 8 + 8 + 8;
+constexpr std::size_t kMomentBytes = 8 + 8;
+constexpr std::size_t kSerialByteBytes = 1 + kMomentBytes + 1;
+constexpr std::size_t kSerialEndBytes = 1 + kMomentBytes;
+constexpr std::size_t kKeyBytes = 1 + kMomentBytes + 2;
 constexpr std::size_t kTrailerBytes = 1 + 8 + 4;  // tag, event count, CRC-32
+constexpr u8 kKeyExtended = 1, kKeyReleased = 2;
 
 void put_le(std::vector<u8>& out, u64 value, unsigned bytes) {
   for (unsigned i = 0; i < bytes; ++i) out.push_back(static_cast<u8>(value >> (8 * i)));
@@ -33,6 +39,14 @@ u32 crc32_of(const u8* data, std::size_t size) {
   return static_cast<u32>(crc32(crc32(0, nullptr, 0), data, static_cast<uInt>(size)));
 }
 
+void put_moment(std::vector<u8>& out, u8 tag, const InputMoment& at) {
+  out.push_back(tag);
+  put_le(out, at.step, 8);
+  put_le(out, at.cycle, 8);
+}
+
+InputMoment get_moment(const u8* p) { return {get_le(p, 8), get_le(p + 8, 8)}; }
+
 }  // namespace
 
 std::vector<u8> InputLog::encode() const {
@@ -40,20 +54,31 @@ std::vector<u8> InputLog::encode() const {
   put_le(out, kVersion, 4);
   put_le(out, rtc_from_host ? 1 : 0, 4);
   put_le(out, static_cast<u64>(rtc_start), 8);
-  for (const SerialByte& event : serial) {
-    out.push_back(kSerialByteTag);
-    put_le(out, event.call, 8);
-    put_le(out, event.cycle, 8);
-    put_le(out, event.step, 8);
-    out.push_back(event.byte);
-  }
-  if (serial_end) {
-    out.push_back(kSerialEndTag);
-    put_le(out, serial_end->call, 8);
-    put_le(out, serial_end->cycle, 8);
+  put_le(out, first.serial, 8);
+  put_le(out, first.keys, 8);
+  // In moment order; at one moment the serial bytes, then the input's end, then the keys.
+  struct Entry {
+    InputMoment at;
+    u8 tag;
+    std::size_t index;
+  };
+  std::vector<Entry> entries;
+  for (std::size_t i = 0; i < serial.size(); ++i) entries.push_back({serial[i].at, kSerialByteTag, i});
+  if (serial_end) entries.push_back({*serial_end, kSerialEndTag, 0});
+  for (std::size_t i = 0; i < keys.size(); ++i) entries.push_back({keys[i].at, kKeyTag, i});
+  std::stable_sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.at < b.at; });
+  for (const Entry& entry : entries) {
+    put_moment(out, entry.tag, entry.at);
+    if (entry.tag == kSerialByteTag) {
+      out.push_back(serial[entry.index].byte);
+    } else if (entry.tag == kKeyTag) {
+      const Key& key = keys[entry.index];
+      out.push_back(key.set1);
+      out.push_back(static_cast<u8>((key.extended ? kKeyExtended : 0) | (key.released ? kKeyReleased : 0)));
+    }
   }
   out.push_back(kEndTag);
-  put_le(out, serial.size() + (serial_end ? 1 : 0), 8);
+  put_le(out, entries.size(), 8);
   put_le(out, crc32_of(out.data(), out.size()), 4);
   return out;
 }
@@ -61,11 +86,12 @@ std::vector<u8> InputLog::encode() const {
 InputLog InputLog::decode(const std::vector<u8>& bytes) {
   if (bytes.size() < sizeof kMagic || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0)
     throw InputError("not an x86lab replay log (no X86LREPL magic at its start)");
-  if (bytes.size() < kHeaderBytes + kTrailerBytes) throw InputError("truncated: shorter than a header and a trailer");
+  if (bytes.size() < 12) throw InputError("truncated: shorter than a header and a trailer");
   const u32 version = static_cast<u32>(get_le(bytes.data() + 8, 4));
   if (version != kVersion)
     throw InputError("replay log format version " + std::to_string(version) + "; this x86lab reads version " +
                      std::to_string(kVersion));
+  if (bytes.size() < kHeaderBytes + kTrailerBytes) throw InputError("truncated: shorter than a header and a trailer");
   const std::size_t body = bytes.size() - 4;
   if (crc32_of(bytes.data(), body) != get_le(bytes.data() + body, 4))
     throw InputError("CRC-32 does not match (truncated or corrupt)");
@@ -74,8 +100,10 @@ InputLog InputLog::decode(const std::vector<u8>& bytes) {
   if (flags > 1) throw InputError("unknown flags " + std::to_string(flags));
   log.rtc_from_host = flags & 1;
   log.rtc_start = static_cast<i64>(get_le(bytes.data() + 16, 8));
+  log.first = {get_le(bytes.data() + 24, 8), get_le(bytes.data() + 32, 8)};
   std::size_t at = kHeaderBytes;
   u64 events = 0;
+  InputMoment last;
   for (;;) {
     if (at >= body) throw InputError("truncated: no end record");
     const u8 tag = bytes[at];
@@ -84,21 +112,27 @@ InputLog InputLog::decode(const std::vector<u8>& bytes) {
       if (get_le(bytes.data() + at + 1, 8) != events) throw InputError("the end record's event count does not match");
       return log;
     }
-    if (log.serial_end) throw InputError("an event after the end of the serial input");
+    const std::string which = "event " + std::to_string(events + 1);
+    if (log.serial_end && tag != kKeyTag) throw InputError(which + " comes after the end of the serial input");
+    const std::size_t size = tag == kSerialByteTag ? kSerialByteBytes
+                             : tag == kSerialEndTag ? kSerialEndBytes
+                             : tag == kKeyTag       ? kKeyBytes
+                                                    : 0;
+    if (size == 0) throw InputError(which + " has unknown type " + std::to_string(tag));
+    if (at + size > body) throw InputError("truncated in " + which);
+    const InputMoment moment = get_moment(&bytes[at + 1]);
+    if (moment < last) throw InputError(which + " is before the one before it");
+    last = moment;
     if (tag == kSerialByteTag) {
-      if (at + kSerialByteBytes > body) throw InputError("truncated in event " + std::to_string(events + 1));
-      SerialByte event{get_le(&bytes[at + 1], 8), get_le(&bytes[at + 9], 8), get_le(&bytes[at + 17], 8), bytes[at + 25]};
-      if (!log.serial.empty() && event.call <= log.serial.back().call)
-        throw InputError("event " + std::to_string(events + 1) + " is not after the one before it");
-      log.serial.push_back(event);
-      at += kSerialByteBytes;
+      log.serial.push_back({moment, bytes[at + 17]});
     } else if (tag == kSerialEndTag) {
-      if (at + kSerialEndBytes > body) throw InputError("truncated in event " + std::to_string(events + 1));
-      log.serial_end = SerialEnd{get_le(&bytes[at + 1], 8), get_le(&bytes[at + 9], 8)};
-      at += kSerialEndBytes;
+      log.serial_end = moment;
     } else {
-      throw InputError("event " + std::to_string(events + 1) + " has unknown type " + std::to_string(tag));
+      const u8 key_flags = bytes[at + 18];
+      if (key_flags > (kKeyExtended | kKeyReleased)) throw InputError(which + " (a key) has unknown flags");
+      log.keys.push_back({moment, bytes[at + 17], (key_flags & kKeyExtended) != 0, (key_flags & kKeyReleased) != 0});
     }
+    at += size;
     ++events;
   }
 }
@@ -110,37 +144,6 @@ InputLog InputLog::read(const std::string& path) {
   } catch (const InputError& error) {
     throw InputError("replay log '" + path + "': " + error.what());
   }
-}
-
-std::optional<u8> RecordingSerialHost::receive() {
-  const u64 call = calls_++;
-  const std::optional<u8> byte = host_.receive();
-  if (byte) log_.serial.push_back({call, clock_.cycle ? clock_.cycle() : 0, clock_.step ? clock_.step() : 0, *byte});
-  return byte;
-}
-
-bool RecordingSerialHost::input_open() const {
-  const bool open = host_.input_open();
-  if (!open && !log_.serial_end) log_.serial_end = InputLog::SerialEnd{calls_, clock_.cycle ? clock_.cycle() : 0};
-  return open;
-}
-
-std::optional<u8> ReplaySerialHost::receive() {
-  const u64 call = calls_++;
-  if (next_ >= log_.serial.size() || log_.serial[next_].call != call) return std::nullopt;
-  const InputLog::SerialByte& event = log_.serial[next_++];
-  const u64 cycle = clock_.cycle ? clock_.cycle() : 0;
-  if (clock_.cycle && cycle != event.cycle)
-    throw InputError("the replay diverged: serial input byte " + std::to_string(next_) + " was received at cycle " +
-                     std::to_string(event.cycle) + " in the recorded run, here at cycle " + std::to_string(cycle) +
-                     " (another guest or other options?)");
-  return event.byte;
-}
-
-bool ReplaySerialHost::input_open() const {
-  if (next_ < log_.serial.size()) return true;
-  if (!log_.serial_end || calls_ < log_.serial_end->call) return true;
-  return clock_.cycle && clock_.cycle() < log_.serial_end->cycle;
 }
 
 }  // namespace x86lab

@@ -22,8 +22,9 @@ class SnapshotHistory {
   // a capture compares the touched RAM with the previous snapshot's (a few ms for
   // 64 MiB), so the capture costs about 2% of the run (assumption, from those two).
   static constexpr u64 kDefaultIntervalSteps = u64{1} << 24;
-  // --history-mib's default: with the 64 MiB guest of the Linux boot (about 100 MiB of
-  // its own, bench/results.md) the process stays under 1 GiB.
+  // --history-mib's default: the whole Linux boot (64 MiB guest, 6.55 G steps) fills
+  // 543.9 MiB of it and the process peaks at 705 MiB RSS (bench/results.md,
+  // bench/reverse_worst_case.sh), under 1 GiB.
   static constexpr u64 kDefaultBudgetMib = 768;
 
   // `budget_bytes` > 0: the bound on the bytes the snapshots hold (RAM pages, sections,

@@ -92,6 +92,7 @@ MachineState capture_machine_state(Machine& m, const MachineState* previous) {
     s.ram.push_back({index, std::move(page)});
   }
   if (SerialHost* host = m.config().com1_host) s.serial = host->input_position();
+  if (InputJournal* inputs = m.config().inputs) s.inputs = inputs->cursor();
   s.instructions = m.counters.instructions;
   s.steps = m.cpu.steps();
   return s;
@@ -123,6 +124,7 @@ void check_machine_state(Machine& m, const MachineState& s) {
 
 void restore_machine_state(Machine& m, const MachineState& s) {
   check_machine_state(m, s);
+  if (InputJournal* inputs = m.config().inputs) inputs->seek(s.inputs);  // throws InputError before any change
   // RAM first: every decoded instruction goes, then the bytes are replaced behind the bus.
   m.bus.retire_all_code();
   const std::span<u8> ram = m.bus.ram();

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "platform/machine.h"
+#include "platform/replay/input_journal.h"
 
 namespace x86lab {
 
@@ -52,6 +53,7 @@ struct MachineState {
   std::vector<u8> counters;  // transfer_counters
   std::vector<RamPage> ram;  // non-zero pages, ascending by index
   SerialHost::InputPosition serial;  // COM1's host input (none without a host)
+  InputCursor inputs;                // how far the run had consumed its replay log (MachineConfig::inputs)
 
   // Instructions retired (Counters::instructions) and steps taken (Cpu::steps) at the capture.
   u64 instructions = 0, steps = 0;

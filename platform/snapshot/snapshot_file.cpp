@@ -103,6 +103,9 @@ std::vector<u8> serial_bytes(const MachineState& s) {
   a.field(position.read, "serial input read");
   a.field(position.ended, "serial input ended");
   a.sequence(position.pending, "serial input pending", 1u << 24);
+  InputCursor inputs = s.inputs;
+  a.field(inputs.serial, "replay log serial bytes taken");
+  a.field(inputs.keys, "replay log keys taken");
   return a.take_bytes();
 }
 
@@ -223,6 +226,8 @@ MachineState decode_snapshot(const std::vector<u8>& file) {
     a.field(s.serial.read, "serial input read");
     a.field(s.serial.ended, "serial input ended");
     a.sequence(s.serial.pending, "serial input pending", 1u << 24);
+    a.field(s.inputs.serial, "replay log serial bytes taken");
+    a.field(s.inputs.keys, "replay log keys taken");
   });
   decode_ram(sections["RAM "], s);
   return s;

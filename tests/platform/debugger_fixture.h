@@ -6,6 +6,7 @@
 #include <span>
 
 #include "platform/debugger/debugger.h"
+#include "platform/snapshot/machine_state.h"
 
 namespace x86lab::debugger_test {
 
@@ -67,5 +68,17 @@ struct Fixture {
   CpuState& state() { return machine->cpu.state; }
   Breakpoints& breakpoints() { return debugger->breakpoints(); }
 };
+
+// Everything a capture holds (registers with descriptor caches, TLB, devices, clock,
+// counters) and every RAM byte, as one comparable value.
+inline std::vector<u8> everything(Machine& machine) {
+  const MachineState s = capture_machine_state(machine);
+  std::vector<u8> out;
+  for (const std::vector<u8>* section : {&s.machine, &s.cpu, &s.mmu, &s.devices, &s.clock, &s.counters})
+    out.insert(out.end(), section->begin(), section->end());
+  const std::span<u8> ram = machine.bus.ram();
+  out.insert(out.end(), ram.begin(), ram.end());
+  return out;
+}
 
 }  // namespace x86lab::debugger_test

@@ -12,18 +12,8 @@ namespace x86lab {
 namespace {
 
 using debugger_test::Fixture;
+using debugger_test::everything;
 
-// Everything a capture holds (registers with descriptor caches, TLB, devices, clock,
-// counters) and every RAM byte, as one comparable value.
-std::vector<u8> everything(Machine& machine) {
-  const MachineState s = capture_machine_state(machine);
-  std::vector<u8> out;
-  for (const std::vector<u8>* section : {&s.machine, &s.cpu, &s.mmu, &s.devices, &s.clock, &s.counters})
-    out.insert(out.end(), section->begin(), section->end());
-  const std::span<u8> ram = machine.bus.ram();
-  out.insert(out.end(), ram.begin(), ram.end());
-  return out;
-}
 
 // A fixture with a history of snapshots every `interval` steps.
 struct ReverseFixture : Fixture {

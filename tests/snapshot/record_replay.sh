@@ -63,8 +63,8 @@ printf '\x55' | dd of="$work/flipped.log" bs=1 seek=30 conv=notrunc status=none
 refuse "$work/flipped.log" "CRC-32 does not match"
 refuse "$work/input.txt" "not an x86lab replay log"
 cp "$work/file.log" "$work/version.log"
-printf '\x02' | dd of="$work/version.log" bs=1 seek=8 conv=notrunc status=none
-refuse "$work/version.log" "format version 2; this x86lab reads version 1"
+printf '\x03' | dd of="$work/version.log" bs=1 seek=8 conv=notrunc status=none
+refuse "$work/version.log" "format version 3; this x86lab reads version 2"
 head -c 10 "$work/file.log" > "$work/short.log"
 refuse "$work/short.log" "truncated"
 echo "record and replay: identical output and --stats; bad logs refused"

@@ -131,7 +131,10 @@ int gui_command(const std::vector<std::string>& args) {
   } else {
     platform.configure(vm, config);
   }
-  session_options.serial_forward = config.com1_host;  // COM1 output is also copied to --serial (stdout by default)
+  platform.journal_inputs(config);  // Back and the Timeline re-execute with the keys typed
+  // COM1 output is also copied to --serial (stdout by default); its input is the
+  // inspector's (through the --record/--replay journal, config.inputs).
+  session_options.serial_forward = &platform.serial();
   // The output files are emptied once the session and the gdb stub stand (trace/output_file.h).
   bool outputs_started = false;
   session_options.prepare = [&](Machine& machine) {

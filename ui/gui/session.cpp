@@ -33,6 +33,12 @@ void Session::build(const MachineConfig& config) {
   MachineConfig machine_config = config;
   machine_config.debug_console = debug_console_.file;
   machine_config.com1_host = &serial_;
+  journal_host_.reset();
+  if (InputJournal* inputs = config.inputs) {
+    inputs->start_over();  // the log describes this machine from its start
+    journal_host_ = std::make_unique<JournalSerialHost>(serial_, *inputs);
+    machine_config.com1_host = journal_host_.get();
+  }
   machine_ = std::make_unique<Machine>(machine_config);
   if (options_.variant) apply_code_range(*options_.variant, *machine_);
   if (options_.prepare) options_.prepare(*machine_);
@@ -198,12 +204,21 @@ void Session::execute(const Command& command, RunState state) {
       break;
     // Input from the user changes the run from here on: the snapshots recorded after
     // this step (a future left by going back) no longer lie on it.
+    // With --record the input is logged at this step (a future recorded after it is
+    // dropped); with --replay the input comes from the log alone and typing is refused.
     case CommandKind::SerialInput:
+      if (InputJournal* inputs = config_.inputs) {
+        if (inputs->replaying()) throw InputError("the run is replayed from its log: text typed now is not given to it");
+        inputs->drop_future();
+      }
       serial_.type(command.text);
       debugger_->state_changed();
       break;
     case CommandKind::GuestKey:
-      if (command.bytes.size() == 3) machine_->devices->keyboard_controller.key(command.bytes[0], command.bytes[1], command.bytes[2]);
+      if (command.bytes.size() == 3) {
+        if (InputJournal* inputs = config_.inputs) inputs->record_key(command.bytes[0], command.bytes[1], command.bytes[2]);
+        machine_->devices->keyboard_controller.key(command.bytes[0], command.bytes[1], command.bytes[2]);
+      }
       debugger_->state_changed();
       break;
     case CommandKind::LaunchVariant: launch_variant(command.text, command.text2); break;

@@ -20,6 +20,7 @@
 #include "platform/snapshot/snapshot_file.h"
 #include "ui/gui/command_queue.h"
 #include "ui/gui/elf_symbols.h"
+#include "platform/replay/input_journal.h"
 #include "ui/gui/gui_serial_host.h"
 #include "ui/gui/scenario_catalog.h"
 #include "ui/gui/timeline.h"
@@ -186,6 +187,8 @@ class Session {
   std::unique_ptr<Timeline> timeline_ = std::make_unique<Timeline>();
   // Snapshots of the run for going back; outlives the debugger that captures into it.
   std::unique_ptr<SnapshotHistory> snapshots_;
+  // COM1's host with --record/--replay (config_.inputs): serial_ through the journal.
+  std::unique_ptr<JournalSerialHost> journal_host_;
   std::unique_ptr<Machine> machine_;
   std::unique_ptr<Debugger> debugger_;
   TraceRing* trace_ = nullptr;  // owned by the machine's tracer
