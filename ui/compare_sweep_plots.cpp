@@ -7,7 +7,7 @@
 //     baseline's: `ls -R /usr/lib`, 300 / 180 ms emulation, 390 / 180 ms flipping) against
 //     density, and the fault ratio (#GP deliveries per %gs access) against the sign run;
 //   - irq: the ping-pong cycles over the baseline's against timer_hz, with realistic
-//     rates marked (Linux's CONFIG_HZ choices 100, 250 and 1000, kernel/Kconfig.hz; and an
+//     rates marked (three of Linux's CONFIG_HZ choices, 100, 250 and 1000, kernel/Kconfig.hz; and an
 //     assumed 8000 interrupts/s of a NIC with interrupt moderation, labelled so).
 #include <cstdlib>
 #include <map>
