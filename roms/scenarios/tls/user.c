@@ -66,7 +66,6 @@ __attribute__((noinline)) void tls_after_yield(uint32_t result) { tls_last = res
  * calls. density < 100: the other calls do 8 accesses to ordinary memory. */
 __thread uint32_t tls_run0, tls_run1, tls_run2, tls_run3;
 static uint32_t run_index, run_negative, run_positive;
-static volatile uint32_t plain_words[8];
 
 #define RUN_STEP(positive_offset, negative_access)            \
   if ((run_index++ / run) & 1) {                              \
@@ -98,13 +97,28 @@ __attribute__((noinline)) uint32_t tls_operation_runs(uint32_t i, uint32_t run) 
   return fold;
 }
 
+/* tls_operation's shape on ordinary memory: the same 4 reads and 4 variable accesses
+ * without %gs (a density < 100 call that is not a TLS operation). */
+uint32_t plain_tcb[4] = {0xB7E00000u, 0x5A17C0DEu, 1, 0x3C0FFEE5u};
+uint32_t plain_counter, plain_flag, plain_match, plain_last;
+#define PLAIN_GETMEM(index)                                                               \
+  ({                                                                                      \
+    uint32_t value_;                                                                      \
+    __asm__ volatile("movl %1,%0" : "=r"(value_) : "m"(plain_tcb[index]) : "memory");     \
+    value_;                                                                               \
+  })
+
 __attribute__((noinline)) uint32_t plain_operation(uint32_t i) {
-  uint32_t fold = 0;
-  for (uint32_t a = 0; a < 8; ++a) {
-    if (a & 1) fold ^= plain_words[a];
-    else plain_words[a] = i;
-  }
-  return fold;
+  const uint32_t self = PLAIN_GETMEM(0);
+  plain_counter = i;
+  const uint32_t guard = PLAIN_GETMEM(1);
+  plain_flag = 1;
+  const uint32_t threads = PLAIN_GETMEM(2);
+  const uint32_t same = plain_match == guard;
+  const uint32_t pointer_guard = PLAIN_GETMEM(3);
+  uint32_t last = plain_last;
+  __asm__("" : "+r"(last));
+  return self ^ guard ^ threads ^ same ^ pointer_guard ^ last;
 }
 
 static uint32_t do_syscall(uint32_t number, uint32_t argument) {
