@@ -6,6 +6,7 @@
 //   - tls: with the seed's own slowdowns overlaid (the manifest's seed time_ms over the
 //     baseline's: `ls -R /usr/lib`, 300 / 180 ms emulation, 390 / 180 ms flipping) against
 //     density, and the fault ratio (#GP deliveries per %gs access) against the sign run;
+//   - ctxsw: the guest's cycles per switch routine per design against descriptors;
 //   - irq: the ping-pong cycles over the baseline's against timer_hz, with realistic
 //     rates marked (three of Linux's CONFIG_HZ choices, 100, 250 and 1000, kernel/Kconfig.hz; and an
 //     assumed 8000 interrupts/s of a NIC with interrupt moderation, labelled so).
@@ -52,6 +53,14 @@ std::optional<double> pingpong_ratio(const SweepPlan& plan, const PointResult& r
   const auto base = number(result, "guest.pingpong_cycles", baseline);
   if (!mine || !base || *base == 0) return std::nullopt;
   return *mine / *base;
+}
+
+// ctxsw: the cycles of the whole switch routine, where the variant used the knob's count.
+std::optional<double> switch_cycles(const SweepPlan&, const PointResult& result, std::size_t v) {
+  const auto used = number(result, "guest.tls_descriptors", v);
+  for (const auto& [knob, value] : result.knobs)
+    if (knob == "descriptors" && (!used || *used != static_cast<double>(value))) return std::nullopt;
+  return number(result, "guest.cycles_per_switch", v);
 }
 
 struct PlotSpec {
@@ -102,7 +111,7 @@ std::string plot_script(const SweepPlan& plan, const std::vector<PointResult>& r
          << " sweep (x86lab compare sweep; docs/compare.md), profile " << plan.profile << ".\n"
          << data.str() << "set grid\nset key outside right top\n" << (spec.log_x ? "set logscale x\n" : "")
          << "set title " << gnuplot_quoted(plan.manifest.scenario + ": " + spec.ylabel + " vs " + spec.knob) << "\n"
-         << "set xlabel " << gnuplot_quoted(spec.knob + (knob ? ": " + knob->description.substr(0, knob->description.find(';')) : ""))
+         << "set xlabel " << gnuplot_quoted(spec.knob + (knob ? ": " + knob->description.substr(0, knob->description.find_first_of(";(")) : ""))
          << "\n"
          << "set ylabel " << gnuplot_quoted(spec.ylabel) << "\n" << spec.extras
          << gnuplot_both_formats(stem, 1100, 600, plot.str());
@@ -154,6 +163,9 @@ SweepPlots write_sweep_plots(const SweepPlan& plan, const std::vector<PointResul
           "set label 'NIC 8000/s (assumption)' at 8000, graph 0.90 left offset 0.3,0 tc rgb '#555555'\n";
     }
     specs.push_back(spec);
+    if (scenario == "ctxsw" && axis.knob == "descriptors")
+      specs.push_back({scenario + "-switch-cycles-vs-descriptors", axis.knob, "cycles per switch (guest, Luca's method)",
+                       switch_cycles, false, false, "", ""});
     if (scenario == "tls" && axis.knob == "run")
       specs.push_back({scenario + "-faults-vs-run", "run", "#GP faults per %gs access", fault_ratio, false, false, "", ""});
   }

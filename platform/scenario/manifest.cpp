@@ -157,7 +157,7 @@ ScenarioManifest load_manifest(const std::filesystem::path& variants_json) {
       knob.description = reader.text(object, "description", where, false);
       knob.min = reader.whole(object, "min", where, 0, UINT32_MAX, 0, true);
       knob.max = reader.whole(object, "max", where, knob.min, UINT32_MAX, 0, true);
-      knob.fallback = reader.whole(object, "default", where, knob.min, knob.max, 0, true);
+      if (object.contains("default")) knob.fallback = reader.whole(object, "default", where, knob.min, knob.max, 0, true);
       manifest.knobs.push_back(std::move(knob));
     }
   }

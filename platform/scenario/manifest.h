@@ -4,6 +4,7 @@
 #pragma once
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,7 +33,7 @@ struct ScenarioKnob {
   std::string name;         // [a-z0-9_]+, unique in the scenario
   std::string description;  // what it sets, with its unit
   u64 min = 0, max = 0;     // the values the guest accepts, inclusive
-  u64 fallback = 0;         // the guest's value without the knob ("default")
+  std::optional<u64> fallback;  // the guest's value without the knob ("default"); none when it is per variant
 };
 
 struct ScenarioManifest {

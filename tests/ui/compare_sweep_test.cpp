@@ -182,6 +182,31 @@ TEST(SweepTls, DensitySetsTheShareOfTlsOperations) {
   EXPECT_GT(low, 1.0);
 }
 
+// ctxsw descriptors=N: the C3 ranged copy copies N descriptors (its seed operation grows
+// with N); LLDT and LGDT switch a whole table (the same cycles for any N); the
+// unconditional copy keeps the count it is built for.
+TEST(SweepCtxsw, OnlyTheRangedCopyDependsOnTheDescriptorCount) {
+  SweepPlan plan;
+  plan.manifest = load_manifest(X86LAB_ROM_DIR "/scenarios/ctxsw/variants.json");
+  plan.variants = {"lldt_a1", "copy3_a1", "c3_1_a1", "lgdt_a1"};
+  plan.axes = {{"descriptors", {1, 8}}};
+  const std::vector<PointResult> r = run_sweep_points(plan, {0, 1}, 2);
+  double one = 0, eight = 0;
+  const auto op = [&](std::size_t point, std::size_t variant, double& out) {
+    return value(r[point], "guest.cycles_per_op", variant, out) != nullptr;
+  };
+  for (std::size_t v : {0u, 3u}) {
+    ASSERT_TRUE(op(0, v, one) && op(1, v, eight)) << r[0].variants[v];
+    EXPECT_EQ(one, eight) << r[0].variants[v];
+  }
+  ASSERT_TRUE(op(0, 2, one) && op(1, 2, eight));
+  EXPECT_GT(eight, one);
+  ASSERT_TRUE(value(r[1], "guest.tls_descriptors", 2, one));
+  EXPECT_EQ(one, 8);
+  ASSERT_TRUE(value(r[1], "guest.tls_descriptors", 1, one));
+  EXPECT_EQ(one, 3);
+}
+
 // --- compare collect: bad input ---
 
 std::filesystem::path fresh_dir(const std::string& name) {
@@ -220,7 +245,9 @@ TEST(SweepCli, BadKnobsAreOneLineAndStatus2) {
   expect_one_line_status_2(testing::run_x86lab("compare sweep irq --vary timer_hz=50 --out /tmp/x86lab-unused"),
                            "x86lab: --vary timer_hz: 50 is outside 100-1193182");
   expect_one_line_status_2(testing::run_x86lab("compare sweep ctxsw --vary density=5 --out /tmp/x86lab-unused"),
-                           "x86lab: --vary: scenario 'ctxsw' has no knob 'density' (none)");
+                           "x86lab: --vary: scenario 'ctxsw' has no knob 'density' (descriptors)");
+  expect_one_line_status_2(testing::run_x86lab("compare sweep selftest --vary density=5 --out /tmp/x86lab-unused"),
+                           "x86lab: --vary: scenario 'selftest' has no knob 'density' (none)");
   expect_one_line_status_2(testing::run_x86lab("compare sweep tls --out /tmp/x86lab-unused"),
                            "x86lab: compare sweep needs --vary NAME=V1,V2,...");
 }
