@@ -280,21 +280,28 @@ int write_sweep_outputs(const SweepPlan& plan, const std::vector<PointResult>& r
   return failed ? 1 : 0;
 }
 
-int compare_sweep_command(const std::vector<std::string>& args) {
-  const po::options_description options = sweep_options();
+std::optional<po::variables_map> parse_sweep_args(const std::vector<std::string>& args,
+                                                  const po::options_description& options, const char* positional) {
   po::options_description hidden;
-  hidden.add_options()("scenario", po::value<std::vector<std::string>>());
+  hidden.add_options()(positional, po::value<std::vector<std::string>>());
   po::options_description all;
   all.add(options).add(hidden);
-  po::positional_options_description positional;
-  positional.add("scenario", -1);
+  po::positional_options_description words;
+  words.add(positional, -1);
   po::variables_map vm;
-  po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
+  po::store(po::command_line_parser(args).options(all).positional(words).run(), vm);
   po::notify(vm);
   if (vm.count("help")) {
     std::cout << options;
-    return 0;
+    return std::nullopt;
   }
+  return vm;
+}
+
+int compare_sweep_command(const std::vector<std::string>& args) {
+  const auto parsed = parse_sweep_args(args, sweep_options(), "scenario");
+  if (!parsed) return 0;
+  const po::variables_map& vm = *parsed;
   const std::vector<std::string> names =
       vm.count("scenario") ? vm["scenario"].as<std::vector<std::string>>() : std::vector<std::string>{};
   if (names.size() != 1) throw InputError("compare sweep needs exactly one scenario name (x86lab compare sweep --help)");

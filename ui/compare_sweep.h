@@ -5,6 +5,7 @@
 // (ui/compare_sweep_jobs.cpp), whose result files `compare collect` merges into the same
 // bytes: every path goes through the point result text of point_result_text.
 #pragma once
+#include <boost/program_options.hpp>
 #include <filesystem>
 #include <optional>
 #include <ostream>
@@ -84,6 +85,13 @@ struct SweepPlots {
 };
 SweepPlots write_sweep_plots(const SweepPlan& plan, const std::vector<PointResult>& results,
                              const std::filesystem::path& dir);
+
+// Parses `args` with `options` and the positional words collected under `positional`
+// (a std::vector<std::string> option). Returns nothing after printing the options for
+// --help.
+std::optional<boost::program_options::variables_map> parse_sweep_args(
+    const std::vector<std::string>& args, const boost::program_options::options_description& options,
+    const char* positional);
 
 // `x86lab compare sweep|sweep-point|collect ...` with the arguments after the subcommand.
 int compare_sweep_command(const std::vector<std::string>& args);

@@ -225,19 +225,9 @@ int compare_collect_command(const std::vector<std::string>& args) {
   options.add_options()
       ("help,h", "show the collect options")
       ("out", po::value<std::string>()->value_name("OUT"), "folder for sweep.csv and the plots (default: DIR)");
-  po::options_description hidden;
-  hidden.add_options()("dir", po::value<std::vector<std::string>>());
-  po::options_description all;
-  all.add(options).add(hidden);
-  po::positional_options_description positional;
-  positional.add("dir", -1);
-  po::variables_map vm;
-  po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
-  po::notify(vm);
-  if (vm.count("help")) {
-    std::cout << options;
-    return 0;
-  }
+  const auto parsed = parse_sweep_args(args, options, "dir");
+  if (!parsed) return 0;
+  const po::variables_map& vm = *parsed;
   if (!vm.count("dir") || vm["dir"].as<std::vector<std::string>>().size() != 1)
     throw InputError("compare collect needs one folder written by compare sweep --emit-jobs");
   const std::filesystem::path dir = vm["dir"].as<std::vector<std::string>>()[0];
