@@ -16,6 +16,10 @@ packages=(
   libzydis-dev nlohmann-json3-dev zlib1g-dev
   # plots of x86lab compare (docs/compare.md)
   gnuplot-nox
+  # sweeps spread over machines (docs/compare.md, "Running a sweep on a cluster"):
+  # GNU parallel runs the job file (ctest compare.sweep_parallel_matches_jobs), Slurm's
+  # client tools submit the array script
+  parallel slurm-client
   # test peers (QEMU, and Bochs for the ROM tests: docs/bochs-differences.md; the ROM
   # is its BIOS, so no BIOS image is needed) and GUI test tools
   qemu-system-x86 qemu-user bochs xvfb xauth xdotool imagemagick gdb

@@ -17,6 +17,7 @@
 #include "trace/output_file.h"
 #include "ui/compare_plots.h"
 #include "ui/compare_report.h"
+#include "ui/compare_sweep.h"
 #include "ui/trace_command.h"
 
 namespace po = boost::program_options;
@@ -75,7 +76,9 @@ std::vector<ScenarioManifest> load_scenarios(const std::vector<std::string>& req
   return manifests;
 }
 
-// The selected variants of each manifest, in manifest order, baseline included.
+}  // namespace
+
+// Shared with `compare sweep` (ui/compare_command.h).
 std::vector<std::vector<const VariantSpec*>> select_variants(const std::vector<ScenarioManifest>& manifests,
                                                              const po::variables_map& vm) {
   std::vector<std::string> wanted;
@@ -119,6 +122,8 @@ void prepare_out_dir(const std::filesystem::path& dir) {
   if (!std::filesystem::is_directory(dir)) throw InputError("--out '" + dir.string() + "' is not a folder");
   if (access(dir.c_str(), W_OK) != 0) throw InputError("cannot write into --out folder '" + dir.string() + "'");
 }
+
+namespace {
 
 // Writes report.{txt,md,json,csv} into `dir`, all or none: each goes to a `.part` file
 // first (write_whole_file), and only when all four are written are they renamed to their
@@ -165,6 +170,9 @@ std::string regenerate_command(const std::vector<std::string>& names, const po::
 }  // namespace
 
 int compare_command(const std::vector<std::string>& args) {
+  if (!args.empty() && args[0] == "sweep") return compare_sweep_command({args.begin() + 1, args.end()});
+  if (!args.empty() && args[0] == "sweep-point") return compare_sweep_point_command({args.begin() + 1, args.end()});
+  if (!args.empty() && args[0] == "collect") return compare_collect_command({args.begin() + 1, args.end()});
   const po::options_description options = compare_options();
   po::options_description hidden;
   hidden.add_options()("scenario", po::value<std::vector<std::string>>());

@@ -20,12 +20,15 @@ namespace {
 constexpr std::size_t kMaxPanels = 15;
 constexpr int kPanelColumns = 3;
 
-// A gnuplot single-quoted string ('' stands for one quote).
-std::string quoted(const std::string& text) {
+}  // namespace
+
+std::string gnuplot_quoted(const std::string& text) {
   std::string out = "'";
   for (char c : text) out += c == '\'' ? std::string("''") : std::string(1, c);
   return out + "'";
 }
+
+namespace {
 
 bool on_path(const std::string& program) {
   const char* path = std::getenv("PATH");
@@ -46,16 +49,19 @@ bool run_gnuplot(const std::filesystem::path& script) {
   return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
-// The script's output section for both formats: `body` plots into the current terminal.
-std::string both_formats(const std::filesystem::path& stem, int width, int height, const std::string& body) {
+}  // namespace
+
+std::string gnuplot_both_formats(const std::filesystem::path& stem, int width, int height, const std::string& body) {
   std::ostringstream out;
   out << "set terminal svg size " << width << "," << height << " noenhanced font 'sans,11' background '#ffffff'\n"
-      << "set output " << quoted(stem.string() + ".svg") << "\n"
+      << "set output " << gnuplot_quoted(stem.string() + ".svg") << "\n"
       << body << "set terminal pngcairo size " << width << "," << height << " noenhanced font 'sans,9'\n"
-      << "set output " << quoted(stem.string() + ".png") << "\n"
+      << "set output " << gnuplot_quoted(stem.string() + ".png") << "\n"
       << body << "unset output\n";
   return out.str();
 }
+
+namespace {
 
 // True when the successful variants' values are not all equal.
 bool differs(const MetricRow& row) {
@@ -86,9 +92,9 @@ std::string metrics_script(const ScenarioComparison& c, const std::filesystem::p
   }
   const int rows = static_cast<int>((panels.size() + kPanelColumns - 1) / kPanelColumns);
   body << "set multiplot layout " << rows << "," << kPanelColumns << " title "
-       << quoted(c.manifest->scenario + ": " + c.manifest->title) << "\n";
+       << gnuplot_quoted(c.manifest->scenario + ": " + c.manifest->title) << "\n";
   for (std::size_t p = 0; p < panels.size(); ++p)
-    body << "set title " << quoted(panels[p]->label.substr(panels[p]->label.find_first_not_of(' '))) << "\n"
+    body << "set title " << gnuplot_quoted(panels[p]->label.substr(panels[p]->label.find_first_not_of(' '))) << "\n"
          << "plot $m" << p << " using 0:2:xtic(1) with boxes lc rgb '#4477aa' notitle, "
          << "$m" << p << " using 0:2:(abs($2) < 1000 ? sprintf('%g', $2) : gprintf('%.3s%c', $2)) with labels rotate by 90 left offset 0,0.4 notitle\n";
   body << "unset multiplot\n";
@@ -98,7 +104,7 @@ std::string metrics_script(const ScenarioComparison& c, const std::filesystem::p
          << data.str() << "set style fill solid 0.8 border -1\nset boxwidth 0.7\nset yrange [0:*]\n"
          << "set offsets 0.5, 0.5, graph 0.3, 0\nset xtics rotate by 30 right nomirror\nset format y '%.1s%c'\n"
          << "set grid ytics\n"
-         << both_formats(stem, std::max<int>(1200, kPanelColumns * (140 + 36 * int(c.variants.size()))),
+         << gnuplot_both_formats(stem, std::max<int>(1200, kPanelColumns * (140 + 36 * int(c.variants.size()))),
                          40 + 320 * rows, body.str());
   return script.str();
 }
@@ -116,7 +122,7 @@ std::string ccdf_script(const ScenarioComparison& c, const std::string& name, co
     for (const auto& [x, y] : exceedance_points(found->second))
       data << format_value(x) << " " << format_value(y > 0 ? y : 0.1) << "\n";
     data << "EOD\n";
-    plot << (first ? "" : ", ") << "$v" << v << " using 1:2 with steps lw 2 dt " << (v % 5 + 1) << " title " << quoted(c.variants[v]->name);
+    plot << (first ? "" : ", ") << "$v" << v << " using 1:2 with steps lw 2 dt " << (v % 5 + 1) << " title " << gnuplot_quoted(c.variants[v]->name);
     first = false;
   }
   if (first) return {};
@@ -124,9 +130,9 @@ std::string ccdf_script(const ScenarioComparison& c, const std::string& name, co
   script << "# Cumulative histogram of the " << name << " samples of " << c.manifest->scenario
          << " (x86lab compare; docs/compare.md), drawn like the seed 004 latency figure.\n"
          << data.str() << "set logscale xy\nset yrange [0.8:*]\nset grid\nset key top right\n"
-         << "set title " << quoted(c.manifest->scenario + ": " + name + " (cumulative, log-log)") << "\n"
+         << "set title " << gnuplot_quoted(c.manifest->scenario + ": " + name + " (cumulative, log-log)") << "\n"
          << "set xlabel 'latency x (cycles)'\nset ylabel 'samples with latency > x'\n"
-         << both_formats(stem, 800, 560, plot.str() + "\n");
+         << gnuplot_both_formats(stem, 800, 560, plot.str() + "\n");
   return script.str();
 }
 
@@ -150,10 +156,8 @@ std::vector<std::pair<double, double>> exceedance_points(std::vector<i64> sample
 }
 
 PlotOutcome write_plots(const CompareReport& report, const std::filesystem::path& dir) {
-  PlotOutcome outcome;
-  std::vector<std::filesystem::path> scripts;
+  std::vector<std::pair<std::filesystem::path, std::string>> files;
   for (const ScenarioComparison& c : report.scenarios) {
-    std::vector<std::pair<std::filesystem::path, std::string>> files;
     const auto stem = dir / (c.manifest->scenario + "-metrics");
     files.emplace_back(stem, metrics_script(c, stem));
     std::vector<std::string> names;
@@ -165,17 +169,23 @@ PlotOutcome write_plots(const CompareReport& report, const std::filesystem::path
       const auto ccdf = dir / (c.manifest->scenario + "-" + name + "-ccdf");
       files.emplace_back(ccdf, ccdf_script(c, name, ccdf));
     }
-    for (const auto& [file_stem, text] : files) {
-      if (text.empty()) continue;
-      const auto script = std::filesystem::path(file_stem.string() + ".gp");
-      try {
-        write_whole_file(script.string(), text, "plot script");
-      } catch (const OutputError& error) {
-        outcome.write_error = error.what();
-        return outcome;
-      }
-      scripts.push_back(script);
+  }
+  return render_plot_scripts(files);
+}
+
+PlotOutcome render_plot_scripts(const std::vector<std::pair<std::filesystem::path, std::string>>& files) {
+  PlotOutcome outcome;
+  std::vector<std::filesystem::path> scripts;
+  for (const auto& [file_stem, text] : files) {
+    if (text.empty()) continue;
+    const auto script = std::filesystem::path(file_stem.string() + ".gp");
+    try {
+      write_whole_file(script.string(), text, "plot script");
+    } catch (const OutputError& error) {
+      outcome.write_error = error.what();
+      return outcome;
     }
+    scripts.push_back(script);
   }
   if (!on_path("gnuplot")) {
     outcome.problem = "gnuplot not found on PATH (Debian package gnuplot-nox): plot scripts written, not rendered";

@@ -22,6 +22,16 @@ struct PlotOutcome {
 // gnuplot on each. The scripts stay so that a reader can restyle a plot.
 PlotOutcome write_plots(const CompareReport& report, const std::filesystem::path& dir);
 
+// Writes each (stem, script) as <stem>.gp (empty scripts are skipped) and renders it
+// with gnuplot to <stem>.svg and <stem>.png (the scripts set those outputs).
+PlotOutcome render_plot_scripts(const std::vector<std::pair<std::filesystem::path, std::string>>& files);
+
+// A gnuplot single-quoted string ('' stands for one quote).
+std::string gnuplot_quoted(const std::string& text);
+// The script's output section for both formats, `width` x `height` pixels: `body`
+// plots into the current terminal, once as <stem>.svg and once as <stem>.png.
+std::string gnuplot_both_formats(const std::filesystem::path& stem, int width, int height, const std::string& body);
+
 // The points of the cumulative histogram of `samples`: for each distinct value x in
 // increasing order, (x, number of samples > x), preceded by (x_min - 1, n) (x_min / 2
 // when x_min <= 1) so the curve starts at the total; values <= 0 are left out (log axis).

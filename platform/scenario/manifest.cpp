@@ -141,6 +141,26 @@ ScenarioManifest load_manifest(const std::filesystem::path& variants_json) {
     if (std::find(names.begin(), names.end(), manifest.seed_profile) == names.end())
       reader.fail("seed_profile '" + manifest.seed_profile + "' is not a built-in profile");
   }
+  if (root.contains("knobs")) {
+    if (!root["knobs"].is_array()) reader.fail("\"knobs\" is not an array");
+    std::set<std::string> knob_names;
+    for (std::size_t k = 0; k < root["knobs"].size(); ++k) {
+      const json& object = root["knobs"][k];
+      const std::string at = "knob " + std::to_string(k) + " ";
+      if (!object.is_object()) reader.fail(at + "is not an object");
+      ScenarioKnob knob;
+      knob.name = reader.text(object, "name", at);
+      if (!is_valid_name(knob.name) || knob.name.find('-') != std::string::npos)
+        reader.fail(at + "name '" + knob.name + "' is not [a-z0-9_]+");
+      if (!knob_names.insert(knob.name).second) reader.fail("knob '" + knob.name + "' is named twice");
+      const std::string where = "knob '" + knob.name + "' ";
+      knob.description = reader.text(object, "description", where, false);
+      knob.min = reader.whole(object, "min", where, 0, UINT32_MAX, 0, true);
+      knob.max = reader.whole(object, "max", where, knob.min, UINT32_MAX, 0, true);
+      if (object.contains("default")) knob.fallback = reader.whole(object, "default", where, knob.min, knob.max, 0, true);
+      manifest.knobs.push_back(std::move(knob));
+    }
+  }
   if (root.contains("in_all")) {
     if (!root["in_all"].is_boolean()) reader.fail("\"in_all\" is not true or false");
     manifest.in_all = root["in_all"].get<bool>();

@@ -4,6 +4,7 @@
 #pragma once
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,6 +27,15 @@ struct VariantSpec {
   u32 code_range_end = 0;              // e.g. an interrupt stub table; "code_range": "BEGIN:END" in hex; 0, 0 = off
 };
 
+// A sweep knob of a scenario's guests (docs/compare.md, "Sweeps"): `x86lab compare sweep`
+// appends "<name>=<value>" to every variant's Multiboot command line; the guests parse it.
+struct ScenarioKnob {
+  std::string name;         // [a-z0-9_]+, unique in the scenario
+  std::string description;  // what it sets, with its unit
+  u64 min = 0, max = 0;     // the values the guest accepts, inclusive
+  std::optional<u64> fallback;  // the guest's value without the knob ("default"); none when it is per variant
+};
+
 struct ScenarioManifest {
   std::filesystem::path path;  // the variants.json that was read
   std::string scenario;        // [a-z0-9_-]+, e.g. "tls"
@@ -41,6 +51,7 @@ struct ScenarioManifest {
   // 004's Sempron), or empty: compare also reports the seed figures under it.
   std::string seed_profile;
   std::vector<VariantSpec> variants;  // in the manifest's order (the order of reports)
+  std::vector<ScenarioKnob> knobs;    // "knobs": [{"name", "description", "min", "max", "default"}], may be empty
 
   // The variant called `name`, or nullptr.
   const VariantSpec* find(std::string_view name) const;

@@ -17,6 +17,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The descriptors knob (parse_command_line), 0 when not given. Defined before the other
+ * variables and parsed by a function placed after the others: the default images keep
+ * their layout. */
+static uint32_t descriptors_knob;
+
 #include "guest_io.h"
 
 #if !defined(SWITCH_KIND) || !defined(TLS_DESCRIPTORS) || !defined(DESCRIPTOR_ACCESSED)
@@ -350,6 +355,13 @@ static void set_gate(int vector, void (*entry)(void)) {
 
 static void load_gdt(struct gdtr* r) { __asm__ volatile("lgdt 2(%0)" : : "r"(r) : "memory"); }
 
+/* TLS descriptors per TLS thread: the descriptors knob where the design's switch takes
+ * the count at run time (the C3 ranged copy; LLDT and LGDT do not depend on it), the
+ * compiled TLS_DESCRIPTORS for the unconditional copies (their copy is built for it). */
+static uint32_t tls_descriptors(void) {
+  return descriptors_knob && SWITCH_KIND != KIND_COPY ? descriptors_knob : TLS_DESCRIPTORS;
+}
+
 static void init_threads(void) {
   for (int t = 0; t < THREADS; ++t) {
     struct thread* th = &threads[t];
@@ -359,8 +371,8 @@ static void init_threads(void) {
     struct desc* table = t == 0 ? gdt_table : thread_gdt[t];
     th->gdtr = (struct gdtr){0, sizeof gdt_table - 1, (uint32_t)table};
     if (t == 0 || !USES_TLS) continue;
-    th->tls_count = TLS_DESCRIPTORS;
-    for (int k = 0; k < TLS_DESCRIPTORS; ++k) {
+    th->tls_count = tls_descriptors();
+    for (int k = 0; k < (int)th->tls_count; ++k) {
       tls_area[t][k][0] = tls_magic(t, k);
       th->tls[k] = make_desc((uint32_t)tls_area[t][k], 0xFFFFF, TLS_ACCESS, 0xC);
     }
@@ -437,8 +449,34 @@ static void measure(void) {
   metric("bench_tls_switches", USES_TLS ? WARMUP + ITERATIONS + 1 : 0); /* + the entry switch */
 }
 
-void kernel_main(uint32_t magic) {
+/* The sweep knob of the Multiboot command line (docs/compare.md, "Sweeps"):
+ * descriptors=1..11, TLS descriptors per TLS thread (tls_descriptors). */
+__attribute__((noinline)) void parse_command_line(const uint32_t *info) {
+  if (!(info[0] & 4)) return;
+  const char *s = (const char *)info[4];
+  while (*s) {
+    while (*s == ' ') ++s;
+    const char *word = s;
+    while (*s && *s != ' ') ++s;
+    const char *name = "descriptors=";
+    unsigned i = 0;
+    while (name[i] && word + i < s && word[i] == name[i]) ++i;
+    if (word == s) continue;
+    if (name[i]) fail("unknown command-line word");
+    uint32_t n = 0;
+    unsigned digits = 0;
+    for (const char *c = word + i; c < s; ++c, ++digits) {
+      if (*c < '0' || *c > '9' || digits >= 3) fail("bad descriptors value");
+      n = n * 10 + (uint32_t)(*c - '0');
+    }
+    if (!digits || n < 1 || n > TLS_ENTRIES) fail("descriptors out of range (1-11)");
+    descriptors_knob = n;
+  }
+}
+
+void kernel_main(uint32_t magic, const uint32_t *info) {
   if (magic != 0x2BADB002) fail("Multiboot magic");
+  parse_command_line(info);
   init_descriptor_tables();
   init_threads();
   current = &threads[0];
@@ -457,7 +495,7 @@ void kernel_main(uint32_t magic) {
   metric("gdt_base", (uint32_t)gdt_table);
   metric("threads", THREADS);
   metric("tls_threads", USES_TLS ? THREADS - 1 : 0);
-  metric("tls_descriptors", TLS_DESCRIPTORS);
+  metric("tls_descriptors", USES_TLS ? tls_descriptors() : 0);
   metric("descriptor_accessed", DESCRIPTOR_ACCESSED);
   metric("switches", switches);
   metric("tls_switches", tls_switches);

@@ -12,6 +12,11 @@
  * descriptors of LAYOUT 4 are created with. */
 #include <stdint.h>
 
+/* The timer_hz knob (parse_command_line), 0 when not given. Defined before the other
+ * variables and parsed by a function placed after the others: the default images keep
+ * their layout. */
+static uint32_t timer_hz_knob;
+
 #include "guest_io.h"
 
 #ifndef LAYOUT
@@ -21,7 +26,7 @@
 #define CS_ACCESSED 1
 #endif
 
-#define PIT_COUNT 12        /* 1193182 Hz / 12 = 99.4 kHz timer */
+#define PIT_COUNT 12        /* 1193182 Hz / 12 = 99.4 kHz timer (the default; knob timer_hz) */
 #define UART_EVERY 4       /* a COM2 byte (and its IRQ 3) every 4th timer tick */
 #define RTC_RATE 3          /* MC146818 register A rate 3: 65536 >> 3 = 8192 Hz */
 #define RDTSC_SAMPLES 20000 /* phase 1 deltas */
@@ -126,13 +131,14 @@ static void setup_descriptor_tables(void) {
 
 /* ---- Devices: 8259A pair, 8254, MC146818, 16550A (COM2) ---- */
 static void setup_devices(void) {
+  const uint32_t pit_count = timer_hz_knob ? (1193182u + timer_hz_knob / 2) / timer_hz_knob : PIT_COUNT;
   outb(0x20, 0x11); outb(0x21, 0x20); outb(0x21, 0x04); outb(0x21, 0x01); /* master: vectors 20h-27h */
   outb(0xA0, 0x11); outb(0xA1, 0x28); outb(0xA1, 0x02); outb(0xA1, 0x01); /* slave: vectors 28h-2Fh */
   outb(0x21, (uint8_t)~((1 << 0) | (1 << 2) | (1 << 3))); /* IRQ 0, cascade, IRQ 3 */
   outb(0xA1, (uint8_t)~(1 << 0));                        /* IRQ 8 */
   outb(0x43, 0x34); /* counter 0, LSB then MSB, mode 2 */
-  outb(0x40, PIT_COUNT & 0xFF);
-  outb(0x40, PIT_COUNT >> 8);
+  outb(0x40, pit_count & 0xFF);
+  outb(0x40, pit_count >> 8);
   outb(0x70, 0x0A); outb(0x71, 0x20 | RTC_RATE);     /* 32.768 kHz time base, periodic rate */
   outb(0x70, 0x0B); uint8_t b = inb(0x71);
   outb(0x70, 0x0B); outb(0x71, (uint8_t)(b | 0x40)); /* PIE */
@@ -313,8 +319,34 @@ static void report(void) {
   finish(1);
 }
 
-void kernel_main(uint32_t magic) {
+/* The sweep knob of the Multiboot command line (docs/compare.md, "Sweeps"):
+ * timer_hz=100..1193182 sets the 8254 divisor to round(1193182 / timer_hz). */
+__attribute__((noinline)) void parse_command_line(const uint32_t *info) {
+  if (!(info[0] & 4)) return;
+  const char *s = (const char *)info[4];
+  while (*s) {
+    while (*s == ' ') ++s;
+    const char *word = s;
+    while (*s && *s != ' ') ++s;
+    const char *name = "timer_hz=";
+    unsigned i = 0;
+    while (name[i] && word + i < s && word[i] == name[i]) ++i;
+    if (word == s) continue;
+    if (name[i]) fail("unknown command-line word");
+    uint32_t hz = 0;
+    unsigned digits = 0;
+    for (const char *c = word + i; c < s; ++c, ++digits) {
+      if (*c < '0' || *c > '9' || digits >= 8) fail("bad timer_hz value");
+      hz = hz * 10 + (uint32_t)(*c - '0');
+    }
+    if (!digits || hz < 100 || hz > 1193182) fail("timer_hz out of range (100-1193182)");
+    timer_hz_knob = hz;
+  }
+}
+
+void kernel_main(uint32_t magic, const uint32_t *info) {
   if (magic != 0x2BADB002) fail("Multiboot magic");
+  parse_command_line(info);
   print("irq: layout " );
   print_u64(LAYOUT);
   print(", CS Accessed bit ");

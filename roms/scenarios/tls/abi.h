@@ -49,6 +49,17 @@ struct user_report {
   uint32_t gs_positive;         /* %gs accesses with a positive offset, as compiled */
   uint32_t extra_user_loads;    /* thread-pointer loads added by -mno-tls-direct-seg-refs */
   uint32_t checksum;            /* fold of the values read, so nothing is optimised away */
+  uint32_t tls_operations;      /* calls that were TLS operations (the others: density < 100) */
 };
+
+/* The sweep knobs of the Multiboot command line (docs/compare.md, "Sweeps"), parsed by
+ * the hypervisor and copied by the guest kernel for the ring-3 program. */
+struct user_knobs {
+  uint32_t density; /* density=1..100: percent of the calls that are TLS operations; the
+                       others do the same 8 accesses to ordinary memory (default 100) */
+  uint32_t run;     /* run=1..64: the 8 accesses of an operation in sign runs of this
+                       length (run=1: - + - + ...); 0 (default): the compiled + - + - operation */
+};
+extern struct user_knobs user_knobs;
 
 #endif

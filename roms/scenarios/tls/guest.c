@@ -10,6 +10,7 @@
 
 static uint8_t user_stack[8192] __attribute__((aligned(16)));
 static uint64_t yields, rewrites;
+struct user_knobs user_knobs;
 
 /* start.asm, user.c */
 void enter_outer_ring(uint32_t eip, uint32_t esp, uint32_t cs, uint32_t ds) __attribute__((noreturn));
@@ -55,6 +56,7 @@ void guest_main(void) {
   /* GS = the TLS selector for ring 3; this first load of the installed descriptor
    * sets its Accessed bit (the run's first implied locked Accessed-bit write). */
   __asm__ volatile("mov %0, %%gs" : : "r"(SEL_TLS));
+  user_knobs = hv_start_info.knobs;
   enter_outer_ring((uint32_t)user_main, (uint32_t)(user_stack + sizeof user_stack), SEL_USER_CODE, SEL_USER_DATA);
 }
 
@@ -69,6 +71,11 @@ static void report(const struct user_report *r, uint64_t instructions) {
   text_metric(&t, "tls_accesses_positive", r->gs_positive);
   text_metric(&t, "extra_user_loads", r->extra_user_loads);
   text_metric(&t, "checksum", r->checksum);
+  if (hv_start_info.knobs_given) {
+    text_metric(&t, "knob_density", user_knobs.density);
+    text_metric(&t, "knob_run", user_knobs.run);
+    text_metric(&t, "tls_operations", r->tls_operations);
+  }
   console_text(&t);
 }
 

@@ -101,9 +101,31 @@ static int word_is(const char *word, unsigned length, const char *expected) {
   return i == length && !expected[i];
 }
 
+/* "<name>=<decimal in [min, max]>" into *value; 0 when the word is not that knob. A
+ * malformed or out-of-range value stops the run (hv_fail). */
+static int knob_word(const char *word, unsigned length, const char *name, uint32_t min, uint32_t max,
+                     uint32_t *value) {
+  unsigned i = 0;
+  for (; name[i]; ++i)
+    if (i >= length || word[i] != name[i]) return 0;
+  if (i >= length || word[i] != '=') return 0;
+  uint32_t v = 0;
+  unsigned digits = 0;
+  for (++i; i < length; ++i, ++digits) {
+    if (word[i] < '0' || word[i] > '9' || digits >= 9) hv_fail("bad knob value on the command line", 0);
+    v = v * 10 + (uint32_t)(word[i] - '0');
+  }
+  if (!digits || v < min || v > max) hv_fail("knob value out of range on the command line", 0);
+  *value = v;
+  hv_start_info.knobs_given = 1;
+  return 1;
+}
+
 static void parse_command_line(const char *s) {
   hv_start_info.mode = MODE_EMULATION;
   hv_start_info.rewrites = 0;
+  hv_start_info.knobs.density = 100;
+  hv_start_info.knobs.run = 0;
   while (s && *s) {
     while (*s == ' ') ++s;
     const char *word = s;
@@ -114,6 +136,8 @@ static void parse_command_line(const char *s) {
     else if (word_is(word, n, "mode=flipping")) hv_start_info.mode = MODE_FLIPPING;
     else if (word_is(word, n, "rewrites=1")) hv_start_info.rewrites = 1;
     else if (word_is(word, n, "rewrites=0")) hv_start_info.rewrites = 0;
+    else if (knob_word(word, n, "density", 1, 100, &hv_start_info.knobs.density)) continue;
+    else if (knob_word(word, n, "run", 0, 64, &hv_start_info.knobs.run)) continue;
     else if (n) hv_fail("unknown command-line word", 0);
   }
 }

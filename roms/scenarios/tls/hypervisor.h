@@ -18,10 +18,13 @@ struct frame {
 
 enum hv_mode { MODE_NATIVE, MODE_EMULATION, MODE_FLIPPING };
 
-/* Parsed from the Multiboot command line: "mode=native|emulation|flipping rewrites=0|1". */
+/* Parsed from the Multiboot command line: "mode=native|emulation|flipping rewrites=0|1"
+ * and the sweep knobs "density=1..100 run=0..64" (abi.h, struct user_knobs). */
 struct start_info {
   enum hv_mode mode;
   int rewrites; /* the guest kernel rewrites the TLS descriptor on every SYS_YIELD */
+  struct user_knobs knobs;
+  int knobs_given; /* a knob was on the command line: the guest reports the knob metrics */
 };
 extern struct start_info hv_start_info;
 extern struct seg_desc hv_gdt[GDT_ENTRIES];
