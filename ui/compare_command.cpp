@@ -15,6 +15,7 @@
 #include "platform/input_error.h"
 #include "platform/scenario/scenario_runner.h"
 #include "trace/output_file.h"
+#include "ui/compare_make_stream.h"
 #include "ui/compare_plots.h"
 #include "ui/compare_report.h"
 #include "ui/trace_command.h"
@@ -165,6 +166,7 @@ std::string regenerate_command(const std::vector<std::string>& names, const po::
 }  // namespace
 
 int compare_command(const std::vector<std::string>& args) {
+  if (!args.empty() && args[0] == "make-stream") return make_stream_command({args.begin() + 1, args.end()});
   const po::options_description options = compare_options();
   po::options_description hidden;
   hidden.add_options()("scenario", po::value<std::vector<std::string>>());
