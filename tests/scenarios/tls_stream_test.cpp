@@ -33,6 +33,11 @@ i64 metric(const VariantResult& r, const std::string& name) {
   return it->second;
 }
 
+i64 metric_or_0(const VariantResult& r, const std::string& name) {
+  const auto it = r.metrics.find(name);
+  return it == r.metrics.end() ? 0 : it->second;
+}
+
 u64 gp_count(const VariantResult& r) { return r.counters.exceptions_by_vector[13]; }
 u64 locked_accessed(const VariantResult& r) {
   return r.counters.locked_by_kind[static_cast<std::size_t>(AccessKind::DescriptorAccessedBit)];
@@ -113,6 +118,11 @@ TEST_P(TlsStreamVariant, SyntheticStreamGivesTheSyntheticProgramsCounts) {
                         "handler_descriptor_writes", "yields", "rewrites", "descriptor_updates", "operations"})
     EXPECT_EQ(metric(r, m), metric(program, m)) << name << " " << m;
   EXPECT_EQ(locked_accessed(r), locked_accessed(program)) << name;
+  // The emulator decoded stores of the same forms (MOV r->m incl. the moffs store, MOV
+  // imm->m); the program's CMP m,r read is replayed as a MOV load of the same length.
+  for (const char* m : {"emulated_store_reg", "emulated_store_imm"})
+    EXPECT_EQ(metric_or_0(r, m), metric_or_0(program, m)) << name << " " << m;
+  EXPECT_EQ(metric_or_0(r, "emulated_load"), metric_or_0(program, "emulated_load") + metric_or_0(program, "emulated_cmp_mem_reg"));
   EXPECT_EQ(metric(r, "thread_changes"), 0) << name;
   EXPECT_EQ(metric(r, "lengths_approximated"), 0) << name;  // every recorded length has a form
   if (name.rfind("virt-happy", 0) == 0) {
