@@ -104,6 +104,26 @@ TEST(TlsStreamFile, SyntheticStreamHasTheProgramsAccessCounts) {
   EXPECT_EQ(std::count_if(s.records.begin(), s.records.end(), [](const auto& r) { return r.offset < 0; }), 4160);
 }
 
+TEST(TlsStreamManifest, ModuleIsResolvedBesideTheManifestAndNeedsAKernel) {
+  const std::filesystem::path dir = X86LAB_ROM_DIR "/scenarios/tls-stream";
+  const ScenarioManifest m = load_manifest(dir / "variants.json");
+  EXPECT_FALSE(m.in_all);
+  ASSERT_EQ(m.variants.size(), 8u);
+  EXPECT_EQ(m.variants[0].module, dir / "synthetic.x86ltls");
+  EXPECT_EQ(m.variants[0].kernel, dir / "../tls/tls_stream.elf");
+  EXPECT_TRUE(tls_manifest().variants[0].module.empty());
+  const std::filesystem::path bad = std::filesystem::temp_directory_path() / ("x86lab-module-" + std::to_string(::getpid()) + ".json");
+  std::ofstream(bad) << R"({"scenario": "s", "baseline": "a", "variants": [{"name": "a", "bios": "a.bin",
+                           "module": "m.x86ltls", "max_instructions": 10}]})";
+  try {
+    load_manifest(bad);
+    ADD_FAILURE() << "a module without a kernel was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("variant 'a' has a \"module\" but no \"kernel\""), std::string::npos) << e.what();
+  }
+  std::filesystem::remove(bad);
+}
+
 class TlsStreamVariant : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(TlsStreamVariant, SyntheticStreamGivesTheSyntheticProgramsCounts) {

@@ -179,6 +179,8 @@ __attribute__((noreturn)) static void stream_exit(const struct stream_user_repor
   text_metric(&t, "lengths_approximated", r->lengths_approximated);
   text_metric(&t, "extra_user_loads", r->common.extra_user_loads);
   text_metric(&t, "checksum", r->common.checksum);
+  text_metric(&t, "replay_instructions", r->replay_instructions);
+  text_metric(&t, "replay_cycles_measured", r->replay_cycles);
   console_text(&t);
   guest_exit(r->common.yields == yields ? 0 : 1);
 }

@@ -89,6 +89,8 @@ struct stream_user_report {
   struct user_report common;     /* operations = accesses replayed, yields = switch markers */
   uint32_t lengths_approximated; /* accesses replayed with an instruction of another length */
   uint32_t writes;               /* accesses with the write flag */
+  uint64_t replay_instructions;  /* PerfCtr0 (instructions retired) over the replay loop */
+  uint64_t replay_cycles;        /* PerfCtr1 (cycles) over the replay loop */
 };
 void stream_user_main(void); /* stream_user.c */
 #endif
