@@ -14,25 +14,12 @@
 namespace {
 
 using x86lab::testing::Outcome;
+using x86lab::testing::row_cells;
 
 Outcome run(const std::string& arguments) { return x86lab::testing::run_x86lab(arguments); }
 
 std::string temp_file(const std::string& name) {
   return (std::filesystem::path(::testing::TempDir()) / ("x86lab_stream_" + name)).string();
-}
-
-// The cells of the table row `label` (text format).
-std::vector<std::string> row_cells(const std::string& output, const std::string& label) {
-  std::istringstream lines(output);
-  for (std::string line; std::getline(lines, line);) {
-    line.erase(0, line.find_first_not_of(' '));
-    if (line.rfind(label + "  ", 0) != 0) continue;
-    std::istringstream cells(line.substr(label.size()));
-    std::vector<std::string> values;
-    for (std::string cell; cells >> cell;) values.push_back(cell);
-    return values;
-  }
-  return {};
 }
 
 void expect_one_line_status_2(const Outcome& o, const std::string& fragment) {
