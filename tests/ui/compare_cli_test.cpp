@@ -15,6 +15,7 @@
 namespace {
 
 using x86lab::testing::Outcome;
+using x86lab::testing::row_cells;
 
 const std::string kScenarioDir = X86LAB_ROM_DIR "/scenarios";
 
@@ -106,20 +107,6 @@ TEST(CompareCli, BadOptionsAreOneLineAndStatus2) {
   expect_one_line_status_2(run("compare --no-files"), "compare needs a scenario name or 'all'");
   expect_one_line_status_2(run("compare selftest --no-files --scenario-dir /nonexistent"),
                            "scenario folder '/nonexistent' does not exist");
-}
-
-// The cells of the text-table row whose label is `label`.
-std::vector<std::string> row_cells(const std::string& output, const std::string& label) {
-  std::istringstream lines(output);
-  for (std::string line; std::getline(lines, line);) {
-    line.erase(0, line.find_first_not_of(' '));
-    if (line.rfind(label + "  ", 0) != 0) continue;
-    std::istringstream cells(line.substr(label.size()));
-    std::vector<std::string> values;
-    for (std::string cell; cells >> cell;) values.push_back(cell);
-    return values;
-  }
-  return {};
 }
 
 TEST(CompareCli, TextTableHasTheValuesOfTheProgramStructure) {

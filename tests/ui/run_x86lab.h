@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace x86lab::testing {
 
@@ -44,6 +45,21 @@ inline std::string read_file(const std::string& path) {
   std::stringstream text;
   text << file.rdbuf();
   return text.str();
+}
+
+// The cells of the table row `label` of `x86lab compare`'s text output (after the
+// label, split at blanks); empty when no row has that label.
+inline std::vector<std::string> row_cells(const std::string& output, const std::string& label) {
+  std::istringstream lines(output);
+  for (std::string line; std::getline(lines, line);) {
+    line.erase(0, line.find_first_not_of(' '));
+    if (line.rfind(label + "  ", 0) != 0) continue;
+    std::istringstream cells(line.substr(label.size()));
+    std::vector<std::string> values;
+    for (std::string cell; cells >> cell;) values.push_back(cell);
+    return values;
+  }
+  return {};
 }
 
 // `arguments` are rejected with exit status 2 and exactly the line "x86lab: <message>".
