@@ -14,7 +14,9 @@
 
 #include "platform/input_error.h"
 #include "platform/scenario/scenario_runner.h"
+#include "platform/scenario/tls_stream.h"
 #include "trace/output_file.h"
+#include "ui/compare_make_stream.h"
 #include "ui/compare_plots.h"
 #include "ui/compare_report.h"
 #include "ui/trace_command.h"
@@ -43,6 +45,8 @@ po::options_description compare_options() {
       ("jobs,j", po::value<std::string>()->value_name("N"), "variants run at once (default: the number of cores)")
       ("scenario-dir", po::value<std::string>()->value_name("DIR"),
        "where the built scenarios are (DIR/<scenario>/variants.json)")
+      ("stream", po::value<std::string>()->value_name("FILE"),
+       "a recorded TLS access stream: module 0 of every variant that has a \"module\" (tls-stream; docs/compare.md)")
       ("verbose,v", "also print each variant's debug-console text on stderr");
   return options;
 }
@@ -100,6 +104,20 @@ std::vector<std::vector<const VariantSpec*>> select_variants(const std::vector<S
         selected.back().push_back(&variant);
   }
   return selected;
+}
+
+// --stream FILE: the module of every variant that boots one (docs/compare.md "Replaying a
+// recorded stream"). The file is checked here, so a bad one is bad input (status 2).
+void replace_modules(std::vector<ScenarioManifest>& manifests, const std::filesystem::path& stream) {
+  decode_tls_stream(read_input_bytes(stream.string(), "--stream", kAnyInputSize), stream.string());
+  bool used = false;
+  for (ScenarioManifest& manifest : manifests)
+    for (VariantSpec& variant : manifest.variants)
+      if (!variant.module.empty()) {
+        variant.module = stream;
+        used = true;
+      }
+  if (!used) throw InputError("--stream '" + stream.string() + "': no variant of these scenarios boots a module (tls-stream does)");
 }
 
 unsigned parse_jobs(const po::variables_map& vm) {
@@ -165,6 +183,7 @@ std::string regenerate_command(const std::vector<std::string>& names, const po::
 }  // namespace
 
 int compare_command(const std::vector<std::string>& args) {
+  if (!args.empty() && args[0] == "make-stream") return make_stream_command({args.begin() + 1, args.end()});
   const po::options_description options = compare_options();
   po::options_description hidden;
   hidden.add_options()("scenario", po::value<std::vector<std::string>>());
@@ -191,7 +210,8 @@ int compare_command(const std::vector<std::string>& args) {
   if (!std::filesystem::is_directory(dir)) throw InputError("scenario folder '" + dir.string() + "' does not exist");
   const std::vector<std::string> names =
       vm.count("scenario") ? vm["scenario"].as<std::vector<std::string>>() : std::vector<std::string>{};
-  const std::vector<ScenarioManifest> manifests = load_scenarios(names, dir);
+  std::vector<ScenarioManifest> manifests = load_scenarios(names, dir);
+  if (vm.count("stream")) replace_modules(manifests, vm["stream"].as<std::string>());
   const auto selected = select_variants(manifests, vm);
   const bool files = !vm.count("no-files");
   const std::filesystem::path out = vm["out"].as<std::string>();

@@ -78,6 +78,9 @@ class ManifestReader {
     if (!kernel.empty()) spec.kernel = folder / kernel;
     if (!bios.empty()) spec.bios = folder / bios;
     spec.append = text(object, "append", where, false);
+    const std::string module = text(object, "module", where, false);
+    if (!module.empty() && kernel.empty()) fail(where + "has a \"module\" but no \"kernel\"");
+    if (!module.empty()) spec.module = folder / module;
     spec.memory_mib = static_cast<u32>(whole(object, "memory_mib", where, 1, 3584, 64, false));
     spec.max_instructions = whole(object, "max_instructions", where, 1, UINT64_MAX, 0, true);
     if (object.contains("code_range")) code_range(object["code_range"], where, spec);

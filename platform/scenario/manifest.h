@@ -19,6 +19,7 @@ struct VariantSpec {
   std::filesystem::path kernel;        // Multiboot kernel (resolved against the manifest's folder), or empty
   std::filesystem::path bios;          // ROM image (resolved likewise), or empty; exactly one of the two is set
   std::string append;                  // Multiboot command line ("" for none)
+  std::filesystem::path module;        // Multiboot module 0 (as --initrd; resolved likewise), or empty; needs kernel
   u32 memory_mib = 64;                 // RAM size in MiB (1 to 3584)
   u64 max_instructions = 0;            // safety limit in steps (instructions and deliveries); reaching it fails the variant
   std::map<std::string, double> seed;  // the seed document's numbers for this variant, keyed like METRIC names

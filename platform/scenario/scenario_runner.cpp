@@ -69,7 +69,7 @@ MachineConfig variant_config(const VariantSpec& variant, const MachineConfig& ba
   config.bios.clear();
   config.kernel = {};
   if (!variant.bios.empty()) config.bios = read_rom_image(variant.bios.string());
-  if (!variant.kernel.empty()) config.kernel = {variant.kernel.string(), "", variant.append};
+  if (!variant.kernel.empty()) config.kernel = {variant.kernel.string(), variant.module.string(), variant.append};
   return config;
 }
 

@@ -32,7 +32,11 @@
 #define KIND_RANGED 3
 #define KIND_GDT 4
 
+#ifdef CTXSW_STREAM
+#define THREADS 17       /* thread 0 is kernel_main; 1-16 are the stream's threads 0-15 (ctxsw_stream.c) */
+#else
 #define THREADS 4        /* thread 0 is kernel_main (no TLS); 1-3 use TLS */
+#endif
 #define SWITCHES 64      /* timer-driven switches, round robin; a multiple of THREADS */
 #define PIT_COUNT 1193   /* 1193182 Hz / 1193 = 1000.15 Hz */
 #define STACK_BYTES 4096
@@ -42,7 +46,7 @@
 #define GDT_LDT (GDT_TLS_MIN + TLS_ENTRIES) /* 17: the LDT descriptor slot */
 #define GDT_ENTRIES (GDT_LDT + 1)
 #define LDT_SELECTOR (GDT_LDT * 8)
-#define LDT_ENTRIES 4
+#define LDT_ENTRIES THREADS /* entry t is thread t's (LinuxThreads) */
 #define KERNEL_CS 0x08
 #define KERNEL_DS 0x10
 
@@ -437,13 +441,22 @@ static void measure(void) {
   metric("bench_tls_switches", USES_TLS ? WARMUP + ITERATIONS + 1 : 0); /* + the entry switch */
 }
 
-void kernel_main(uint32_t magic) {
+#ifdef CTXSW_STREAM
+#include "ctxsw_stream.c"
+#endif
+
+void kernel_main(uint32_t magic, const uint32_t* info) {
   if (magic != 0x2BADB002) fail("Multiboot magic");
   init_descriptor_tables();
   init_threads();
   current = &threads[0];
   gdt_table[GDT_LDT] = mms[0].ldt_desc; /* thread 0's LDT (Linux 2.4's default_ldt) */
   if (SWITCH_KIND == KIND_LDT) __asm__ volatile("lldt %w0" : : "r"(LDT_SELECTOR));
+#ifdef CTXSW_STREAM
+  stream_main(info);
+#else
+  (void)info;
+#endif
   measure();
 
   start_timer();

@@ -40,7 +40,16 @@ static void install_tls_descriptor(void) {
   }
 }
 
+#ifdef TLS_STREAM
+__attribute__((noreturn)) static void stream_guest_main(void);
+static void stream_yield(uint32_t thread);
+__attribute__((noreturn)) static void stream_exit(const struct stream_user_report *r);
+#endif
+
 void guest_main(void) {
+#ifdef TLS_STREAM
+  stream_guest_main();
+#endif
   install_tls_descriptor();
   /* The TLS block (zero-initialised __thread variables) below the thread pointer and
    * glibc's tcbhead_t at it. */
@@ -75,6 +84,11 @@ static void report(const struct user_report *r, uint64_t instructions) {
 void guest_syscall(struct frame *f) {
   switch (f->eax) {
     case SYS_YIELD:
+#ifdef TLS_STREAM
+      stream_yield(f->ebx);
+      f->eax = 0;
+      return;
+#endif
       ++yields;
       if (hv_start_info.rewrites) {
         install_tls_descriptor();
@@ -85,6 +99,9 @@ void guest_syscall(struct frame *f) {
     case SYS_EXIT: {
       /* Instructions retired so far (PerfCtr0, set up by the hypervisor), before any
        * printing: the part of the run that the variants share. */
+#ifdef TLS_STREAM
+      stream_exit((const struct stream_user_report *)f->ebx);
+#endif
       uint32_t low, high;
       __asm__ volatile("rdpmc" : "=a"(low), "=d"(high) : "c"(0));
       const struct user_report *r = (const struct user_report *)f->ebx;
@@ -95,3 +112,76 @@ void guest_syscall(struct frame *f) {
       f->eax = (uint32_t)-1;
   }
 }
+
+#ifdef TLS_STREAM
+/* Stream mode (docs/scenarios/tls.md "Stream mode"): one TLS block and tcbhead per
+ * recorded thread, thread k's thread pointer TLS_THREAD_POINTER - k * 64 KiB. A switch
+ * marker is a SYS_YIELD with EBX = the next thread: the kernel installs that thread's
+ * descriptor when the thread changes (its TLS base differs), and with rewrites=1 on
+ * every switch, as a context switch did. */
+static uint32_t stream_current, stream_thread_changes;
+
+static uint32_t stream_thread_pointer(uint32_t thread) { return TLS_THREAD_POINTER - thread * TLS_STREAM_THREAD_SPACING; }
+
+static void install_thread_descriptor(uint32_t thread) {
+  const struct seg_desc d = desc_glibc_tls(stream_thread_pointer(thread));
+  if (hypercall(HC_UPDATE_DESCRIPTOR, GDT_TLS_ENTRY, d.low, d.high) != 0) {
+    struct text t = {.len = 0};
+    text_str(&t, "FAIL the hypervisor refused the TLS descriptor\n");
+    console_text(&t);
+    guest_exit(1);
+  }
+}
+
+__attribute__((noreturn)) static void stream_guest_main(void) {
+  for (uint32_t k = 0; k < hv_stream.threads; ++k) {
+    const uint32_t tp = stream_thread_pointer(k);
+    volatile uint32_t *window = (volatile uint32_t *)(tp - TLS_STREAM_WINDOW);
+    for (unsigned i = 0; i < 2 * TLS_STREAM_WINDOW / 4; ++i) window[i] = 0;
+    volatile uint32_t *tcb = (volatile uint32_t *)tp;
+    tcb[TCB_TCB / 4] = tp;
+    tcb[TCB_SELF / 4] = tp;
+    tcb[TCB_MULTIPLE_THREADS / 4] = hv_stream.threads > 1;
+    tcb[TCB_STACK_GUARD / 4] = 0x5A17C0DEu;
+    tcb[TCB_POINTER_GUARD / 4] = 0x3C0FFEE5u;
+  }
+  install_thread_descriptor(0);
+  __asm__ volatile("mov %0, %%gs" : : "r"(SEL_TLS));
+  enter_outer_ring((uint32_t)stream_user_main, (uint32_t)(user_stack + sizeof user_stack), SEL_USER_CODE, SEL_USER_DATA);
+}
+
+static void stream_yield(uint32_t thread) {
+  ++yields;
+  if (thread >= hv_stream.threads) thread = stream_current;  /* checked by stream_load; defensive */
+  const int change = thread != stream_current;
+  stream_thread_changes += (uint32_t)change;
+  stream_current = thread;
+  if (change || hv_start_info.rewrites) {
+    install_thread_descriptor(thread);
+    ++rewrites;
+  }
+}
+
+__attribute__((noreturn)) static void stream_exit(const struct stream_user_report *r) {
+  uint32_t low, high;
+  __asm__ volatile("rdpmc" : "=a"(low), "=d"(high) : "c"(0));
+  struct text t = {.len = 0};
+  text_metric(&t, "instructions_at_exit", ((uint64_t)high << 32) | low);
+  text_metric(&t, "operations", r->common.operations);
+  text_metric(&t, "stream_records", hv_stream.count);
+  text_metric(&t, "stream_threads", hv_stream.threads);
+  text_metric(&t, "yields", yields);
+  text_metric(&t, "thread_changes", stream_thread_changes);
+  text_metric(&t, "rewrites", rewrites);
+  text_metric(&t, "tls_accesses_negative", r->common.gs_negative);
+  text_metric(&t, "tls_accesses_positive", r->common.gs_positive);
+  text_metric(&t, "tls_writes", r->writes);
+  text_metric(&t, "lengths_approximated", r->lengths_approximated);
+  text_metric(&t, "extra_user_loads", r->common.extra_user_loads);
+  text_metric(&t, "checksum", r->common.checksum);
+  text_metric(&t, "replay_instructions", r->replay_instructions);
+  text_metric(&t, "replay_cycles_measured", r->replay_cycles);
+  console_text(&t);
+  guest_exit(r->common.yields == yields ? 0 : 1);
+}
+#endif

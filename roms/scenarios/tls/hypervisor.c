@@ -114,6 +114,9 @@ static void parse_command_line(const char *s) {
     else if (word_is(word, n, "mode=flipping")) hv_start_info.mode = MODE_FLIPPING;
     else if (word_is(word, n, "rewrites=1")) hv_start_info.rewrites = 1;
     else if (word_is(word, n, "rewrites=0")) hv_start_info.rewrites = 0;
+#ifdef TLS_STREAM
+    else if (stream_command_word(word, n)) continue;
+#endif
     else if (n) hv_fail("unknown command-line word", 0);
   }
 }
@@ -121,6 +124,9 @@ static void parse_command_line(const char *s) {
 void hypervisor_main(uint32_t magic, const uint32_t *info) {
   if (magic != 0x2BADB002u) hv_fail("not booted by a Multiboot loader", 0);
   parse_command_line((info[0] & 4) ? (const char *)info[4] : 0);
+#ifdef TLS_STREAM
+  stream_load(info);
+#endif
 
   /* GDT: the hypervisor's flat ring-0 segments, the guest's ring-1 and ring-3 segments
    * (clipped like any guest descriptor), the TLS entry (empty until the guest asks)
@@ -157,6 +163,9 @@ void hypervisor_main(uint32_t magic, const uint32_t *info) {
    * thread pointer (0xB7C00000) onto physical 4-8 MiB. All user-accessible. */
   for (uint32_t i = 0; i < 4; ++i) page_directory[i] = (i << 22) | 0x87;
   page_directory[TLS_THREAD_POINTER >> 22] = 0x00400000u | 0x87;
+#ifdef TLS_STREAM
+  stream_map(page_directory);
+#endif
   __asm__ volatile(
       "mov %%cr4, %%eax\n\tor $0x110, %%eax\n\tmov %%eax, %%cr4\n\t"
       "mov %0, %%cr3\n\t"

@@ -72,4 +72,27 @@ void hv_gp_handler(struct frame *f);
 void hv_gp_report(struct text *t);
 extern uint64_t hv_handler_descriptor_writes; /* flips written into the GDT */
 
+#ifdef TLS_STREAM
+#include "stream.h"
+/* stream_hv.c (tls_stream.elf only): the checked stream of Multiboot module 0. */
+struct stream_info {
+  const struct tls_stream_record *records;
+  uint32_t count, threads;
+  int virt_happy; /* "stream=virt-happy": negative offsets go through a %gs:0 load, as -mno-tls-direct-seg-refs code */
+};
+extern struct stream_info hv_stream;
+int stream_command_word(const char *word, unsigned length); /* "stream=direct|virt-happy": 1 if it was one */
+void stream_load(const uint32_t *multiboot_info);           /* checks the module; a bad one ends the run */
+void stream_map(uint32_t *page_directory);                  /* identity pages over the module */
+/* What the ring-3 replay (stream_user.c) hands to SYS_EXIT. */
+struct stream_user_report {
+  struct user_report common;     /* operations = accesses replayed, yields = switch markers */
+  uint32_t lengths_approximated; /* accesses replayed with an instruction of another length */
+  uint32_t writes;               /* accesses with the write flag */
+  uint64_t replay_instructions;  /* PerfCtr0 (instructions retired) over the replay loop */
+  uint64_t replay_cycles;        /* PerfCtr1 (cycles) over the replay loop */
+};
+void stream_user_main(void); /* stream_user.c */
+#endif
+
 #endif
