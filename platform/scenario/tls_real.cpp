@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "platform/input_error.h"
+#include "platform/scenario/scenario_runner.h"
 #include "trace/output_file.h"
 
 namespace x86lab {
@@ -89,16 +90,7 @@ RecordedWorkload record_workload(const VariantSpec& workload, const MachineConfi
     return recorded;
   }
 
-  MachineConfig config;
-  config.profile = base.profile;
-  config.cost_model = base.cost_model;
-  config.cache_model = base.cache_model;
-  config.cpu_hz = base.cpu_hz;
-  config.rtc_start = base.rtc_start;
-  config.memory_mib = workload.memory_mib;
-  config.max_instructions = workload.max_instructions;
-  config.exit_on_halt = true;
-  config.kernel = {workload.kernel.string(), workload.module.string(), workload.append};
+  MachineConfig config = isolated_variant_config(workload, base);
   CapturedSerial serial;
   TlsRecorder recorder(window, &serial);
   config.com1_host = &recorder;
