@@ -96,8 +96,8 @@ TlsRealRun record_tls_real(const std::filesystem::path& scenario_dir, const std:
   // The boot itself is the workload of `boot`: the whole run is recorded.
   const TlsWindow window = workload == "boot" ? TlsWindow{} : parse_tls_window("X86LAB-WORKLOAD-BEGIN..X86LAB-WORKLOAD-END");
   const std::filesystem::path cache = use_cache ? guest_cache_dir() / "tls-streams" : std::filesystem::path();
-  std::cerr << "x86lab: tls-real: booting the Linux compare guest for workload '" << workload
-            << "' and recording its TLS stream (minutes; cached in " << (use_cache ? cache.string() : "no cache") << ")\n";
+  std::cerr << "x86lab: tls-real: workload '" << workload << "': recording its TLS stream on the Linux compare guest"
+            << (use_cache ? " unless " + cache.string() + " has it" : "") << " (a boot takes minutes)\n";
   TlsRealRun run{workload, record_workload(*variant, base, window, cache)};
   if (run.recorded.stream_file.empty()) {
     run.recorded.stream_file = std::filesystem::temp_directory_path() / ("x86lab-tls-real-" + workload + ".x86ltls");
