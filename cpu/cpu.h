@@ -72,6 +72,19 @@ class StepMonitor {
 // The fields of CpuState in a snapshot's order (cpu/cpu_snapshot.cpp).
 void transfer_cpu_state(StateArchive& archive, CpuState& state);
 
+class Cpu;
+
+// An observer of the data accesses made through one segment register (Cpu::observe_segment;
+// `x86lab run --record-tls` watches GS, the thread pointer of Linux i386 glibc). Called
+// after each access that completed (a faulting one is seen again when it is retried),
+// with the offset (the effective address), the size in bytes and whether it wrote; a
+// read-modify-write without LOCK is a read and a write, a locked one a write.
+class SegmentAccessObserver {
+ public:
+  virtual ~SegmentAccessObserver() = default;
+  virtual void segment_access(const Cpu& cpu, u32 offset, unsigned size, bool write) = 0;
+};
+
 class Cpu {
  public:
   Cpu(Mmu& mmu, PortBus& ports, Counters& counters, const CpuProfile& profile);
@@ -267,6 +280,16 @@ class Cpu {
   // would; null otherwise.
   template <AccessIntent kIntent>
   [[gnu::always_inline]] u8* direct_data(u8 segment, u32 offset, unsigned size, AccessKind kind);
+  // Observes every data access through `segment` (ES..GS) with `observer` (null: none).
+  // While one is set, accesses through that register take the checked path; the others
+  // and the run without an observer are unchanged.
+  void observe_segment(u8 segment, SegmentAccessObserver* observer) {
+    segment_observer_ = observer;
+    observed_segment_ = observer ? segment : kNoObservedSegment;
+    update_access_checks();
+  }
+  // The length in bytes of the executing instruction (for an observer: EIP has moved past it).
+  u8 executing_length() const { return static_cast<u8>(state.eip - instruction_eip_); }
   // Checks a write without performing it (for instructions that must fault before
   // any state changes, such as PUSHA and far CALL).
   void check_write(u8 segment, u32 offset, unsigned size);
@@ -548,7 +571,13 @@ class Cpu {
   u32 instruction_debug_hits_ = 0;    // data breakpoints hit by the current instruction (B0-B3)
   u8 code_breakpoints_ = 0;           // enabled execute breakpoints, bit n = DRn
   u8 data_breakpoints_ = 0;           // enabled data (write, read/write) breakpoints
-  bool access_checks_ = false;        // data accesses need check_access (#AC or data breakpoints)
+  bool access_checks_ = false;        // data accesses need check_access (#AC, data breakpoints, an observer)
+  static constexpr u8 kNoObservedSegment = 0xFF;
+  u8 observed_segment_ = kNoObservedSegment;    // observe_segment
+  SegmentAccessObserver* segment_observer_ = nullptr;
+  void observe(u8 segment, u32 offset, unsigned size, bool write) const {
+    if (segment == observed_segment_) segment_observer_->segment_access(*this, offset, size, write);
+  }
   bool task_switch_committed_ = false;  // a fault now belongs to the new task: keep its state
   // The next event delivered pushes RF = 1: a fault, or an event between iterations of a
   // repeated string instruction (end_string_step); cleared by a delivery.

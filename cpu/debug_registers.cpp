@@ -50,7 +50,9 @@ void Cpu::check_debug_register_access() {
   throw Fault{1, std::nullopt, "general detect"};
 }
 
-void Cpu::update_access_checks() { access_checks_ = data_breakpoints_ != 0 || (state.cr0 & cr0::AM) != 0; }
+void Cpu::update_access_checks() {
+  access_checks_ = data_breakpoints_ != 0 || (state.cr0 & cr0::AM) != 0 || segment_observer_ != nullptr;
+}
 
 void Cpu::check_code_breakpoint() {
   current_entry_ = nullptr;  // a code breakpoint faults before the fetch

@@ -34,7 +34,12 @@ template <class T>
 [[gnu::noinline]] T Cpu::read_checked(u8 segment, u32 offset, AccessKind kind) {
   const u32 linear = checked_linear(state.segments[segment], offset, sizeof(T), false,
                                     segment == SS, protected_mode());
-  if (access_checks_) [[unlikely]] check_access(linear, sizeof(T), false);
+  if (access_checks_) [[unlikely]] {
+    check_access(linear, sizeof(T), false);
+    const T value = mmu_.read<T>(linear, kind, user());
+    observe(segment, offset, sizeof(T), false);
+    return value;
+  }
   return mmu_.read<T>(linear, kind, user());
 }
 
@@ -44,6 +49,7 @@ template <class T>
                                     segment == SS, protected_mode());
   if (access_checks_) [[unlikely]] check_access(linear, sizeof(T), true);
   mmu_.write<T>(linear, value, kind, user());
+  if (access_checks_) [[unlikely]] observe(segment, offset, sizeof(T), true);
 }
 
 // ---- try_read and try_write: faults signalled (signal_fault), not thrown ----
@@ -90,7 +96,9 @@ template <class T>
     return signal_access_fault(*fault);
   const u32 linear = reg.cache.base + offset;
   if (access_checks_) [[unlikely]] check_access(linear, sizeof(T), false);
-  return mmu_.try_read<T>(linear, kind, user(), value) || signal_access_fault(mmu_.fault());
+  if (!mmu_.try_read<T>(linear, kind, user(), value)) return signal_access_fault(mmu_.fault());
+  if (access_checks_) [[unlikely]] observe(segment, offset, sizeof(T), false);
+  return true;
 }
 
 template <class T>
@@ -100,7 +108,9 @@ template <class T>
     return signal_access_fault(*fault);
   const u32 linear = reg.cache.base + offset;
   if (access_checks_) [[unlikely]] check_access(linear, sizeof(T), true);
-  return mmu_.try_write<T>(linear, value, kind, user()) || signal_access_fault(mmu_.fault());
+  if (!mmu_.try_write<T>(linear, value, kind, user())) return signal_access_fault(mmu_.fault());
+  if (access_checks_) [[unlikely]] observe(segment, offset, sizeof(T), true);
+  return true;
 }
 
 // ---- the direct path, write checks, locked accesses ----
@@ -111,7 +121,7 @@ template <AccessIntent kIntent>
   const bool allowed = cache.usable && (kIntent == AccessIntent::Write ? cache.writable() : cache.readable());
   if (!allowed || !cache.contains(offset, size)) return nullptr;
   if (access_checks_) [[unlikely]]
-    if (data_breakpoints_ || ((state.eflags & flag::AC) && state.cpl == 3)) return nullptr;
+    if (data_breakpoints_ || ((state.eflags & flag::AC) && state.cpl == 3) || segment == observed_segment_) return nullptr;
   return mmu_.direct_pointer<kIntent>(cache.base + offset, size, user(), kind);
 }
 
@@ -125,7 +135,12 @@ template <class T, class Modify>
 inline T Cpu::locked_rmw(u8 segment, u32 offset, AccessKind kind, Modify modify) {
   const u32 linear = checked_linear(state.segments[segment], offset, sizeof(T), true,
                                     segment == SS, protected_mode());
-  if (access_checks_) [[unlikely]] check_access(linear, sizeof(T), true);
+  if (access_checks_) [[unlikely]] {
+    check_access(linear, sizeof(T), true);
+    const T old = mmu_.locked_rmw<T>(linear, kind, user(), modify);
+    observe(segment, offset, sizeof(T), true);
+    return old;
+  }
   return mmu_.locked_rmw<T>(linear, kind, user(), modify);
 }
 

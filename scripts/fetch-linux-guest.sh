@@ -31,51 +31,14 @@ if [ $force = 0 ] && [ -s "$cache/vmlinuz" ] && [ -s "$cache/initrd.gz" ] && [ -
 fi
 mkdir -p "$cache"
 
-# ---- the Debian mirror apt is configured with (deb822 .sources first, then sources.list)
-mirror=
-for f in /etc/apt/sources.list.d/*.sources; do
-  [ -e "$f" ] || continue
-  mirror=$(awk '
-    /^[[:space:]]*$/ { if (uri != "" && suites ~ /(^| )bookworm( |$)/) { print uri; exit } uri = ""; suites = ""; next }
-    /^URIs:/ { uri = $2 }
-    /^Suites:/ { $1 = ""; suites = $0 " " }
-    END { if (uri != "" && suites ~ /(^| )bookworm( |$)/) print uri }' "$f" | head -1)
-  [ -n "$mirror" ] && break
-done
-if [ -z "$mirror" ] && [ -e /etc/apt/sources.list ]; then
-  mirror=$(awk '$1 == "deb" { for (i = 2; i <= NF; ++i) if ($i !~ /^\[/ && $i !~ /\]$/ && $i ~ /:\/\//) { if ($(i+1) == "bookworm") { print $i; exit } } }' /etc/apt/sources.list | head -1)
-fi
-[ -n "$mirror" ] || die "no Debian bookworm mirror found in /etc/apt/sources.list.d/*.sources or /etc/apt/sources.list"
-log "using the configured mirror for bookworm i386"
-
-# ---- a private apt state: i386 lists in their own directory
-apt_dir="$cache/apt"
-mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial" "$apt_dir/etc/preferences.d" "$apt_dir/debs"
-keyring=/usr/share/keyrings/debian-archive-keyring.gpg
-[ -e "$keyring" ] || die "missing $keyring (package debian-archive-keyring)"
-echo "deb [arch=i386 signed-by=$keyring] $mirror bookworm main" > "$apt_dir/etc/sources.list"
-apt_opts=(
-  -o "Dir::Etc::SourceList=$apt_dir/etc/sources.list"
-  -o "Dir::Etc::SourceParts=$apt_dir/etc/none"
-  -o "Dir::Etc::PreferencesParts=$apt_dir/etc/preferences.d"
-  -o "Dir::State::Lists=$apt_dir/lists"
-  -o "Dir::Cache=$apt_dir/cache"
-  -o "Dir::State::status=/dev/null"
-  -o "APT::Architecture=i386"
-  -o "APT::Architectures::=i386"
-  -o "Acquire::Languages=none"
-  -o "Debug::NoLocking=1"
-  -o "APT::Sandbox::User=root"
-)
-mkdir -p "$apt_dir/etc/none"
-log "apt-get update (i386 lists in $apt_dir/lists)"
-apt-get "${apt_opts[@]}" -q update >"$apt_dir/update.log" 2>&1 || { cat "$apt_dir/update.log" >&2; die "apt-get update failed"; }
+# ---- a private apt state: i386 lists in their own directory (scripts/lib/debian-i386.sh)
+. "$here/lib/debian-i386.sh"
+debian_i386_apt_setup
 
 kernel_pkg=$(apt-cache "${apt_opts[@]}" pkgnames linux-image-6.1.0- | grep -E '^linux-image-6\.1\.0-[0-9]+-686-unsigned$' | sort -V | tail -1)
 [ -n "$kernel_pkg" ] || die "no linux-image-6.1.0-*-686-unsigned in the bookworm i386 index"
 log "kernel package: $kernel_pkg"
-(cd "$apt_dir/debs" && rm -f ./*.deb && apt-get "${apt_opts[@]}" -q download "$kernel_pkg" busybox-static) \
-  || die "apt-get download failed"
+debian_i386_download "$kernel_pkg" busybox-static
 
 # ---- extract vmlinuz and busybox
 work=$(mktemp -d)
@@ -92,23 +55,8 @@ cp "$work/busybox/bin/busybox" "$cache/busybox"
 gcc -m32 -static -O2 -pthread -o "$cache/tls_test" "$here/linux-guest/tls_test.c" \
   || die "gcc -m32 -static failed (is gcc-multilib installed?)"
 
-# ---- initramfs images: cpio "newc" written here (ASCII headers), so that
+# ---- initramfs images: cpio "newc" written by cpio_entry (ASCII headers), so that
 # /dev/console can be a character device without mknod or a cpio tool.
-ino=0
-cpio_entry() {  # cpio_entry NAME MODE(octal) FILE-or-empty [MAJOR MINOR]
-  local name=$1 mode=$2 file=${3:-} rmajor=${4:-0} rminor=${5:-0} size=0 namesize
-  [ -n "$file" ] && size=$(stat -c %s "$file")
-  namesize=$(( ${#name} + 1 ))
-  ino=$((ino + 1))
-  printf '070701%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X' \
-    "$ino" "$((8#$mode))" 0 0 1 0 "$size" 0 0 "$rmajor" "$rminor" "$namesize" 0
-  printf '%s\0' "$name"
-  head -c $(( (4 - (110 + namesize) % 4) % 4 )) /dev/zero
-  if [ -n "$file" ]; then
-    cat "$file"
-    head -c $(( (4 - size % 4) % 4 )) /dev/zero
-  fi
-}
 build_initramfs() {  # build_initramfs OUTPUT INTERACTIVE(0|1)
   local out=$1 interactive=$2
   ino=0

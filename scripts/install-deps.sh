@@ -23,6 +23,8 @@ packages=(
   # test peers (QEMU, and Bochs for the ROM tests: docs/bochs-differences.md; the ROM
   # is its BIOS, so no BIOS image is needed) and GUI test tools
   qemu-system-x86 qemu-user bochs xvfb xauth xdotool imagemagick gdb
+  # the report checks of tests/boot/linux_tls_real.sh (and scripts/sst286-known-failures.py)
+  python3
 )
 # --bench: also the benchmark peers and tools of bench/run_bench.sh (Bochs's BIOS
 # images, GNU time for peak RSS, valgrind for callgrind profiles; syslinux,

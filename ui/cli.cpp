@@ -15,6 +15,7 @@
 
 #include "platform/input_error.h"
 #include "platform/machine.h"
+#include "platform/scenario/tls_recorder.h"
 #include "platform/rom_image.h"
 #include "platform/snapshot/snapshot_file.h"
 #include "trace/output_file.h"
@@ -66,6 +67,13 @@ po::options_description run_options() {
   add_profile_option(options);
   add_cache_model_option(options, "off");
   options.add_options()("stats", "print the counters on stderr at exit");
+  options.add_options()
+      ("record-tls", po::value<std::string>()->value_name("FILE"),
+       "write the TLS access stream (every data access through GS at CPL 3, with the thread switches) to FILE "
+       "(docs/compare.md, \"TLS streams\")")
+      ("record-tls-window", po::value<std::string>()->value_name("BEGIN..END"),
+       "record only between the COM1 output BEGIN and the next END (e.g. X86LAB-WORKLOAD-BEGIN..X86LAB-WORKLOAD-END), "
+       "or for the instructions FROM..TO (default: the whole run)");
   add_trace_options(options);
   add_platform_options(options);
   add_gdb_options(options);
@@ -117,6 +125,22 @@ void announce_snapshot(const SavedSnapshot& saved) {
             << " bytes)\n";
 }
 
+// Ends --record-tls: writes the stream and says on stderr what it holds.
+void finish_tls_recording(TlsRecorder& recorder, const std::string& path) {
+  recorder.finish();
+  if (recorder.counts().opened) write_tls_stream(recorder.stream(), path);
+  const TlsStream& stream = recorder.stream();
+  if (!recorder.counts().opened) {
+    std::cerr << "x86lab: --record-tls: the window never opened (its begin marker never appeared on COM1); '" << path
+              << "' not written\n";
+    return;
+  }
+  std::cerr << "x86lab: TLS stream '" << path << "': " << recorder.accesses() << " accesses (" << recorder.negative_accesses()
+            << " at negative offsets), " << stream.threads << " threads, " << recorder.switches() << " switches; window "
+            << recorder.counts().instructions << " instructions, " << recorder.counts().cycles << " cycles"
+            << (recorder.counts().closed ? "" : " (open at the end of the run)") << "\n";
+}
+
 int run_command(const std::vector<std::string>& args) {
   po::options_description options = run_options();
   options.add_options()
@@ -156,6 +180,14 @@ int run_command(const std::vector<std::string>& args) {
   config.debug_console = console.file;
   PlatformSession platform;
   platform.configure(vm, config);
+  std::unique_ptr<TlsRecorder> tls_recorder;  // --record-tls: COM1 goes through it (its window's markers)
+  if (vm.count("record-tls-window") && !vm.count("record-tls")) throw InputError("--record-tls-window needs --record-tls");
+  if (vm.count("record-tls")) {
+    const TlsWindow window = vm.count("record-tls-window") ? parse_tls_window(vm["record-tls-window"].as<std::string>())
+                                                           : TlsWindow{};
+    tls_recorder = std::make_unique<TlsRecorder>(window, config.com1_host);
+    config.com1_host = tls_recorder.get();
+  }
   if (vm.count("bios")) config.bios = read_rom_image(vm["bios"].as<std::string>());
   if (loaded) config.bios = loaded->bios;
 
@@ -173,6 +205,7 @@ int run_command(const std::vector<std::string>& args) {
   }
   platform.connect(*machine);
   attach_trace_options(vm, *machine);
+  if (tls_recorder) tls_recorder->attach(*machine);
   std::optional<InterruptHandlers> interrupt_handlers;  // while the machine runs
   RunHooks hooks;
   hooks.on_pause = [&] { return platform.serve_console_monitor(); };
@@ -209,6 +242,7 @@ int run_command(const std::vector<std::string>& args) {
   if (console.output) finish_output([&] { console.output->finish(); }, output_failed);
   else if (console.file) std::fflush(console.file);
   finish_output([&] { platform.finish(*machine); }, output_failed);
+  if (tls_recorder) finish_output([&] { finish_tls_recording(*tls_recorder, vm["record-tls"].as<std::string>()); }, output_failed);
   if (result.reason != RunResult::Reason::ExitPort && result.reason != RunResult::Reason::Halted)
     std::cerr << "x86lab: " << describe_run_end(result.reason) << " at " << std::hex << machine->cpu.state.segments[CS].selector
               << ":" << machine->cpu.state.eip << std::dec << " after " << machine->counters.instructions

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -20,6 +21,7 @@
 #include "ui/compare_plots.h"
 #include "ui/compare_report.h"
 #include "ui/compare_sweep.h"
+#include "ui/compare_tls_real.h"
 #include "ui/trace_command.h"
 
 namespace po = boost::program_options;
@@ -48,6 +50,9 @@ po::options_description compare_options() {
        "where the built scenarios are (DIR/<scenario>/variants.json)")
       ("stream", po::value<std::string>()->value_name("FILE"),
        "a recorded TLS access stream: module 0 of every variant that has a \"module\" (tls-stream; docs/compare.md)")
+      ("workload", po::value<std::string>()->default_value("ls")->value_name("NAME"),
+       "tls-real: the Linux workload recorded (ls, find, threads, boot)")
+      ("no-stream-cache", "tls-real: record the workload again instead of taking its stream from the guest cache")
       ("verbose,v", "also print each variant's debug-console text on stderr");
   return options;
 }
@@ -218,8 +223,18 @@ int compare_command(const std::vector<std::string>& args) {
   if (!std::filesystem::is_directory(dir)) throw InputError("scenario folder '" + dir.string() + "' does not exist");
   const std::vector<std::string> names =
       vm.count("scenario") ? vm["scenario"].as<std::vector<std::string>>() : std::vector<std::string>{};
-  std::vector<ScenarioManifest> manifests = load_scenarios(names, dir);
+  // tls-real: record the Linux workload's stream, then replay it as tls-stream (ui/compare_tls_real.h).
+  std::optional<TlsRealRun> tls_real;
+  std::vector<std::string> run_names = names;
+  if (std::find(names.begin(), names.end(), "tls-real") != names.end()) {
+    if (names.size() != 1 || vm.count("stream"))
+      throw InputError("tls-real runs alone and records its own stream (no other scenario, no --stream)");
+    tls_real = record_tls_real(dir, vm["workload"].as<std::string>(), base, !vm.count("no-stream-cache"));
+    run_names = {"tls-stream"};
+  }
+  std::vector<ScenarioManifest> manifests = load_scenarios(run_names, dir);
   if (vm.count("stream")) replace_modules(manifests, vm["stream"].as<std::string>());
+  if (tls_real) replace_modules(manifests, tls_real->recorded.stream_file);
   const auto selected = select_variants(manifests, vm);
   const bool files = !vm.count("no-files");
   const std::filesystem::path out = vm["out"].as<std::string>();
@@ -282,7 +297,17 @@ int compare_command(const std::vector<std::string>& args) {
   else if (format == "markdown") write_markdown(std::cout, report);
   else if (format == "json") write_json(std::cout, report);
   else write_csv(std::cout, report);
+  if (tls_real && format == "text") write_tls_real_text(std::cout, *tls_real, results);
   std::cout.flush();
+  if (tls_real && files) {
+    std::ostringstream text, json;
+    write_tls_real_text(text, *tls_real, results);
+    write_tls_real_json(json, *tls_real, results);
+    write_whole_file((out / "tls-real.txt").string(), text.str(), "report file");
+    write_whole_file((out / "tls-real.json").string(), json.str(), "report file");
+    if (!tls_real->recorded.serial.empty())
+      write_whole_file((out / "tls-real-console.txt").string(), tls_real->recorded.serial, "report file");
+  }
   if (files) {
     write_report_files(out, report);
     const PlotOutcome plots = write_plots(report, out);

@@ -2,14 +2,12 @@
 #include "platform/scenario/manifest.h"
 
 #include <algorithm>
-
-#include "trace/cost_model.h"
-
-#include <algorithm>
+#include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <set>
 
 #include "platform/input_error.h"
+#include "trace/cost_model.h"
 
 namespace x86lab {
 namespace {
@@ -63,6 +61,22 @@ class ManifestReader {
     if (spec.code_range_begin >= spec.code_range_end) fail(problem);
   }
 
+  // "linux": {"kernel": PATH, "initrd": PATH, "cmdline": TEXT}: a bzImage booted through
+  // the Linux boot protocol with its initrd (both required) and command line.
+  void linux_kernel(const json& value, const std::string& where, VariantSpec& spec) const {
+    const std::string at = where + "\"linux\" ";
+    if (!value.is_object()) fail(at + "is not an object {\"kernel\", \"initrd\", \"cmdline\"}");
+    for (const auto& [key, item] : value.items())
+      if (key != "kernel" && key != "initrd" && key != "cmdline") fail(at + "has an unknown field \"" + key + "\"");
+    if (!spec.append.empty()) fail(where + "gives both \"append\" and \"linux\" (its command line is \"cmdline\")");
+    const std::filesystem::path folder = path_.parent_path();
+    const std::string kernel = text(value, "kernel", at), initrd = text(value, "initrd", at);
+    if (kernel.empty() || initrd.empty()) fail(at + "needs non-empty \"kernel\" and \"initrd\" paths");
+    spec.kernel = resolve_manifest_path(kernel, folder);
+    spec.module = resolve_manifest_path(initrd, folder);
+    spec.append = text(value, "cmdline", at, false);
+  }
+
   VariantSpec variant(const json& object, std::size_t index) const {
     const std::string at = "variant " + std::to_string(index) + " ";
     if (!object.is_object()) fail(at + "is not an object");
@@ -73,14 +87,17 @@ class ManifestReader {
     spec.description = text(object, "description", where, false);
     const std::string kernel = text(object, "kernel", where, false);
     const std::string bios = text(object, "bios", where, false);
-    if (kernel.empty() == bios.empty()) fail(where + "needs exactly one of \"kernel\" and \"bios\"");
+    const bool is_linux = object.contains("linux");
+    if (int(!kernel.empty()) + int(!bios.empty()) + int(is_linux) != 1)
+      fail(where + "needs exactly one of \"kernel\", \"bios\" and \"linux\"");
     const std::filesystem::path folder = path_.parent_path();
-    if (!kernel.empty()) spec.kernel = folder / kernel;
-    if (!bios.empty()) spec.bios = folder / bios;
+    if (!kernel.empty()) spec.kernel = resolve_manifest_path(kernel, folder);
+    if (!bios.empty()) spec.bios = resolve_manifest_path(bios, folder);
     spec.append = text(object, "append", where, false);
     const std::string module = text(object, "module", where, false);
     if (!module.empty() && kernel.empty()) fail(where + "has a \"module\" but no \"kernel\"");
-    if (!module.empty()) spec.module = folder / module;
+    if (!module.empty()) spec.module = resolve_manifest_path(module, folder);
+    if (is_linux) linux_kernel(object["linux"], where, spec);
     spec.memory_mib = static_cast<u32>(whole(object, "memory_mib", where, 1, 3584, 64, false));
     spec.max_instructions = whole(object, "max_instructions", where, 1, UINT64_MAX, 0, true);
     if (object.contains("code_range")) code_range(object["code_range"], where, spec);
@@ -99,6 +116,22 @@ class ManifestReader {
 };
 
 }  // namespace
+
+std::filesystem::path guest_cache_dir() {
+  if (const char* cache = std::getenv("X86LAB_GUEST_CACHE"); cache && *cache) return cache;
+  const char* home = std::getenv("HOME");
+  return std::filesystem::path(home && *home ? home : "/") / ".cache" / "x86lab" / "guests";
+}
+
+std::filesystem::path resolve_manifest_path(const std::string& text, const std::filesystem::path& folder) {
+  static const std::string kGuestCache = "${guest_cache}";
+  if (text.rfind(kGuestCache, 0) == 0) {
+    std::string rest = text.substr(kGuestCache.size());
+    while (!rest.empty() && rest.front() == '/') rest.erase(0, 1);
+    return guest_cache_dir() / rest;
+  }
+  return folder / text;
+}
 
 bool is_valid_name(std::string_view name) {
   if (name.empty()) return false;

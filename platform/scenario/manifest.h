@@ -19,8 +19,9 @@ struct VariantSpec {
   std::string description;             // one line for the reader of a report
   std::filesystem::path kernel;        // Multiboot kernel (resolved against the manifest's folder), or empty
   std::filesystem::path bios;          // ROM image (resolved likewise), or empty; exactly one of the two is set
-  std::string append;                  // Multiboot command line ("" for none)
-  std::filesystem::path module;        // Multiboot module 0 (as --initrd; resolved likewise), or empty; needs kernel
+  std::string append;                  // Multiboot or Linux command line ("" for none; "linux": {"cmdline"})
+  // Multiboot module 0 or Linux initrd (as --initrd; resolved likewise; "linux": {"initrd"}), or empty; needs a kernel
+  std::filesystem::path module;
   u32 memory_mib = 64;                 // RAM size in MiB (1 to 3584)
   u64 max_instructions = 0;            // safety limit in steps (instructions and deliveries); reaching it fails the variant
   std::map<std::string, double> seed;  // the seed document's numbers for this variant, keyed like METRIC names
@@ -60,10 +61,18 @@ struct ScenarioManifest {
 
 // Reads and checks a manifest (layout in docs/compare.md). Throws InputError with one
 // line "manifest '<path>': <problem>" when the file is missing, is not JSON, lacks a
-// field, has a field of the wrong type or range, names a variant twice, sets both or
-// neither of kernel/bios, or names a baseline that is not one of its variants. Image
+// field, has a field of the wrong type or range, names a variant twice, sets not exactly
+// one of kernel, bios and linux (a Linux kernel: {"kernel", "initrd", "cmdline"}), or names a baseline that is not one of its variants. Image
 // files are not opened here (run_variant reports a missing one).
 ScenarioManifest load_manifest(const std::filesystem::path& variants_json);
+
+// The folder `${guest_cache}` names in manifest paths: $X86LAB_GUEST_CACHE, else
+// ~/.cache/x86lab/guests (where scripts/fetch-linux-guest.sh puts the Linux guests).
+std::filesystem::path guest_cache_dir();
+
+// A manifest path: "${guest_cache}/REST" is REST in guest_cache_dir(); a relative path is
+// relative to `folder` (the manifest's); an absolute one stays.
+std::filesystem::path resolve_manifest_path(const std::string& text, const std::filesystem::path& folder);
 
 // True when `name` is a non-empty [a-z0-9_-]+ word (scenario and variant names).
 bool is_valid_name(std::string_view name);

@@ -73,21 +73,23 @@ MachineConfig variant_config(const VariantSpec& variant, const MachineConfig& ba
   return config;
 }
 
-void apply_code_range(const VariantSpec& variant, Machine& machine) {
-  machine.counters.code_range_begin = variant.code_range_begin;
-  machine.counters.code_range_end = variant.code_range_end;
-}
-
-VariantResult run_variant(const ScenarioManifest& manifest, const VariantSpec& variant, const MachineConfig& base) {
-  // Only the model (profile, costs, cache model, clock) comes from `base`: no host devices, tracing
-  // or console of the caller's machine reach a variant run on another thread.
+MachineConfig isolated_variant_config(const VariantSpec& variant, const MachineConfig& base) {
   MachineConfig model;
   model.profile = base.profile;
   model.cost_model = base.cost_model;
   model.cache_model = base.cache_model;
   model.cpu_hz = base.cpu_hz;
   model.rtc_start = base.rtc_start;
-  MachineConfig config = variant_config(variant, model);
+  return variant_config(variant, model);
+}
+
+void apply_code_range(const VariantSpec& variant, Machine& machine) {
+  machine.counters.code_range_begin = variant.code_range_begin;
+  machine.counters.code_range_end = variant.code_range_end;
+}
+
+VariantResult run_variant(const ScenarioManifest& manifest, const VariantSpec& variant, const MachineConfig& base) {
+  MachineConfig config = isolated_variant_config(variant, base);
   CapturedConsole console;
   config.debug_console = console.file();
 

@@ -37,6 +37,10 @@ void apply_builtin_profile(const std::string& name, MachineConfig& config);
 // machine's Counters): apply_code_range puts it into a machine built from this.
 MachineConfig variant_config(const VariantSpec& variant, const MachineConfig& base);
 void apply_code_range(const VariantSpec& variant, Machine& machine);
+// variant_config on top of only the model of `base` (profile, cost model, cache model,
+// clock frequency, RTC start): no host devices, tracing or console of the caller's
+// machine reach a run on another thread.
+MachineConfig isolated_variant_config(const VariantSpec& variant, const MachineConfig& base);
 
 // Runs `variant` on a fresh machine configured from `base` (profile, cost model and
 // clock; memory, image, limit and exit-on-halt come from the variant). Succeeded means:

@@ -3,12 +3,14 @@
 // kind of bad manifest.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
 #include "platform/input_error.h"
 #include "platform/scenario/console_report.h"
 #include "platform/scenario/manifest.h"
+#include "platform/scenario/scenario_runner.h"
 
 namespace x86lab {
 namespace {
@@ -96,7 +98,7 @@ TEST_F(BadManifest, EachBrokenRuleHasItsOwnMessage) {
   EXPECT_EQ(error_for(manifest_with(std::string(kVariant) + "," + kVariant)), expected("variant 'a' appears twice"));
   EXPECT_EQ(error_for(manifest_with("")), expected("\"variants\" must be a non-empty array"));
   EXPECT_EQ(error_for(manifest_with(R"({"name": "a", "bios": "a.bin", "kernel": "k", "max_instructions": 1})")),
-            expected("variant 'a' needs exactly one of \"kernel\" and \"bios\""));
+            expected("variant 'a' needs exactly one of \"kernel\", \"bios\" and \"linux\""));
   EXPECT_EQ(error_for(manifest_with(R"({"name": "a", "bios": "a.bin"})")),
             expected("variant 'a' has no \"max_instructions\""));
   EXPECT_EQ(error_for(manifest_with(R"({"name": "A b", "bios": "a.bin", "max_instructions": 1})")),
@@ -108,6 +110,40 @@ TEST_F(BadManifest, EachBrokenRuleHasItsOwnMessage) {
   EXPECT_EQ(
       error_for(manifest_with(R"({"name": "a", "bios": "a.bin", "max_instructions": 1, "code_range": "200:100"})")),
       expected("variant 'a' \"code_range\" must be \"BEGIN:END\" in hex with BEGIN < END"));
+}
+
+TEST_F(BadManifest, LinuxKernelsNeedKernelAndInitrdAndNothingElse) {
+  const auto linux_variant = [](const std::string& linux_object, const std::string& extra = "") {
+    return manifest_with(R"({"name": "a", "max_instructions": 1, "linux": )" + linux_object + extra + "}");
+  };
+  EXPECT_EQ(error_for(linux_variant(R"({"kernel": "k", "initrd": "i", "cmdline": "quiet"})")), "");
+  EXPECT_EQ(error_for(linux_variant(R"({"kernel": "k"})")), expected("variant 'a' \"linux\" has no \"initrd\""));
+  EXPECT_EQ(error_for(linux_variant(R"({"kernel": "k", "initrd": ""})")),
+            expected("variant 'a' \"linux\" needs non-empty \"kernel\" and \"initrd\" paths"));
+  EXPECT_EQ(error_for(linux_variant(R"({"kernel": "k", "initrd": "i", "append": "x"})")),
+            expected("variant 'a' \"linux\" has an unknown field \"append\""));
+  EXPECT_EQ(error_for(linux_variant(R"("vmlinuz")")),
+            expected("variant 'a' \"linux\" is not an object {\"kernel\", \"initrd\", \"cmdline\"}"));
+  EXPECT_EQ(error_for(linux_variant(R"({"kernel": "k", "initrd": "i"})", R"(, "append": "x")")),
+            expected("variant 'a' gives both \"append\" and \"linux\" (its command line is \"cmdline\")"));
+  EXPECT_EQ(error_for(linux_variant(R"({"kernel": "k", "initrd": "i"})", R"(, "bios": "b.bin")")),
+            expected("variant 'a' needs exactly one of \"kernel\", \"bios\" and \"linux\""));
+}
+
+TEST(ScenarioManifest, LinuxPathsAreResolvedBesideTheManifestOrInTheGuestCache) {
+  const auto path = std::filesystem::temp_directory_path() / "x86lab_manifest_linux.json";
+  std::ofstream(path) << manifest_with(
+      R"({"name": "a", "max_instructions": 1, "linux": {"kernel": "${guest_cache}/vmlinuz", "initrd": "rd.gz", "cmdline": "x86lab.workload=ls"}})");
+  setenv("X86LAB_GUEST_CACHE", "/cache/guests", 1);
+  const ScenarioManifest manifest = load_manifest(path);
+  unsetenv("X86LAB_GUEST_CACHE");
+  std::filesystem::remove(path);
+  EXPECT_EQ(manifest.variants[0].kernel, std::filesystem::path("/cache/guests/vmlinuz"));
+  EXPECT_EQ(manifest.variants[0].module, path.parent_path() / "rd.gz");
+  EXPECT_EQ(manifest.variants[0].append, "x86lab.workload=ls");
+  const MachineConfig config = variant_config(manifest.variants[0], MachineConfig{});
+  EXPECT_EQ(config.kernel.initrd_path, (path.parent_path() / "rd.gz").string());
+  EXPECT_EQ(config.kernel.command_line, "x86lab.workload=ls");
 }
 
 TEST(ScenarioManifest, CodeRangeIsReadAsHex) {

@@ -1,0 +1,38 @@
+// `x86lab compare tls-real` (docs/compare.md, "compare tls-real"): a real workload of
+// the Linux compare guest (scripts/fetch-linux-compare-guest.sh; default `ls -R` of
+// 1,000 files with Debian's glibc) is booted and its TLS stream recorded between the
+// workload markers (cached in the guest cache), then the tls-stream scenario replays
+// that stream through every TLS design. This module does the recording and, after the
+// replay, the summary: per design the faults, replays, flips, instructions, modeled
+// cycles and the slowdown of the real workload beside the seed's figures.
+#pragma once
+#include <filesystem>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "platform/scenario/scenario_runner.h"
+#include "platform/scenario/tls_real.h"
+
+namespace x86lab {
+
+struct TlsRealRun {
+  std::string workload;  // the tls-real variant (ls, find, threads, boot)
+  RecordedWorkload recorded;
+};
+
+// Loads `scenario_dir`/tls-real/variants.json, boots the workload variant `workload`
+// (InputError for an unknown one, a missing guest, or a run that does not reach its
+// markers and halt) with the model of `base`, and returns the recording. `use_cache`:
+// take/store it in guest_cache_dir()/tls-streams/. Says on stderr what it does (a boot
+// takes minutes).
+TlsRealRun record_tls_real(const std::filesystem::path& scenario_dir, const std::string& workload,
+                           const MachineConfig& base, bool use_cache);
+
+// The summary of the replay `results` (the tls-stream variants, native first) for the
+// recording: a table and the comparison with the seed in words (text), and the same
+// as JSON (tls-real.json: the workload's counts, the stream's and each design's).
+void write_tls_real_text(std::ostream& out, const TlsRealRun& run, const std::vector<VariantResult>& results);
+void write_tls_real_json(std::ostream& out, const TlsRealRun& run, const std::vector<VariantResult>& results);
+
+}  // namespace x86lab
