@@ -159,6 +159,66 @@ TEST(SweepTls, SignRunLengthSetsTheFlippingFaultsAndNotTheEmulationFaults) {
   EXPECT_EQ(faults_of_runs(16).flipping, 513u);
 }
 
+// threads=T bases=B: at each yield the guest kernel switches to the next thread, round
+// robin, and installs its TLS descriptor (expand-up, Accessed clear) when the thread's
+// base differs from the last one's. With one base the threads share the descriptor and
+// nothing changes; with two or more every round-robin switch changes the base, so each
+// yield undoes a flip as rewrites=1 does. The expected faults: the sign sequence of
+// run=3 (where some yields come after a negative access, so that a switch back to
+// expand-up costs a flip), with the descriptor expand-up again at each yield when the
+// base changes.
+Faults faults_with_switches(u64 run, bool base_changes_at_yield) {
+  Faults f;
+  bool expand_down = false;
+  const auto access = [&](bool negative) {
+    f.emulation += negative;
+    if (negative != expand_down) {
+      ++f.flipping;
+      expand_down = negative;
+    }
+  };
+  for (u64 call = 0, k = 0; call < 1024; ++call) {
+    for (int a = 0; a < 8; ++a, ++k) access((k / run) % 2 == 0);
+    if ((call + 1) % 16 == 0) {
+      if (base_changes_at_yield) expand_down = false;
+      access(true);
+    }
+  }
+  return f;
+}
+
+TEST(SweepTls, ThreadsSharingABaseChangeNothingAndDistinctBasesUndoAFlipAtEachSwitch) {
+  SweepPlan plan;
+  plan.manifest = tls_manifest();
+  plan.variants = {"native", "emulation", "flipping"};
+  plan.axes = {{"threads", {4}}, {"bases", {1, 2}}, {"run", {3}}};
+  const std::vector<PointResult> results = run_sweep_points(plan, {0, 1}, 2);
+  ASSERT_EQ(results.size(), 2u);
+  for (std::size_t p = 0; p < 2; ++p) {
+    const bool distinct = p == 1;
+    SCOPED_TRACE(distinct ? "bases=2" : "bases=1");
+    const Faults expected = faults_with_switches(3, distinct);
+    double v = 0, native_checksum = 0;
+    for (std::size_t i = 0; i < 3; ++i) ASSERT_TRUE(results[p].succeeded[i]);
+    ASSERT_TRUE(value(results[p], "guest.thread_switches", 2, v));
+    EXPECT_EQ(v, 64);  // one per yield: 1024 calls, a yield after every 16th
+    ASSERT_TRUE(value(results[p], "guest.base_changes", 2, v));
+    EXPECT_EQ(v, distinct ? 64 : 0);
+    ASSERT_TRUE(value(results[p], "counter.vector_13", 1, v));
+    EXPECT_EQ(v, static_cast<double>(expected.emulation));
+    ASSERT_TRUE(value(results[p], "counter.vector_13", 2, v));
+    EXPECT_EQ(v, static_cast<double>(expected.flipping));
+    ASSERT_TRUE(value(results[p], "guest.checksum", 0, native_checksum));
+    for (std::size_t i = 1; i < 3; ++i) {
+      ASSERT_TRUE(value(results[p], "guest.checksum", i, v));
+      EXPECT_EQ(v, native_checksum) << plan.variants[i];
+    }
+  }
+  EXPECT_EQ(faults_with_switches(3, false).flipping, faults_of_runs(3).flipping);
+  EXPECT_EQ(faults_with_switches(3, false).flipping, 2773u);
+  EXPECT_EQ(faults_with_switches(3, true).flipping, 2795u);  // 22 yields came after a negative access
+}
+
 TEST(SweepTls, DensitySetsTheShareOfTlsOperations) {
   SweepPlan plan;
   plan.manifest = tls_manifest();

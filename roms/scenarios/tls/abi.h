@@ -59,6 +59,12 @@ struct user_knobs {
                        others do the same 8 accesses to ordinary memory (default 100) */
   uint32_t run;     /* run=1..64: the 8 accesses of an operation in sign runs of this
                        length (run=1: - + - + ...); 0 (default): the compiled + - + - operation */
+  uint32_t threads; /* threads=1..16: threads taking turns at each SYS_YIELD, round robin
+                       (default 1); the guest kernel switches TLS descriptors between them */
+  uint32_t bases;   /* bases=1..threads: distinct TLS bases among the threads (thread k
+                       uses base k mod bases; default 1): a switch installs the next
+                       thread's descriptor only when its base differs, as XenLinux 2.6
+                       updated a changed TLS descriptor */
 };
 extern struct user_knobs user_knobs;
 

@@ -30,9 +30,13 @@ __attribute__((noreturn)) static void guest_exit(uint32_t status) {
   }
 }
 
+/* The thread pointer of TLS base `base` (the knob `bases`): one TLS block and tcbhead
+ * per base, 64 KiB apart below TLS_THREAD_POINTER. */
+static uint32_t base_thread_pointer(uint32_t base) { return TLS_THREAD_POINTER - base * 0x10000u; }
+
 /* set_thread_area as NPTL calls it: entry 6, base = thread pointer. */
-static void install_tls_descriptor(void) {
-  const struct seg_desc d = desc_glibc_tls(TLS_THREAD_POINTER);
+static void install_tls_descriptor_of(uint32_t base) {
+  const struct seg_desc d = desc_glibc_tls(base_thread_pointer(base));
   if (hypercall(HC_UPDATE_DESCRIPTOR, GDT_TLS_ENTRY, d.low, d.high) != 0) {
     struct text t = {.len = 0};
     text_str(&t, "FAIL the hypervisor refused the TLS descriptor\n");
@@ -40,6 +44,10 @@ static void install_tls_descriptor(void) {
     guest_exit(1);
   }
 }
+
+/* The knobs threads and bases: the thread running and the base it uses, the switches
+ * between threads and those that changed the TLS base. */
+static uint32_t current_thread, current_base, thread_switches, base_changes;
 
 #ifdef TLS_STREAM
 __attribute__((noreturn)) static void stream_guest_main(void);
@@ -51,17 +59,20 @@ void guest_main(void) {
 #ifdef TLS_STREAM
   stream_guest_main();
 #endif
-  install_tls_descriptor();
-  /* The TLS block (zero-initialised __thread variables) below the thread pointer and
+  install_tls_descriptor_of(0);
+  /* The TLS block (zero-initialised __thread variables) below each thread pointer and
    * glibc's tcbhead_t at it. */
-  volatile uint32_t *block = (volatile uint32_t *)(TLS_THREAD_POINTER - 4096);
-  for (unsigned i = 0; i < 4096 / 4 + 16; ++i) block[i] = 0;
-  volatile uint32_t *tcb = (volatile uint32_t *)TLS_THREAD_POINTER;
-  tcb[TCB_TCB / 4] = TLS_THREAD_POINTER;
-  tcb[TCB_SELF / 4] = TLS_THREAD_POINTER;
-  tcb[TCB_MULTIPLE_THREADS / 4] = 1;
-  tcb[TCB_STACK_GUARD / 4] = 0x5A17C0DEu;
-  tcb[TCB_POINTER_GUARD / 4] = 0x3C0FFEE5u;
+  for (uint32_t base = 0; base < hv_start_info.knobs.bases; ++base) {
+    const uint32_t tp = base_thread_pointer(base);
+    volatile uint32_t *block = (volatile uint32_t *)(tp - 4096);
+    for (unsigned i = 0; i < 4096 / 4 + 16; ++i) block[i] = 0;
+    volatile uint32_t *tcb = (volatile uint32_t *)tp;
+    tcb[TCB_TCB / 4] = tp;
+    tcb[TCB_SELF / 4] = tp;
+    tcb[TCB_MULTIPLE_THREADS / 4] = 1;
+    tcb[TCB_STACK_GUARD / 4] = 0x5A17C0DEu;
+    tcb[TCB_POINTER_GUARD / 4] = 0x3C0FFEE5u;
+  }
   /* GS = the TLS selector for ring 3; this first load of the installed descriptor
    * sets its Accessed bit (the run's first implied locked Accessed-bit write). */
   __asm__ volatile("mov %0, %%gs" : : "r"(SEL_TLS));
@@ -84,6 +95,10 @@ static void report(const struct user_report *r, uint64_t instructions) {
     text_metric(&t, "knob_density", user_knobs.density);
     text_metric(&t, "knob_run", user_knobs.run);
     text_metric(&t, "tls_operations", r->tls_operations);
+    text_metric(&t, "knob_threads", user_knobs.threads);
+    text_metric(&t, "knob_bases", user_knobs.bases);
+    text_metric(&t, "thread_switches", thread_switches);
+    text_metric(&t, "base_changes", base_changes);
   }
   console_text(&t);
 }
@@ -97,9 +112,22 @@ void guest_syscall(struct frame *f) {
       return;
 #endif
       ++yields;
-      if (hv_start_info.rewrites) {
-        install_tls_descriptor();
-        ++rewrites;
+      {
+        /* A yield with threads > 1 switches to the next thread; its descriptor goes in
+         * when its TLS base differs (or always, with rewrites=1). */
+        int base_changed = 0;
+        if (hv_start_info.knobs.threads > 1) {
+          current_thread = (current_thread + 1) % hv_start_info.knobs.threads;
+          ++thread_switches;
+          const uint32_t base = current_thread % hv_start_info.knobs.bases;
+          base_changed = base != current_base;
+          base_changes += (uint32_t)base_changed;
+          current_base = base;
+        }
+        if (hv_start_info.rewrites || base_changed) {
+          install_tls_descriptor_of(current_base);
+          ++rewrites;
+        }
       }
       f->eax = 0;
       return;

@@ -126,6 +126,8 @@ static void parse_command_line(const char *s) {
   hv_start_info.rewrites = 0;
   hv_start_info.knobs.density = 100;
   hv_start_info.knobs.run = 0;
+  hv_start_info.knobs.threads = 1;
+  hv_start_info.knobs.bases = 1;
   while (s && *s) {
     while (*s == ' ') ++s;
     const char *word = s;
@@ -138,11 +140,14 @@ static void parse_command_line(const char *s) {
     else if (word_is(word, n, "rewrites=0")) hv_start_info.rewrites = 0;
     else if (knob_word(word, n, "density", 1, 100, &hv_start_info.knobs.density)) continue;
     else if (knob_word(word, n, "run", 0, 64, &hv_start_info.knobs.run)) continue;
+    else if (knob_word(word, n, "threads", 1, 16, &hv_start_info.knobs.threads)) continue;
+    else if (knob_word(word, n, "bases", 1, 16, &hv_start_info.knobs.bases)) continue;
 #ifdef TLS_STREAM
     else if (stream_command_word(word, n)) continue;
 #endif
     else if (n) hv_fail("unknown command-line word", 0);
   }
+  if (hv_start_info.knobs.bases > hv_start_info.knobs.threads) hv_fail("knob bases above threads on the command line", 0);
 }
 
 void hypervisor_main(uint32_t magic, const uint32_t *info) {
