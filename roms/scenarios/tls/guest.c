@@ -156,17 +156,9 @@ void guest_syscall(struct frame *f) {
  * every switch, as a context switch did. */
 static uint32_t stream_current, stream_thread_changes;
 
-static uint32_t stream_thread_pointer(uint32_t thread) { return TLS_THREAD_POINTER - thread * TLS_STREAM_THREAD_SPACING; }
-
-static void install_thread_descriptor(uint32_t thread) {
-  const struct seg_desc d = desc_glibc_tls(stream_thread_pointer(thread));
-  if (hypercall(HC_UPDATE_DESCRIPTOR, GDT_TLS_ENTRY, d.low, d.high) != 0) {
-    struct text t = {.len = 0};
-    text_str(&t, "FAIL the hypervisor refused the TLS descriptor\n");
-    console_text(&t);
-    guest_exit(1);
-  }
-}
+_Static_assert(TLS_STREAM_THREAD_SPACING == 0x10000u, "stream threads use the knob bases' thread pointers");
+static uint32_t stream_thread_pointer(uint32_t thread) { return base_thread_pointer(thread); }
+static void install_thread_descriptor(uint32_t thread) { install_tls_descriptor_of(thread); }
 
 __attribute__((noreturn)) static void stream_guest_main(void) {
   for (uint32_t k = 0; k < hv_stream.threads; ++k) {
