@@ -26,16 +26,19 @@ demo: build
 
 test: build
 	bash scripts/fetch-linux-guest.sh
+	bash scripts/fetch-linux-compare-guest.sh
 	ctest --preset release -j $(JOBS) --label-exclude long 2>&1 | tee $(BUILD)/ctest.log
 	@echo "make test: $$(grep -c '(Skipped)' $(BUILD)/ctest.log || true) tests skipped (listed above as Skipped; README, Tests, says which need ../shared)"
 
 # The tests too long for every run (label long): the Linux guest typed into in the inspector.
 test-long: build
 	bash scripts/fetch-linux-guest.sh
+	bash scripts/fetch-linux-compare-guest.sh
 	ctest --preset release --label-regex long
 
 test-linux: build
 	bash scripts/fetch-linux-guest.sh
+	bash scripts/fetch-linux-compare-guest.sh
 	ctest --preset release --label-regex linux --label-exclude long
 
 clean:
