@@ -45,13 +45,9 @@ class DecodeCache final : public CodeWriteListener {
     // The instructions that ran after this one the last two times they differed (a
     // conditional branch's fall-through and target): each the entry decoded for EIP
     // `eip`, valid while the cache's link_key() for the CPU's fetch context is still
-    // `key` (Cpu's successor shortcut). links[0] is the more recent. `lines_known`
-    // false: made when `next` faulted before it had retired at this link's linear
-    // address, so its first retirement through the link must still count its code
-    // lines (LinkedRunner::faulted, run_linked_loop).
+    // `key` (Cpu's successor shortcut). links[0] is the more recent.
     struct Link {
       u32 eip = 0;
-      bool lines_known = true;
       u64 key = 0;
       Entry* next = nullptr;
       bool valid(u32 for_eip, u64 now) const { return eip == for_eip && key == now; }
@@ -146,21 +142,16 @@ class DecodeCache final : public CodeWriteListener {
   void unlink_all() { next_link_stamp(); }
   // Records that `next` (found by a full look-up for `next_eip`) ran after `from`, in
   // the context of link key `key`. A valid link to another EIP moves to the second place.
-  void link(Entry& from, u32 next_eip, Entry* next, u64 key, bool lines_known = true) {
+  void link(Entry& from, u32 next_eip, Entry* next, u64 key) {
     Entry::Link& first = from.links[0];
     if (first.eip != next_eip && first.valid(first.eip, key)) from.links[1] = first;
-    first = {next_eip, lines_known, key, next};
-  }
-  // The valid link of `from` for EIP `eip` under link key `key`, or null.
-  static Entry::Link* valid_link(Entry& from, u32 eip, u64 key) {
-    if (from.links[0].valid(eip, key)) [[likely]] return &from.links[0];
-    if (from.links[1].valid(eip, key)) return &from.links[1];
-    return nullptr;
+    first = {next_eip, key, next};
   }
   // The linked successor of `from` for EIP `eip` under link key `key`, or null.
-  static Entry* linked(Entry& from, u32 eip, u64 key) {
-    const Entry::Link* link = valid_link(from, eip, key);
-    return link ? link->next : nullptr;
+  static Entry* linked(const Entry& from, u32 eip, u64 key) {
+    if (from.links[0].valid(eip, key)) [[likely]] return from.links[0].next;
+    if (from.links[1].valid(eip, key)) return from.links[1].next;
+    return nullptr;
   }
 
   static constexpr u32 kEntries = 1u << 15;          // direct-mapped; 136 bytes each, ~4.3 MiB

@@ -84,8 +84,8 @@ u32 LinkedRunner::context_serial(Cpu& cpu, const FetchContext& context) {
 // Links are made here, at retirement, not at the fetch: a link leads only to an
 // instruction that retired in the link's fetch context, so at the same linear
 // address, and its code lines are in the set already (CodeFootprint). That is why
-// the linked run need not look at them (but for the links faulted() makes, which say
-// so). Instructions in the code range (counted at every retirement) get no link.
+// the linked run need not look at them. Instructions in the code range (counted at
+// every retirement) get no link.
 [[gnu::always_inline]] inline void LinkedRunner::retired(Cpu& cpu, DecodeCache::Entry* entry, u32 linear) {
   if (link_from_ && entry) [[unlikely]]
     link_fetched(cpu, *entry, linear);
@@ -93,16 +93,15 @@ u32 LinkedRunner::context_serial(Cpu& cpu, const FetchContext& context) {
 }
 
 // An instruction that faults is linked too (one that faults every time, as a trapped
-// IN does, then runs linked). Unless it has retired at this linear address before
-// (CodeFootprint::known_at), the link says that its lines are not known
-// (Link::lines_known), and the linked run counts them at its first retirement through
-// it: no executor is swapped.
+// IN does, then runs linked), but only when it has retired at this linear address
+// before (CodeFootprint::known_at), so that the invariant above holds: a link never
+// leads to an instruction whose retirement would add code lines.
 [[gnu::always_inline]] inline void LinkedRunner::faulted(Cpu& cpu) {
   if (cpu.current_entry_ && link_from_) [[unlikely]] {
     DecodeCache::Entry& entry = *cpu.current_entry_;
     const u32 linear = fetch_context_.context.base + cpu.instruction_eip_;
-    link_fetched(cpu, entry, linear,
-                 !kStatistics || cpu.footprint_.known_at(cpu.decode_cache_.slot(entry), linear));
+    if (!kStatistics || cpu.footprint_.known_at(cpu.decode_cache_.slot(entry), linear))
+      link_fetched(cpu, entry, linear);
   }
   previous_entry_ = link_from_ = nullptr;
   code_page_.serial = 0;  // the fault may have come from decode_at's byte fetches
@@ -126,10 +125,10 @@ StopReason LinkedRunner::run(Cpu& cpu, u64 max_steps) {
 // its fetch: unless that key is no longer the current one (the instruction wrote into
 // a code page; so a stamp that wrapped never revives it), or the instruction is in
 // the code range. True when it was made.
-bool LinkedRunner::link_fetched(Cpu& cpu, DecodeCache::Entry& entry, u32 linear, bool lines_known) {
+bool LinkedRunner::link_fetched(Cpu& cpu, DecodeCache::Entry& entry, u32 linear) {
   if (fetch_link_key_ != cpu.decode_cache_.link_key(fetch_context_.serial)) return false;
   if (kStatistics && cpu.counters_.in_code_range(linear)) return false;
-  cpu.decode_cache_.link(*link_from_, cpu.instruction_eip_, &entry, fetch_link_key_, lines_known);
+  cpu.decode_cache_.link(*link_from_, cpu.instruction_eip_, &entry, fetch_link_key_);
   return true;
 }
 
@@ -189,9 +188,8 @@ u64 LinkedRunner::run_linked_loop(Cpu& cpu, u64 max_steps) {
     while (remaining) {
       if (cpu.clock_.subcycles >= cpu.subcycle_limit_) [[unlikely]] break;
       const u32 eip = cpu.state.eip;
-      DecodeCache::Entry::Link* const link = DecodeCache::valid_link(*previous, eip, link_key);
-      if (!link) [[unlikely]] break;
-      DecodeCache::Entry* const next = link->next;
+      DecodeCache::Entry* const next = DecodeCache::linked(*previous, eip, link_key);
+      if (!next) [[unlikely]] break;
       cpu.instruction_eip_ = eip;
       if constexpr (kWatchReplay)
         if (eip == watch_eip) [[unlikely]] cpu.watch_replay_start();
@@ -223,14 +221,7 @@ u64 LinkedRunner::run_linked_loop(Cpu& cpu, u64 max_steps) {
         cpu.steps_ += done;
         return done;
       }
-      if (!link->lines_known) [[unlikely]] {
-        // Linked at a fault before it ever retired here (faulted): this first
-        // retirement counts its code lines, and the link then knows them.
-        cpu.count_retirement<false, false>(next->insn, next, self.fetch_context_.context.base + eip);
-        link->lines_known = true;
-      } else {
-        cpu.count_retirement<false, true>(next->insn, next, 0);
-      }
+      cpu.count_retirement<false, true>(next->insn, next, 0);
       previous = next;
     }
     self.previous_entry_ = previous;

@@ -60,7 +60,7 @@ class LinkedRunner {
   // Translates the code page holding CS offset `offset` for execution (#PF as the
   // fetch would raise it) and makes it the current code page; returns the physical address.
   u32 translate_code_page(Cpu& cpu, u32 offset);
-  bool link_fetched(Cpu& cpu, DecodeCache::Entry& entry, u32 linear, bool lines_known = true);
+  bool link_fetched(Cpu& cpu, DecodeCache::Entry& entry, u32 linear);
   // True when the linked run may start after a slow step: nothing needs the slow
   // step's per-instruction checks (Cpu::needs_slow_step), no tracer, the last
   // instruction came from the decode cache, a 32-bit code segment.

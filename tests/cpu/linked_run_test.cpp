@@ -328,14 +328,13 @@ TEST(LinkedRun, ASignalledFaultIsDeliveredAfterItsInstruction) {
   EXPECT_EQ(f.cpu.state.eip, 0x150Fu);
 }
 
-// An instruction linked when it faulted before it ever retired (a trapped instruction
-// that runs linked from then on; the link says its lines are not known,
-// DecodeCache::Entry::Link::lines_known) and that retires later through that link:
-// its first retirement must count its code lines, which a linked run otherwise does
-// not look at. CLI at
+// A trapped instruction that faults before it ever retired is not linked at its
+// faults (LinkedRunner::faulted links only an instruction that retired at that
+// address, CodeFootprint::known_at): its first retirement must count its code lines,
+// which a linked run does not look at. CLI at
 // 123Fh is alone in its 32- and 64-byte lines. The #GP handler steps past it; the
 // fifth time it also sets IOPL 3 in the EFLAGS image, so that the CLI of the next
-// round, reached through JMP's link (made at the fault of the second round), retires.
+// round, reached by a full look-up after JMP, retires.
 // run(300) must leave the counters of 300 steps.
 TEST(LinkedRun, AnInstructionLinkedAtItsFaultCountsItsCodeLinesWhenItFirstRetires) {
   testing::Ring3Fixture run, steps;
@@ -431,8 +430,8 @@ TEST(LinkedRun, AReplayIsSeenInsideTheRunInACodeSegmentWithABase) {
 // EBP at 503Eh or at 10003Eh, and #DE (ECX = 0) is stepped over by the handler. It
 // faults twice at 503Eh, retires at 10003Eh, then retires at 503Eh: that first
 // retirement at 503Eh must count its lines, though the one at the other address came
-// first (the link made at the fault at 503Eh says its lines there are not known).
-// run(80) must leave the counters of 80 steps.
+// first (the footprint's mark for the entry is per linear address, and a fault at
+// 503Eh links it only after it retired there). run(80) must leave the counters of 80 steps.
 TEST(LinkedRun, AnInstructionLinkedAtItsFaultCountsItsLinesAtThatAddressAfterRetiringAtAnother) {
   testing::Ring3Fixture run, steps;
   const u32 table[][2] = {{0, 0x503E}, {0, 0x503E}, {1, 0x10003E}, {1, 0x503E}, {1, 0x503E},
