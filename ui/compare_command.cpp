@@ -224,21 +224,28 @@ int compare_command(const std::vector<std::string>& args) {
   const std::vector<std::string> names =
       vm.count("scenario") ? vm["scenario"].as<std::vector<std::string>>() : std::vector<std::string>{};
   // tls-real: record the Linux workload's stream, then replay it as tls-stream (ui/compare_tls_real.h).
+  // Every check of the input (variants, --out) comes before the recording, which boots Linux.
   std::optional<TlsRealRun> tls_real;
   std::vector<std::string> run_names = names;
-  if (std::find(names.begin(), names.end(), "tls-real") != names.end()) {
+  const bool is_tls_real = std::find(names.begin(), names.end(), "tls-real") != names.end();
+  if (is_tls_real) {
     if (names.size() != 1 || vm.count("stream"))
       throw InputError("tls-real runs alone and records its own stream (no other scenario, no --stream)");
-    tls_real = record_tls_real(dir, vm["workload"].as<std::string>(), base, !vm.count("no-stream-cache"));
     run_names = {"tls-stream"};
   }
   std::vector<ScenarioManifest> manifests = load_scenarios(run_names, dir);
   if (vm.count("stream")) replace_modules(manifests, vm["stream"].as<std::string>());
-  if (tls_real) replace_modules(manifests, tls_real->recorded.stream_file);
   const auto selected = select_variants(manifests, vm);
   const bool files = !vm.count("no-files");
   const std::filesystem::path out = vm["out"].as<std::string>();
-  if (files) prepare_out_dir(out);
+  if (is_tls_real) {
+    tls_real = record_tls_real(dir, vm["workload"].as<std::string>(), base, !vm.count("no-stream-cache"), [&] {
+      if (files) prepare_out_dir(out);
+    });
+    replace_modules(manifests, tls_real->recorded.stream_file);
+  } else if (files) {
+    prepare_out_dir(out);
+  }
 
   std::vector<VariantJob> variant_jobs;
   for (std::size_t s = 0; s < manifests.size(); ++s)

@@ -126,7 +126,21 @@ SweepAxis parse_vary(const std::string& text, const ScenarioManifest& manifest, 
       if (seen == number) throw InputError("--vary " + axis.knob + ": " + value + " is given twice");
     axis.values.push_back(number);
   }
+  if (axis.values.empty()) throw InputError("--vary " + axis.knob + ": no values (" + range + ")");
   return axis;
+}
+
+void check_sweep_size(const SweepPlan& plan, bool emitted) {
+  u64 points = 1;
+  for (const SweepAxis& axis : plan.axes) points *= axis.values.size();  // at most 10^k per knob: no overflow
+  const u64 runs = points * plan.variants.size();
+  const auto count = std::to_string(points) + " points x " + std::to_string(plan.variants.size()) + " variants";
+  if (emitted && points > kMaxEmittedPoints)
+    throw InputError("--vary: the sweep has " + count + "; --emit-jobs writes at most " +
+                     std::to_string(kMaxEmittedPoints) + " points (jobs)");
+  if (!emitted && runs > kMaxLocalRuns)
+    throw InputError("--vary: the sweep has " + count + " = " + std::to_string(runs) + " runs; at most " +
+                     std::to_string(kMaxLocalRuns) + " run in one process (use --emit-jobs DIR for more)");
 }
 
 VariantSpec variant_at_point(const VariantSpec& variant, const SweepPlan& plan, const std::vector<u64>& point) {
@@ -326,6 +340,7 @@ int compare_sweep_command(const std::vector<std::string>& args) {
   plan.manifest = std::move(manifests[0]);
   for (const std::string& vary : vm["vary"].as<std::vector<std::string>>())
     plan.axes.push_back(parse_vary(vary, plan.manifest, plan.axes));
+  check_sweep_size(plan, vm.count("emit-jobs") != 0);
   if (vm.count("emit-jobs")) {
     emit_sweep_jobs(plan, vm["emit-jobs"].as<std::string>());
     return 0;

@@ -46,9 +46,16 @@ struct PointResult {
   std::vector<std::pair<std::string, std::vector<std::string>>> rows;
 };
 
-// Parses "NAME=V1,V2,..." of --vary against the manifest's knobs: a known knob, whole
-// decimal values inside [min, max], no value twice, the knob varied once. Throws
-// InputError naming --vary and the problem.
+// The largest sweeps: a sweep run in one process keeps every run's result in memory
+// (about 650 KB each), so it may have at most kMaxLocalRuns runs (points x variants);
+// --emit-jobs writes at most kMaxEmittedPoints jobs.
+inline constexpr unsigned long long kMaxLocalRuns = 20000, kMaxEmittedPoints = 100000;
+// Throws InputError naming --vary when the plan is larger than those limits.
+void check_sweep_size(const SweepPlan& plan, bool emitted);
+
+// Parses "NAME=V1,V2,..." of --vary against the manifest's knobs: a known knob, one or
+// more whole decimal values inside [min, max], no value twice, the knob varied once.
+// Throws InputError naming --vary and the problem.
 SweepAxis parse_vary(const std::string& text, const ScenarioManifest& manifest,
                      const std::vector<SweepAxis>& earlier);
 

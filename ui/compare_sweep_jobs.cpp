@@ -96,7 +96,17 @@ SweepPlan read_plan(const std::filesystem::path& dir) {
     plan.profile = root.at("profile").get<std::string>();
     plan.cache_model = root.at("cache_model").get<std::string>();
     plan.variants = root.at("variants").get<std::vector<std::string>>();
-    for (const json& axis : root.at("vary")) plan.axes.push_back({axis.at("knob"), axis.at("values")});
+    for (const json& axis : root.at("vary")) {
+      // Each knob checked as --vary checks it: a knob of the manifest, values in its range.
+      std::string vary = axis.at("knob").get<std::string>() + "=";
+      for (const json& value : axis.at("values")) vary += std::to_string(value.get<u64>()) + ",";
+      if (vary.back() == ',') vary.pop_back();
+      try {
+        plan.axes.push_back(parse_vary(vary, plan.manifest, plan.axes));
+      } catch (const InputError& error) {
+        fail(error.what());
+      }
+    }
   } catch (const json::exception& error) {
     fail(std::string("a field is missing or mistyped (") + error.what() + ")");
   }

@@ -79,7 +79,7 @@ std::string against(double ours, double seed) {
 }  // namespace
 
 TlsRealRun record_tls_real(const std::filesystem::path& scenario_dir, const std::string& workload,
-                           const MachineConfig& base, bool use_cache) {
+                           const MachineConfig& base, bool use_cache, const std::function<void()>& before_recording) {
   const ScenarioManifest manifest = load_manifest(scenario_dir / "tls-real" / "variants.json");
   const VariantSpec* variant = manifest.find(workload);
   if (!variant) {
@@ -93,6 +93,7 @@ TlsRealRun record_tls_real(const std::filesystem::path& scenario_dir, const std:
       throw InputError("tls-real needs the Linux compare guest: '" + file.string() +
                        "' is missing (run scripts/fetch-linux-compare-guest.sh)");
   }
+  if (before_recording) before_recording();  // the caller's checks of its own input (the --out folder)
   // The boot itself is the workload of `boot`: the whole run is recorded.
   const TlsWindow window = workload == "boot" ? TlsWindow{} : parse_tls_window("X86LAB-WORKLOAD-BEGIN..X86LAB-WORKLOAD-END");
   const std::filesystem::path cache = use_cache ? guest_cache_dir() / "tls-streams" : std::filesystem::path();

@@ -6,6 +6,7 @@
 // replay, the summary: per design the faults, replays, flips, instructions, modeled
 // cycles and the slowdown of the real workload beside the seed's figures.
 #pragma once
+#include <functional>
 #include <filesystem>
 #include <ostream>
 #include <string>
@@ -27,7 +28,7 @@ struct TlsRealRun {
 // take/store it in guest_cache_dir()/tls-streams/. Says on stderr what it does (a boot
 // takes minutes).
 TlsRealRun record_tls_real(const std::filesystem::path& scenario_dir, const std::string& workload,
-                           const MachineConfig& base, bool use_cache);
+                           const MachineConfig& base, bool use_cache, const std::function<void()>& before_recording = {});
 
 // The summary of the replay `results` (the tls-stream variants, native first) for the
 // recording: a table and the comparison with the seed in words (text), and the same

@@ -46,6 +46,9 @@ TlsStream decode_tls_stream(const std::vector<u8>& bytes, const std::string& nam
   TlsStream stream;
   stream.threads = get32(bytes, 16);
   if (stream.threads == 0) fail("thread count 0");
+  if (stream.threads > TLS_STREAM_MAX_THREADS)
+    fail("thread count " + std::to_string(stream.threads) + " above " + std::to_string(TLS_STREAM_MAX_THREADS) +
+         " (the replay guests' limit)");
   if (get32(bytes, 20) != 0) fail("reserved header word is not 0");
   if (bytes.size() != TLS_STREAM_HEADER_BYTES + count * TLS_STREAM_RECORD_BYTES)
     fail(std::to_string(bytes.size()) + " bytes, not 24 + 8 x " + std::to_string(count) + " records");

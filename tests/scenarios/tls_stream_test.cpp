@@ -93,6 +93,18 @@ TEST(TlsStreamFile, LayoutIsTheAgreedLittleEndianFormat) {
   EXPECT_THROW(decode_tls_stream(truncated, "t"), InputError);
   EXPECT_THROW(tls_stream_pattern("threads:17"), InputError);
   EXPECT_THROW(tls_stream_pattern("sawtooth"), InputError);
+  // More threads than the replay guests hold (TLS_STREAM_MAX_THREADS) is refused with the
+  // header, as a count of 0 is, not left to fail in the guest.
+  for (const u8 threads : {u8{0}, u8{17}, u8{0xFF}}) {
+    std::vector<u8> many = bytes;
+    many[16] = threads;
+    try {
+      decode_tls_stream(many, "t");
+      ADD_FAILURE() << "thread count " << int(threads) << " accepted";
+    } catch (const InputError& error) {
+      EXPECT_NE(std::string(error.what()).find("thread count " + std::to_string(threads)), std::string::npos) << error.what();
+    }
+  }
 }
 
 TEST(TlsStreamFile, SyntheticStreamHasTheProgramsAccessCounts) {

@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <iterator>
 #include <fstream>
 #include <sstream>
 
@@ -37,7 +38,7 @@ TEST(SweepVary, KnobValuesAreCheckedAgainstTheManifest) {
   EXPECT_EQ(axis.knob, "density");
   EXPECT_EQ(axis.values, (std::vector<u64>{10, 100, 1}));
   EXPECT_EQ(input_error([&] { parse_vary("dens=1", m, {}); }),
-            "--vary: scenario 'tls' has no knob 'dens' (density, run)");
+            "--vary: scenario 'tls' has no knob 'dens' (density, run, threads, bases)");
   EXPECT_EQ(input_error([&] { parse_vary("density=0", m, {}); }), "--vary density: 0 is outside 1-100");
   EXPECT_EQ(input_error([&] { parse_vary("density=101", m, {}); }), "--vary density: 101 is outside 1-100");
   EXPECT_EQ(input_error([&] { parse_vary("run=65", m, {}); }), "--vary run: 65 is outside 0-64");
@@ -48,7 +49,7 @@ TEST(SweepVary, KnobValuesAreCheckedAgainstTheManifest) {
   EXPECT_EQ(input_error([&] { parse_vary("density=5,5", m, {}); }), "--vary density: 5 is given twice");
   EXPECT_EQ(input_error([&] { parse_vary("density=5", m, {axis}); }), "--vary: knob 'density' is varied twice");
   EXPECT_EQ(input_error([&] { parse_vary("density", m, {}); }),
-            "--vary 'density' must be NAME=V1,V2,... (knobs of tls: density, run)");
+            "--vary 'density' must be NAME=V1,V2,... (knobs of tls: density, run, threads, bases)");
 }
 
 TEST(SweepPlan, PointsAreTheCrossProductFirstAxisSlowest) {
@@ -282,11 +283,36 @@ TEST(SweepCollect, AMissingOrCorruptResultIsNamedWithStatus2) {
                            "x86lab: sweep result '" + missing + "': its scenario, knobs or variants are not those of line 1");
   expect_one_line_status_2(testing::run_x86lab("compare collect " + (dir / "inputs").string()),
                            "plan.json' is missing (not a folder written by compare sweep --emit-jobs)");
+  // A plan whose knob is not the scenario's (a name that would make a plot file outside
+  // the folder) is refused as --vary would refuse it, before anything is written.
+  std::string plan;
+  {
+    std::ifstream in(dir / "plan.json");
+    plan.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  const auto at = plan.find("\"density\"");
+  ASSERT_NE(at, std::string::npos) << plan;
+  plan.replace(at, 9, "\"x/../../ESCAPED\"");
+  std::ofstream(dir / "plan.json") << plan;
+  expect_one_line_status_2(testing::run_x86lab("compare collect " + dir.string()),
+                           "plan.json': --vary: scenario 'tls' has no knob 'x/../../ESCAPED'");
+  EXPECT_FALSE(std::filesystem::exists(dir / "sweep.csv"));
 }
 
 TEST(SweepCli, BadKnobsAreOneLineAndStatus2) {
-  expect_one_line_status_2(testing::run_x86lab("compare sweep tls --vary threads=1,2 --out /tmp/x86lab-unused"),
-                           "x86lab: --vary: scenario 'tls' has no knob 'threads' (density, run)");
+  expect_one_line_status_2(testing::run_x86lab("compare sweep tls --vary vectors=1,2 --out /tmp/x86lab-unused"),
+                           "x86lab: --vary: scenario 'tls' has no knob 'vectors' (density, run, threads, bases)");
+  expect_one_line_status_2(testing::run_x86lab("compare sweep tls --vary density= --out /tmp/x86lab-unused"),
+                           "x86lab: --vary density: no values (1-100)");
+  // 100 x 65 points x 8 variants: more runs than one process holds (each keeps its result).
+  std::string all_densities = "1", all_runs = "0";
+  for (int v = 2; v <= 100; ++v) (all_densities += ',') += std::to_string(v);
+  for (int v = 1; v <= 64; ++v) (all_runs += ',') += std::to_string(v);
+  expect_one_line_status_2(
+      testing::run_x86lab("compare sweep tls --vary density=" + all_densities + " --vary run=" + all_runs +
+                          " --out /tmp/x86lab-unused"),
+      "x86lab: --vary: the sweep has 6500 points x 8 variants = 52000 runs; at most 20000 run in one process (use "
+      "--emit-jobs DIR for more)");
   expect_one_line_status_2(testing::run_x86lab("compare sweep irq --vary timer_hz=50 --out /tmp/x86lab-unused"),
                            "x86lab: --vary timer_hz: 50 is outside 100-1193182");
   expect_one_line_status_2(testing::run_x86lab("compare sweep ctxsw --vary density=5 --out /tmp/x86lab-unused"),
