@@ -17,6 +17,7 @@
 
 #include "cpu/decoder.h"
 #include "cpu/disassembler.h"
+#include "hex_bytes.h"
 
 namespace x86lab {
 namespace {
@@ -205,16 +206,6 @@ std::vector<std::vector<u8>> samples_of(const InstructionForm& form) {
   return out;
 }
 
-std::string hex_bytes(const std::vector<u8>& bytes, unsigned length) {
-  std::string text;
-  char buffer[4];
-  for (unsigned i = 0; i < length && i < bytes.size(); ++i) {
-    std::snprintf(buffer, sizeof buffer, "%02X", bytes[i]);
-    text += buffer;
-  }
-  return text;
-}
-
 TEST(Disassembler, EveryRowOfTheOpcodeMapMatchesZydisAfterNormalisation) {
   const auto& rows = InstructionTable::get().rows();
   unsigned compared = 0, mismatches = 0;
@@ -234,7 +225,7 @@ TEST(Disassembler, EveryRowOfTheOpcodeMapMatchesZydisAfterNormalisation) {
         if (!ok || insn.form != rows[row]) continue;  // #UD here, or another row's form
         const std::vector<u8> used(bytes.begin(), bytes.begin() + insn.length);
         const std::string z = zydis_text(used, code32);
-        ASSERT_FALSE(z.empty()) << "Zydis refuses " << hex_bytes(bytes, insn.length);
+        ASSERT_FALSE(z.empty()) << "Zydis refuses " << testing::hex_bytes(bytes, insn.length);
         const std::string ours = format_instruction(insn, code32, 0x1000);
         ++compared;
         const std::string want = normalise_zydis(z, insn), got = normalise_ours(ours);
@@ -249,7 +240,7 @@ TEST(Disassembler, EveryRowOfTheOpcodeMapMatchesZydisAfterNormalisation) {
         if (is_accepted) continue;
         ++mismatches;
         if (report.size() < 60 && reported_rows.insert(row).second)
-          report.push_back(std::string(code32 ? "32 " : "16 ") + hex_bytes(bytes, insn.length) + ": ours '" + ours +
+          report.push_back(std::string(code32 ? "32 " : "16 ") + testing::hex_bytes(bytes, insn.length) + ": ours '" + ours +
                            "' zydis '" + z + "' (normalised '" + got + "' vs '" + want + "')");
       }
     }

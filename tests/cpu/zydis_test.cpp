@@ -17,6 +17,7 @@
 #include "cpu/decoder.h"
 #include "cpu/instruction_table.h"
 #include "row_cases.h"
+#include "hex_bytes.h"
 
 namespace x86lab {
 namespace {
@@ -146,16 +147,6 @@ class Generator {
 };
 
 // ---- field comparison --------------------------------------------------------------------
-std::string hex(const std::vector<u8>& bytes, unsigned length) {
-  std::string s;
-  char buf[4];
-  for (unsigned i = 0; i < length && i < bytes.size(); ++i) {
-    std::snprintf(buf, sizeof buf, "%02X", bytes[i]);
-    s += buf;
-  }
-  return s;
-}
-
 std::string lower(std::string_view text) {
   std::string s(text);
   for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -316,7 +307,7 @@ struct Tally {
 void mismatch(Tally& t, bool mode32, const std::vector<u8>& bytes, const std::string& what) {
   ++t.mismatches;
   auto& [count, example] = t.kinds[what];
-  if (count++ == 0) example = std::string(mode32 ? "32-bit " : "16-bit ") + hex(bytes, 15);
+  if (count++ == 0) example = std::string(mode32 ? "32-bit " : "16-bit ") + testing::hex_bytes(bytes, 15);
 }
 
 Tally run_mode(bool mode32, u64 seed) {
@@ -446,7 +437,7 @@ const FoundCase kFound[] = {
 TEST(ZydisDecoder, FoundCasesDecodeAsTheSdmSays) {
   for (const FoundCase& c : kFound) {
     Instruction insn;
-    const std::string bytes = hex(c.bytes, static_cast<unsigned>(c.bytes.size()));
+    const std::string bytes = testing::hex_bytes(c.bytes, static_cast<unsigned>(c.bytes.size()));
     try {
       ASSERT_TRUE(decode_bytes(c.bytes.data(), static_cast<unsigned>(c.bytes.size()), true, insn)) << bytes;
       EXPECT_EQ(insn.length, c.length) << bytes;
@@ -470,7 +461,7 @@ TEST(ZydisDecoder, EveryRowHasACaseThatDecodesAsZydisSays) {
   std::vector<bool> reached(rows.size(), false);
   for (const decode_testing::RowCase& c : decode_testing::kRowCases) {
     std::vector<u8> bytes = c.bytes;
-    const std::string text = hex(bytes, static_cast<unsigned>(bytes.size()));
+    const std::string text = testing::hex_bytes(bytes, static_cast<unsigned>(bytes.size()));
     bytes.resize(kBufferBytes, 0);
     ZydisResult z{};
     z.status = ZydisDecoderDecodeFull(&decoder, bytes.data(), bytes.size(), &z.insn, z.operands.data());
