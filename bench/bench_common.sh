@@ -49,19 +49,9 @@ linux_gdb_stub() {
     echo "$script: not run: no guest in $cache (scripts/fetch-linux-guest.sh)"
     exit 0
   fi
-  work=$(mktemp -d)
-  pid=
-  trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$work"' EXIT
-  "$@" run --kernel "$cache/vmlinuz" --initrd "$cache/initrd.gz" --append "console=ttyS0 panic=-1" \
-    --serial "file:$work/serial" --gdb 127.0.0.1:0 --wait-gdb </dev/null 2>"$work/stderr" &
-  pid=$!
-  port=
-  for _ in $(seq 200); do
-    port=$(sed -n 's/^x86lab: gdb stub listening on .*:\([0-9][0-9]*\)$/\1/p' "$work/stderr")
-    [ -n "$port" ] && return 0
-    sleep 0.05
-  done
-  echo "$script: no gdb port"
-  cat "$work/stderr"
-  exit 1
+  x86lab=${*: -1}
+  stub_wrapper=("${@:1:$#-1}")
+  source "$root/tests/gdb/start_stub.sh"
+  start_stub --kernel "$cache/vmlinuz" --initrd "$cache/initrd.gz" --append "console=ttyS0 panic=-1" \
+    --serial "file:$work/serial" --wait-gdb </dev/null
 }

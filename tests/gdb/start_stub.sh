@@ -1,6 +1,8 @@
-# Sourced by the gdb tests: start_stub ARGS... runs "x86lab ${command:-run} ARGS --gdb 127.0.0.1:0"
-# in the background (stderr in $work/stderr, pid in $pid, cleaned up at exit) and sets
-# $port from its "gdb stub listening" line, waiting at most 10 s. Needs $x86lab.
+# Sourced by the gdb tests and bench/bench_common.sh: start_stub ARGS... runs
+# "x86lab ${command:-run} ARGS --gdb 127.0.0.1:0" in the background, prefixed by the
+# words of the array stub_wrapper when set (e.g. GNU time), with stderr in $work/stderr,
+# pid in $pid, cleaned up at exit, and sets $port from its "gdb stub listening" line,
+# waiting at most 10 s. Needs $x86lab.
 work=$(mktemp -d)
 pid=
 cleanup() {
@@ -10,7 +12,7 @@ cleanup() {
 trap cleanup EXIT
 
 start_stub() {
-  "$x86lab" "${command:-run}" "$@" --gdb 127.0.0.1:0 2> "$work/stderr" &
+  ${stub_wrapper[@]+"${stub_wrapper[@]}"} "$x86lab" "${command:-run}" "$@" --gdb 127.0.0.1:0 2> "$work/stderr" &
   pid=$!
   port=
   for _ in $(seq 200); do
