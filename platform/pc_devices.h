@@ -7,6 +7,7 @@
 
 #include "cpu/cpu.h"
 #include "platform/clock.h"
+#include "platform/devices/apic/apic_bus.h"
 #include "platform/devices/fpu_error.h"
 #include "platform/devices/i8042.h"
 #include "platform/devices/pic.h"
@@ -30,6 +31,8 @@ class PcDevices {
   // Saves, checks or loads every device's state, in the order of the members.
   void transfer_state(StateArchive& archive);
 
+  // The APIC bus: the machine attaches each CPU's local APIC, the I/O APIC attaches itself.
+  ApicBus apic_bus;
   PicPair pic;
   Pit8254 pit;
   SystemControlPortB port61;

@@ -12,9 +12,6 @@
 
 namespace x86lab {
 
-class LocalApic;
-class IoApic;
-
 // The delivery modes of the ICR and of redirection entries (3-bit field, same codes).
 enum class DeliveryMode : u8 { Fixed = 0, LowestPriority = 1, Smi = 2, Nmi = 4, Init = 5, StartUp = 6, ExtInt = 7 };
 
@@ -33,11 +30,37 @@ struct ApicMessage {
   u8 source_apic_id = 0xFF;               // the sending local APIC's ID (Self, AllExcludingSelf); 0xFF: an I/O APIC
 };
 
+// A local APIC as the bus sees it (platform/devices/apic/local_apic.h implements it).
+class ApicBusAgent {
+ public:
+  virtual ~ApicBusAgent() = default;
+  // The APIC ID (bits 27:24 of the ID register on the P6: 0-15).
+  virtual u8 apic_id() const = 0;
+  // Whether a message with shorthand None names this APIC: physical destination
+  // equal to its ID or FFh (broadcast), or a logical destination matching its LDR
+  // under the DFR's flat or cluster model (SDM "Logical Destination Mode").
+  virtual bool is_destination(const ApicMessage& message) const = 0;
+  // The arbitration priority (APR) that lowest-priority delivery compares (0-255).
+  virtual u8 arbitration_priority() const = 0;
+  // Takes a message addressed to it (IRR set, NMI/INIT/start-up acted on).
+  virtual void accept(const ApicMessage& message) = 0;
+};
+
+// An I/O APIC as the bus sees it (platform/devices/apic/io_apic.h implements it).
+class EoiListener {
+ public:
+  virtual ~EoiListener() = default;
+  // A local APIC's EOI of a level-triggered `vector`: clear the remote IRR of the
+  // redirection entries with that vector (82093AA data sheet, "Remote IRR").
+  virtual void end_of_interrupt(u8 vector) = 0;
+};
+
 class ApicBus {
  public:
-  // Devices attach once, when the machine is built; the bus does not own them.
-  void attach(LocalApic* local_apic) { local_apics_.push_back(local_apic); }
-  void attach(IoApic* io_apic) { io_apics_.push_back(io_apic); }
+  // Devices attach once, when the machine is built; the bus does not own them. Local
+  // APICs in the order of their CPUs.
+  void attach(ApicBusAgent* local_apic) { local_apics_.push_back(local_apic); }
+  void attach(EoiListener* io_apic) { io_apics_.push_back(io_apic); }
 
   // Delivers `message` to every local APIC it names (fixed, NMI, SMI, INIT, start-up,
   // ExtINT), or to the one of them with the lowest arbitration priority (lowest
@@ -48,12 +71,11 @@ class ApicBus {
   // remote IRR of the redirection entries with that vector.
   void broadcast_eoi(u8 vector);
 
-  const std::vector<LocalApic*>& local_apics() const { return local_apics_; }
-  const std::vector<IoApic*>& io_apics() const { return io_apics_; }
+  const std::vector<ApicBusAgent*>& local_apics() const { return local_apics_; }
 
  private:
-  std::vector<LocalApic*> local_apics_;
-  std::vector<IoApic*> io_apics_;
+  std::vector<ApicBusAgent*> local_apics_;
+  std::vector<EoiListener*> io_apics_;
 };
 
 }  // namespace x86lab
