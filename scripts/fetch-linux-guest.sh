@@ -25,14 +25,21 @@ for tool in apt-get apt-cache dpkg-deb gzip gcc; do
   command -v "$tool" >/dev/null || die "needs $tool"
 done
 
+# The initramfs images are rebuilt (without a download) when their sources change: the
+# stamp holds the hash of /init and tls_test.c they were built from.
+stamp=$(cat "$here/linux-guest/init" "$here/linux-guest/tls_test.c" | sha256sum | cut -c1-16)
 if [ $force = 0 ] && [ -s "$cache/vmlinuz" ] && [ -s "$cache/initrd.gz" ] && [ -s "$cache/initrd-shell.gz" ]; then
-  log "already present in $cache (use --force to rebuild)"
-  exit 0
+  if [ "$(cat "$cache/initrd.stamp" 2>/dev/null)" = "$stamp" ]; then
+    log "already present in $cache (use --force to rebuild)"
+    exit 0
+  fi
+  [ -s "$cache/busybox" ] || force=1
 fi
 mkdir -p "$cache"
 
 # ---- a private apt state: i386 lists in their own directory (scripts/lib/debian-i386.sh)
 . "$here/lib/debian-i386.sh"
+if [ $force = 1 ] || [ ! -s "$cache/vmlinuz" ] || [ ! -s "$cache/busybox" ]; then
 debian_i386_apt_setup
 
 kernel_pkg=$(apt-cache "${apt_opts[@]}" pkgnames linux-image-6.1.0- | grep -E '^linux-image-6\.1\.0-[0-9]+-686-unsigned$' | sort -V | tail -1)
@@ -50,6 +57,11 @@ vmlinuz=$(ls "$work/kernel/boot"/vmlinuz-* | head -1)
 cp "$vmlinuz" "$cache/vmlinuz"
 basename "$vmlinuz" | sed 's/^vmlinuz-//' > "$cache/kernel-version"
 cp "$work/busybox/bin/busybox" "$cache/busybox"
+rm -rf "$work"
+trap - EXIT
+else
+  log "initramfs sources changed: rebuilding initrd.gz and initrd-shell.gz"
+fi
 
 # ---- the threaded TLS test program (docs/toolchain.md section 5(c))
 gcc -m32 -static -O2 -pthread -o "$cache/tls_test" "$here/linux-guest/tls_test.c" \
@@ -72,6 +84,7 @@ build_initramfs() {  # build_initramfs OUTPUT INTERACTIVE(0|1)
 }
 build_initramfs "$cache/initrd.gz" 0
 build_initramfs "$cache/initrd-shell.gz" 1
+echo "$stamp" > "$cache/initrd.stamp"
 
 log "done: $(cat "$cache/kernel-version") in $cache"
 ls -l "$cache/vmlinuz" "$cache/initrd.gz" "$cache/initrd-shell.gz" "$cache/tls_test"
