@@ -43,8 +43,15 @@ std::vector<std::string> test_roms() {
     if (file.path().extension() == ".asm")
       roms.push_back(fs::relative(file.path(), sources).replace_extension(".bin").string());
   std::sort(roms.begin(), roms.end());
-  roms.push_back("test386/test386.bin");
-  roms.push_back("test386/test386_rom128.bin");
+  // test386 is built only from ../shared/tests/test386 (roms/guest/test386/CMakeLists.txt):
+  // a clone without it has no image to compare (issue 39); with it, a missing image fails.
+  if (fs::is_directory(fs::path(X86LAB_SHARED_DIR) / "tests" / "test386" / "src")) {
+    roms.push_back("test386/test386.bin");
+    roms.push_back("test386/test386_rom128.bin");
+  } else {
+    std::printf("AcceleratorContract: %s/tests/test386/src is absent; the test386 images are not compared\n",
+                X86LAB_SHARED_DIR);
+  }
   return roms;
 }
 
