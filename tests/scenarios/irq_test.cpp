@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <numeric>
 #include <set>
@@ -381,10 +382,19 @@ TEST(IrqScenarioApic, CsLoadsAndAccessedBitWritesAsOnThe8259Path) {
     const u64 writes = c.locked_by_kind[static_cast<std::size_t>(AccessKind::DescriptorAccessedBit)];
     EXPECT_EQ(writes, name == "csvec_a0_apic" ? external_vectors(c).size() : 0u) << name;
   }
-  const Counters &a0 = result("csvec_a0_apic").counters, &a1 = result("csvec_a1_apic").counters;
-  EXPECT_EQ(a0.instructions, a1.instructions);
+  // A=0 costs three locked writes (20 cycles each on p3), all in phase 1, where every
+  // vector is first used. They delay everything after by 60 cycles, which moves where the
+  // later interrupts land, so the two runs are not copies of each other the way the
+  // 8259A pair's happen to be: the ping-pong window (measured by RDTSC, which drops the
+  // clock's fractions of a cycle) agrees to a cycle, and the report prints measured values
+  // whose 64-bit decimal conversion (__udivdi3) takes value-dependent paths.
+  const VariantResult &a0 = result("csvec_a0_apic"), &a1 = result("csvec_a1_apic");
   const u64 locked = builtin_cost_model("p3").part(CostPart::LockedAccess) / 256;
-  EXPECT_EQ(result("csvec_a0_apic").cycles - result("csvec_a1_apic").cycles, 3 * locked);
+  EXPECT_LE(std::abs(a0.metrics.at("pingpong_cycles") - a1.metrics.at("pingpong_cycles")), 1);
+  EXPECT_GE(a0.cycles - a1.cycles, 3 * locked);
+  EXPECT_LE(a0.cycles - a1.cycles, 3 * locked + 10);
+  EXPECT_LE(std::max(a0.counters.instructions, a1.counters.instructions) -
+                std::min(a0.counters.instructions, a1.counters.instructions), 10u);
 }
 
 TEST(IrqScenarioApic, RdtscTailFollowsTheEntryWorkAsOnThe8259Path) {
