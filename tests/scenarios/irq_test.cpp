@@ -319,8 +319,9 @@ TEST(IrqScenarioApic, OneEoiToTheLocalApicPerInterruptAndNoneToThe8259) {
     ASSERT_TRUE(r.succeeded) << name << ": " << r.failure;
     const Counters& c = r.counters;
     const u64 interrupts = external_interrupts(c);
-    EXPECT_EQ(r.metrics.at("apic_eois"), static_cast<i64>(interrupts)) << name;  // the guest's writes
-    EXPECT_EQ(c.apic_eois, interrupts) << name;  // x86lab: EOIs that ended an in-service vector
+    // x86lab's local APIC counts the EOI writes that ended an in-service vector: one per
+    // interrupt handled (and the guest checked at the end that no ISR bit is left).
+    EXPECT_EQ(c.apic_eois, interrupts) << name;
     // Port 20h (master ICW1/OCW2) and A0h (slave): only the initialisation's ICW1.
     EXPECT_EQ(c.io_by_port[0x20], 1u) << name;
     EXPECT_EQ(c.io_by_port[0xA0], 1u) << name;

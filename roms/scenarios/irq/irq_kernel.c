@@ -164,9 +164,6 @@ static void setup_devices(void) {
 static uint32_t by_vector[256];
 static uint32_t interrupts, interrupts_timer, interrupts_rtc, interrupts_uart;
 static uint32_t uart_bytes;
-#if APIC
-static uint32_t apic_eois; /* EOI writes to the local APIC */
-#endif
 
 void do_irq(struct frame* f) {
   const uint32_t vector = ~f->not_vector;
@@ -194,7 +191,6 @@ void do_irq(struct frame* f) {
       fail("interrupt on an unused vector");
   }
   lapic_write(LAPIC_EOI, 0);
-  ++apic_eois;
 #else
   switch (vector) {
     case 0x20:
@@ -334,7 +330,6 @@ void do_syscall(struct frame* f) {
 /* Out of line, so that do_syscall (report is inlined there) compiles as in the 8259A
  * images: the APIC variants differ from them only where the APIC is involved. */
 __attribute__((noinline)) static void report_apic(void) {
-  metric("apic_eois", apic_eois);
   metric("vector_timer", routed_vector(0)); /* as the redirection entries hold them */
   metric("vector_uart", routed_vector(3));
   metric("vector_rtc", routed_vector(8));
