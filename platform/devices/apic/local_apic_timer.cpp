@@ -49,8 +49,8 @@ void LocalApic::schedule_timer() {
   clock_.schedule(timer_event_id_, clock_.cycle_of_tick(timer_start_tick_ + timer_next_ * divisor(), config_.bus_hz));
 }
 
-// An expiry: the LVT timer entry's vector into IRR unless masked (the count runs on
-// either way). Expiries missed while the CPU ran past them merge into one request, as
+// An expiry: the LVT timer entry's vector into IRR unless masked or the APIC is
+// globally disabled (the count runs on either way). Expiries missed while the CPU ran past them merge into one request, as
 // a second request of a vector already in IRR does.
 void LocalApic::timer_event() {
   const u64 elapsed = timer_elapsed();
@@ -59,7 +59,7 @@ void LocalApic::timer_event() {
     return;
   }
   const u32 lvt = lvt_[0];
-  if (!(lvt & lapic::kLvtMask)) {
+  if (!(lvt & lapic::kLvtMask) && (apic_base_ & lapic::kApicBaseEnable)) {
     ++cpu_.counters().apic_timer_interrupts;
     request(static_cast<u8>(lvt), false, lapic::kReceiveIllegalVector);
   }
