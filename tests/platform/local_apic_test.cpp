@@ -432,6 +432,27 @@ TEST(LocalApicMachine, RdmsrApicBaseReadsFee00900AndCpuidReportsTheApic) {
   EXPECT_EQ(machine.cpu.state.gpr[EBX] >> 24, 0u);    // initial APIC ID
 }
 
+TEST(LocalApicMachine, WrmsrMovesTheApicBaseAndRaisesGpForAReservedBit) {
+  Machine machine(small_config());
+  // IVT entry 0Dh (#GP) -> 0000:2000h: mov al, 6; out F4h, al (exit status 13).
+  machine.bus.poke(0x34, 0x00);
+  machine.bus.poke(0x35, 0x20);
+  const u8 handler[] = {0xB0, 0x06, 0xE6, 0xF4, 0xF4};
+  for (u32 i = 0; i < sizeof handler; ++i) machine.bus.poke(0x2000 + i, handler[i]);
+  place(machine, {0x66, 0xB9, 0x1B, 0x00, 0x00, 0x00,  // mov ecx, 1Bh
+                  0x66, 0x31, 0xD2,                    // xor edx, edx
+                  0x66, 0xB8, 0x00, 0x08, 0x20, 0x00,  // mov eax, 00200800h (base 2 MiB, enabled)
+                  0x0F, 0x30,                          // wrmsr
+                  0x66, 0xB8, 0x00, 0x0C, 0x20, 0x00,  // mov eax, 00200C00h (bit 10 is reserved)
+                  0x0F, 0x30,                          // wrmsr: #GP(0)
+                  0xF4});
+  const RunResult result = machine.run();
+  EXPECT_EQ(result.reason, RunResult::Reason::ExitPort);
+  EXPECT_EQ(result.exit_status, 13);
+  EXPECT_EQ(machine.local_apic->apic_base(), 0x00200900u);
+  EXPECT_EQ(machine.bus.read<u32>(0x200030, AccessKind::Data), kP6Version);
+}
+
 TEST(LocalApicMachine, HaltWithThePicMaskedIsWokenByTheApicTimer) {
   Machine machine(small_config());
   // IVT entry 40h -> 0000:2000h: mov al, 5; out F4h, al (exit status 11).
