@@ -32,7 +32,7 @@
 
 namespace x86lab {
 
-// The CPU's INTR line: the platform's interrupt controller (8259A pair) implements it.
+// The CPU's INTR line: the platform's interrupt controller (local APIC or 8259A pair) implements it.
 class InterruptController {
  public:
   virtual ~InterruptController() = default;
