@@ -60,6 +60,9 @@ struct Counters {
   u64 open_bus_reads = 0;                          // physical reads that hit no device (read 0xFF)
   u64 open_bus_writes = 0;                         // physical writes that hit no device (dropped)
   u64 io_reads = 0;                                // IN/INS accesses
+  u64 apic_timer_interrupts = 0;                   // local APIC timer expiries that requested their vector
+  u64 apic_eois = 0;                               // local APIC EOI writes that ended an in-service vector
+  u64 apic_ipis = 0;                               // interprocessor interrupts sent through the ICR
   u64 io_writes = 0;                               // OUT/OUTS accesses
   std::vector<u64> io_by_port = std::vector<u64>(65536);  // I/O accesses (reads and writes) by port
   // Paging (mmu/). Walks and flushes are what x86lab did; tlb_* come from the model of
