@@ -63,6 +63,13 @@ TEST_F(IoApicFixture, ResetLeavesIdZeroAndEveryEntryMasked) {
   }
 }
 
+TEST_F(IoApicFixture, RegisterMapListsTheDataSheetRegistersWithTheirResetValues) {
+  for (const IoApic::RegisterInfo& r : IoApic::kRegisterMap)
+    for (unsigned reg = r.first; reg <= r.last; ++reg)
+      EXPECT_EQ(read(static_cast<u8>(reg)), (reg >= 0x10 && (reg & 1)) ? 0u : r.reset) << r.name << " " << reg;
+  EXPECT_EQ(std::size(IoApic::kRegisterMap), 4u);
+}
+
 TEST_F(IoApicFixture, IdRegisterKeepsBits27To24AndLoadsTheArbitrationId) {
   write(0x00, 0xFFFFFFFF);
   EXPECT_EQ(read(0x00), 0x0F000000u);

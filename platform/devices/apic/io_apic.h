@@ -27,6 +27,22 @@ class IoApic : public EoiListener, public BusDevice {
     kIoRedTbl0 = 0x10,       // IOREDTBL0-23: entry n low dword at 10h+2n, high dword at 11h+2n
   };
 
+  // The register map in the data sheet's order ("Register Description", Table 2 and
+  // the IOREDTBL table): the IOREGSEL value(s), name, access and value after RESET#
+  // (redirection entries: only the mask bit is defined, x86lab clears the rest).
+  struct RegisterInfo {
+    u8 first, last;          // IOREGSEL values
+    std::string_view name;
+    bool read_only;
+    u32 reset;               // each dword's value after reset (IOREDTBL: low dword; high dwords 0)
+  };
+  static constexpr RegisterInfo kRegisterMap[] = {
+      {0x00, 0x00, "IOAPICID", false, 0x00000000},
+      {0x01, 0x01, "IOAPICVER", true, 0x00170011},
+      {0x02, 0x02, "IOAPICARB", true, 0x00000000},
+      {0x10, 0x3F, "IOREDTBL[0:23]", false, 0x00010000},
+  };
+
   // Memory-mapped registers (offsets from the base).
   static constexpr u32 kIoRegSel = 0x00;  // IOREGSEL: bits 7:0 select the register IOWIN accesses
   static constexpr u32 kIoWin = 0x10;     // IOWIN: the selected register's 32 bits
