@@ -285,6 +285,50 @@ TEST_F(LoaderFixture, MultibootKernelOverTheUsualPlacesGetsItsBootInformationEls
   EXPECT_EQ(bus.peek(0x9EFFF), 0x00);
 }
 
+// A minimal ELF32 x86 executable with a Multiboot header (no address fields) and one
+// PT_LOAD segment of `memsz` bytes at `paddr`, the first 256 of them from the file
+// (ELF header 52 bytes, one program header at 52, the segment's bytes at 100h).
+std::vector<u8> elf_kernel(u32 paddr, u32 memsz) {
+  std::vector<u8> image(0x200, 0);
+  image[0] = 0x7F; image[1] = 'E'; image[2] = 'L'; image[3] = 'F';
+  image[4] = 1; image[5] = 1; image[6] = 1;  // ELFCLASS32, little-endian, version 1
+  put(image, 16, 2, 2);         // ET_EXEC
+  put(image, 18, 2, 3);         // EM_386
+  put(image, 20, 4, 1);
+  put(image, 24, 4, paddr + 0x20);  // e_entry
+  put(image, 28, 4, 52);        // e_phoff
+  put(image, 40, 2, 52);        // e_ehsize
+  put(image, 42, 2, 32);        // e_phentsize
+  put(image, 44, 2, 1);         // e_phnum
+  put(image, 52, 4, 1);         // PT_LOAD
+  put(image, 56, 4, 0x100);     // p_offset
+  put(image, 60, 4, paddr);     // p_vaddr
+  put(image, 64, 4, paddr);     // p_paddr
+  put(image, 68, 4, 0x100);     // p_filesz
+  put(image, 72, 4, memsz);     // p_memsz
+  put(image, 76, 4, 5);         // R X
+  const u32 flags = 0x00000003;
+  put(image, 0x100, 4, kMultibootHeaderMagic);
+  put(image, 0x104, 4, flags);
+  put(image, 0x108, 4, static_cast<u32>(-(kMultibootHeaderMagic + flags)));
+  for (u32 i = 0x10C; i < 0x200; ++i) image[i] = 0x90;
+  return image;
+}
+
+TEST_F(LoaderFixture, MultibootElfKernelBelow1MiBWithItsBssOverTheUsualPlacesLoads) {
+  // 6000h-6FFFh from the file, bss to 9FBFFh: the usual boot pages and stack are taken.
+  bus.poke(0x9F000, 0x55);
+  const MultibootLayout layout = load_multiboot(cpu, bus, {elf_kernel(0x6000, 0x99C00), "elf", {}, "", "x"});
+  EXPECT_EQ(cpu.state.eip, 0x6020u);
+  EXPECT_EQ(peek32(0x6000), kMultibootHeaderMagic);
+  EXPECT_EQ(bus.peek(0x9F000), 0);  // bss zeroed
+  EXPECT_EQ(layout.gdt, 0x1000u);
+  EXPECT_EQ(layout.info, 0x2000u);
+  EXPECT_EQ(layout.command_line, 0x3000u);
+  EXPECT_EQ(layout.stack_top, 0x5000u);
+  EXPECT_EQ(peek_string(peek32(layout.info + 16)), "x");
+}
+
 TEST_F(LoaderFixture, MultibootKernelOverTheIvtAndBiosDataAreaIsRejected) {
   expect_input_error([&] { load_multiboot(cpu, bus, {aout_kludge_kernel(0x400), "ivt", {}, "", ""}); },
                      "kernel 'ivt' loads to 400h-1400h, over the real-mode IVT and BIOS data area (0-4FFh)");
