@@ -236,6 +236,17 @@ TEST_F(PcIoApicFixture, RegistersAnswerAtFec00000h) {
   EXPECT_EQ(machine.bus.read<u32>(0xFEC00010, AccessKind::Data), 0x00170011u);
 }
 
+TEST_F(PcIoApicFixture, OddWidthsAndOffsetsThroughTheBusDoNotCrash) {
+  machine.bus.write<u32>(0xFEC00000, 0x01, AccessKind::Data);
+  EXPECT_EQ(machine.bus.read<u16>(0xFEC00012, AccessKind::Data), 0x0017u);
+  EXPECT_EQ(machine.bus.read<u32>(0xFEC00011, AccessKind::Data) & 0xFFFFFFu, 0x001700u);  // IOWIN bytes 1-3
+  EXPECT_EQ(machine.bus.read<u32>(0xFEC00040, AccessKind::Data), 0xFFFFFFFFu);
+  machine.bus.read<u32>(0xFEC00FFE, AccessKind::Data);  // crosses the end of the page
+  machine.bus.write<u32>(0xFEC00FFE, 0x12345678, AccessKind::Data);
+  machine.bus.write<u8>(0xFEC00013, 0xFF, AccessKind::Data);  // IOAPICVER is read-only
+  EXPECT_EQ(machine.bus.read<u32>(0xFEC00010, AccessKind::Data), 0x00170011u);
+}
+
 TEST_F(PcIoApicFixture, IsaIrqNDrivesPinNAndIrq0DrivesPin2) {
   machine.devices->set_irq(4, true);
   EXPECT_TRUE(io_apic().input(4));
