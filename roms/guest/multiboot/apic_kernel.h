@@ -9,7 +9,9 @@
  * checked; at the end "PASS" and exit code 10h, or "FAIL" and 11h, through port F4h
  * (QEMU's isa-debug-exit). The kernels run on x86lab (--kernel) and on
  * qemu-system-i386 -cpu pentium3 -kernel; waits are bounded by polling counts and by
- * ordering facts (a counter that wrapped, a count that reached zero), never wall time. */
+ * ordering facts (a counter that wrapped, a count that reached zero), never wall time.
+ * Each kernel is one C file that includes this header once (it defines
+ * interrupt_dispatch, which apic_entry.asm calls, and the kernel's static state). */
 #ifndef X86LAB_APIC_KERNEL_H
 #define X86LAB_APIC_KERNEL_H
 #include <stdint.h>
