@@ -32,13 +32,25 @@
 
 namespace x86lab {
 
-// The CPU's INTR line: the platform's interrupt controller (8259A pair) implements it.
+// The CPU's INTR line: the platform's interrupt controller (local APIC or 8259A pair) implements it.
 class InterruptController {
  public:
   virtual ~InterruptController() = default;
   virtual bool interrupt_pending() const = 0;
   // The INTA cycle: returns the vector and updates the controller's state.
   virtual u8 acknowledge() = 0;
+};
+
+// IA32_APIC_BASE (MSR 1Bh) as RDMSR and WRMSR reach it: the platform's local APIC
+// implements it (Intel SDM Vol. 3, "Local APIC Status and Location"). Without one,
+// RDMSR reads FEE00000h (APIC globally disabled) and WRMSR raises #GP(0).
+class ApicBaseRegister {
+ public:
+  virtual ~ApicBaseRegister() = default;
+  // The MSR's 64-bit value: base address 31:12, global enable bit 11, BSP flag bit 8.
+  virtual u64 apic_base() const = 0;
+  // Writes the MSR; false when `value` sets a reserved bit (WRMSR then raises #GP(0)).
+  virtual bool write_apic_base(u64 value) = 0;
 };
 
 // The condition codes of Jcc/SETcc/CMOVcc (SDM Vol. 1 Appendix B "EFLAGS Condition
@@ -141,6 +153,9 @@ class Cpu {
     else attention_.clear(Attention::kMonitor);
   }
   void set_interrupt_controller(InterruptController* pic) { pic_ = pic; }
+  // Sets (or, with null, removes) what MSR 1Bh (IA32_APIC_BASE) reads and writes.
+  void set_apic_base_register(ApicBaseRegister* apic_base) { apic_base_ = apic_base; }
+  ApicBaseRegister* apic_base_register() const { return apic_base_; }
   // The x87 FERR#/IGNNE# pins (cpu/x87/error_pins.h); the platform wires FERR# to IRQ 13.
   void set_x87_error_pins(X87ErrorPins pins) { x87_error_pins_ = std::move(pins); }
   const X87ErrorPins& x87_error_pins() const { return x87_error_pins_; }
@@ -532,6 +547,7 @@ class Cpu {
   ModeledClock clock_;
   const CpuProfile& profile_;
   InterruptController* pic_ = nullptr;
+  ApicBaseRegister* apic_base_ = nullptr;
   StepMonitor* monitor_ = nullptr;
   X87ErrorPins x87_error_pins_;
   Attention attention_;  // every reason to leave the linked run (mmu/attention.h)

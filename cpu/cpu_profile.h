@@ -25,6 +25,7 @@ struct CpuProfile {
   std::array<u32, 4> cache_descriptors;  // CPUID.2: EAX EBX ECX EDX
   bool accessed_bit_always_written;      // i386 behaviour: write the Accessed bit on every load
   TlbGeometry tlb;                       // first-level TLB sizes, for the TLB statistics model only
+  u64 bus_hz;                            // the processor's bus clock in Hz: the local APIC timer's input
 };
 
 // The built-in profiles; `p3` is the default. Returns nullptr for an unknown name.

@@ -21,6 +21,7 @@ void cpuid(Cpu& c, const Instruction&) {
   };
   switch (r[EAX]) {
     case 0: r[EAX] = 2; r[EBX] = vendor_word(0); r[EDX] = vendor_word(1); r[ECX] = vendor_word(2); break;
+    // EBX bits 31:24: the initial APIC ID, 0 for the one CPU (the BSP).
     case 1: r[EAX] = p.signature; r[EBX] = 0; r[ECX] = p.features_ecx; r[EDX] = p.features_edx; break;
     case 2: r[EAX] = p.cache_descriptors[0]; r[EBX] = p.cache_descriptors[1]; r[ECX] = p.cache_descriptors[2]; r[EDX] = p.cache_descriptors[3]; break;
     default:  // SDM: leaves above the maximum return the highest basic leaf's data
@@ -62,7 +63,9 @@ void rdmsr(Cpu& c, const Instruction&) {
     case msr::kTsc: value = time_stamp_counter(c); break;
     case pmc::kPerfCtr0: case pmc::kPerfCtr1: value = pmc::read_counter(c.state, c.counters(), c.clock(), c.state.gpr[ECX] - pmc::kPerfCtr0); break;
     case pmc::kPerfEvtSel0: case pmc::kPerfEvtSel1: value = c.state.perfevtsel[c.state.gpr[ECX] - pmc::kPerfEvtSel0]; break;
-    case msr::kApicBase: value = 0xFEE00000u; break;  // APIC global enable clear: no APIC
+    case msr::kApicBase:  // without a local APIC: global enable clear
+      value = c.apic_base_register() ? c.apic_base_register()->apic_base() : 0xFEE00000u;
+      break;
     case msr::kBiosSignId: value = 0; break;  // IA32_BIOS_SIGN_ID: no microcode update loaded (EDX = 0)
     case msr::kPlatformId: value = 0; break;  // IA32_PLATFORM_ID: platform ID bits 52:50 = 0
     case msr::kSysenterCs: value = c.state.sysenter_cs; break;
@@ -93,6 +96,10 @@ void wrmsr(Cpu& c, const Instruction&) {
     case msr::kSysenterEsp: c.state.sysenter_esp = value; break;
     case msr::kSysenterEip: c.state.sysenter_eip = value; break;
     case msr::kBiosSignId: break;  // software writes 0 before CPUID to read the revision back
+    case msr::kApicBase:  // reserved bits set, or no local APIC: #GP(0)
+      if (!c.apic_base_register() || !c.apic_base_register()->write_apic_base((u64{c.state.gpr[EDX]} << 32) | value))
+        throw gp(0, "WRMSR to IA32_APIC_BASE with reserved bits set");
+      break;
     default: throw gp(0, "WRMSR of an unknown MSR");
   }
 }

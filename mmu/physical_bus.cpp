@@ -58,6 +58,32 @@ void PhysicalBus::map_mmio(u32 base, u32 size, BusDevice* device) {
   revoke_host_pages(nullptr);
 }
 
+void PhysicalBus::unmap_mmio(BusDevice* device) {
+  std::vector<MmioRegion> removed;
+  std::erase_if(mmio_, [&](const MmioRegion& region) {
+    if (region.device != device) return false;
+    removed.push_back(region);
+    return true;
+  });
+  if (removed.empty()) return;
+  for (const MmioRegion& region : removed) {
+    for (u32 offset = 0; offset < region.size; offset += kPageBytes) {
+      const u32 page = (region.base + offset) >> 12;
+      if (find_mmio(page << 12)) continue;  // another device's region still covers it
+      retire_code_page(page);
+      if (page < ram_bytes_ / kPageBytes) {
+        read_pages_[page] = write_pages_[page] = ram_page(page);
+        page_flags_[page] = kRamPage;
+      } else {
+        read_pages_[page] = rom_byte(page << 12);
+        write_pages_[page] = nullptr;
+        page_flags_[page] = 0;
+      }
+    }
+  }
+  revoke_host_pages(nullptr);
+}
+
 void PhysicalBus::mark_code_byte(u32 address) {
   const u32 page = address >> 12, offset = address & (kPageBytes - 1);
   code_marks_for(page).bytes[offset / kCodeBlockBytes] |= u64{1} << (offset % kCodeBlockBytes);

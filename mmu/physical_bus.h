@@ -85,6 +85,10 @@ class PhysicalBus {
   void map_rom(u32 base, std::span<const u8> image);
   // Maps `size` bytes (a multiple of 4 KiB) at `base` to `device`, replacing RAM there.
   void map_mmio(u32 base, u32 size, BusDevice* device);
+  // Removes every region mapped to `device`: its pages become again what lies beneath
+  // (RAM below ram_bytes(), else the newest ROM there, else open bus), and every host
+  // pointer the TLBs hold is revoked (a relocated local APIC page, IA32_APIC_BASE).
+  void unmap_mmio(BusDevice* device);
 
   // A20 gate: when closed, physical address bit 20 reads as 0 (1 MiB wraparound).
   // Each source drives its own input; the gate is open when any input is set. At

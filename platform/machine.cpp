@@ -35,6 +35,10 @@ Machine::Machine(const MachineConfig& config)
   ports.attach(0x92, 0x92, &port92_);
   devices = std::make_unique<PcDevices>(clock, cpu, bus, ports,
                                         PcDevicesConfig{config.rtc_start, config.com1_host, [this] { cpu.reset(); }});
+  local_apic = std::make_unique<LocalApic>(cpu, bus, devices->apic_bus, clock, devices->pic,
+                                           LocalApicConfig{.apic_id = 0, .bsp = true, .bus_hz = config.profile->bus_hz});
+  cpu.set_interrupt_controller(local_apic.get());
+  cpu.set_apic_base_register(local_apic.get());
   // A device arming an event earlier than the CPU's current slice end shortens the slice.
   clock.set_deadline_listener([this](u64 deadline) { cpu.set_cycle_limit(deadline); });
   if (config.inputs) config.inputs->set_clock({[this] { return clock.now(); }, [this] { return cpu.steps(); }});
@@ -124,9 +128,11 @@ RunResult Machine::run_steps(u64 first_step, u64 max_steps) {
         // the run ends with status 0 (with or without --exit-on-halt, which forces it).
         if (!cpu.flag_set(flag::IF) && (config_.exit_on_halt || !has_nmi_source_)) return {RunResult::Reason::Halted, 0};
         // HLT with IF = 1 waits for the next device event; with none armed, or every
-        // IRQ masked at the master PIC, it would wait forever: status 1.
+        // IRQ masked at the master PIC while the local APIC is not in use (with it,
+        // the I/O APIC and its own timer can still interrupt), it would wait forever:
+        // status 1.
         const u64 next = clock.next_deadline();
-        if (next == VirtualClock::kNever || devices->pic.master().imr() == 0xFF)
+        if (next == VirtualClock::kNever || (devices->pic.master().imr() == 0xFF && !local_apic->may_interrupt()))
           return {RunResult::Reason::HaltedForever, 1};
         clock.advance_to(next);
         break;
@@ -161,6 +167,7 @@ void Machine::transfer_state(StateArchive& a) {
   a.local(a20_inputs, "A20 inputs", 3);
   a.field(triple_fault_resets_, "triple-fault resets");
   debug_ports_.transfer_state(a);
+  local_apic->transfer_state(a);
   bus.transfer_code_marks(a);
   if (!a.loading()) return;
   bus.set_a20(A20Source::KeyboardController, a20_inputs & 1);

@@ -13,6 +13,7 @@
 #include "cpu/cpu.h"
 #include "platform/clock.h"
 #include "platform/debug_ports.h"
+#include "platform/devices/apic/local_apic.h"
 #include "platform/loaders/kernel_loader.h"
 #include "platform/pc_devices.h"
 #include "platform/devices/port92.h"
@@ -143,7 +144,7 @@ class Machine {
   const MachineConfig& config() const { return config_; }
   // Saves, checks or loads what the Machine itself holds (a snapshot,
   // platform/snapshot/machine_state.h): port 92h, the A20 gate's inputs, the count of
-  // triple-fault resets.
+  // triple-fault resets, the local APIC.
   void transfer_state(StateArchive& archive);
   // How many times a triple fault reset the CPU (with reset_on_triple_fault).
   u64 triple_fault_resets() const { return triple_fault_resets_; }
@@ -154,6 +155,10 @@ class Machine {
   Cpu cpu;
   VirtualClock clock;
   std::unique_ptr<PcDevices> devices;
+  // The CPU's local APIC (one per CPU: with several, a vector beside theirs): on the
+  // APIC bus, its page at IA32_APIC_BASE, the CPU's interrupt controller with the
+  // 8259A pair on its LINT0.
+  std::unique_ptr<LocalApic> local_apic;
 
  private:
   MachineConfig config_;

@@ -4,16 +4,17 @@
 namespace x86lab {
 
 PcDevices::PcDevices(VirtualClock& clock, Cpu& cpu, PhysicalBus& bus, PortBus& ports, const PcDevicesConfig& config)
-    : pic(&cpu),
-      pit(clock, [this](bool level) { pic.set_irq(0, level); }),
+    : io_apic(apic_bus, &cpu.counters()),
+      pic(&cpu),
+      pit(clock, [this](bool level) { set_irq(0, level); }),
       port61(clock, pit),
-      rtc(clock, config.rtc_start, [this](bool level) { pic.set_irq(8, level); }),
-      com1(clock, 0x3F8, [this](bool level) { pic.set_irq(4, level); }),
-      com2(clock, 0x2F8, [this](bool level) { pic.set_irq(3, level); }),
-      keyboard_controller({[this](unsigned irq, bool level) { pic.set_irq(irq, level); },
+      rtc(clock, config.rtc_start, [this](bool level) { set_irq(8, level); }),
+      com1(clock, 0x3F8, [this](bool level) { set_irq(4, level); }),
+      com2(clock, 0x2F8, [this](bool level) { set_irq(3, level); }),
+      keyboard_controller({[this](unsigned irq, bool level) { set_irq(irq, level); },
                            [&bus](bool enabled) { bus.set_a20(A20Source::KeyboardController, enabled); }, config.reset_cpu}),
       vga(bus),
-      fpu_error([this](bool level) { pic.set_irq(13, level); }) {
+      fpu_error([this](bool level) { set_irq(13, level); }) {
   ports.attach(0x20, 0x21, &pic);
   ports.attach(0xF0, 0xF0, &fpu_error);
   cpu.set_x87_error_pins(fpu_error.pins());
@@ -34,6 +35,13 @@ PcDevices::PcDevices(VirtualClock& clock, Cpu& cpu, PhysicalBus& bus, PortBus& p
   rtc.set_configuration(bus.ram_bytes(), cpu.profile().features_edx & cpuid_edx::FPU);
   com1.attach_host(config.com1_host);
   cpu.set_interrupt_controller(&pic);
+  pic.set_int_output_listener([this](bool level) { io_apic.set_input(0, level); });
+  bus.map_mmio(IoApic::kDefaultBase, IoApic::kMmioSize, &io_apic);
+}
+
+void PcDevices::set_irq(unsigned irq, bool level) {
+  pic.set_irq(irq, level);
+  if (const unsigned pin = io_apic_pin(irq); pin != kNoPin) io_apic.set_input(pin, level);
 }
 
 void PcDevices::transfer_state(StateArchive& a) {
@@ -46,6 +54,7 @@ void PcDevices::transfer_state(StateArchive& a) {
   keyboard_controller.transfer_state(a);
   vga.transfer_state(a);
   fpu_error.transfer_state(a);
+  io_apic.transfer_state(a);
 }
 
 }  // namespace x86lab

@@ -28,7 +28,13 @@ void Counters::print(std::ostream& out, u64 cycles) const {
   if (undefined_opcodes) out << "undefined-opcodes " << undefined_opcodes << "\n";
   if (open_bus_reads) out << "open-bus-reads " << open_bus_reads << "\n";
   if (open_bus_writes) out << "open-bus-writes " << open_bus_writes << "\n";
+  if (ioapic_deliveries) out << "ioapic-deliveries " << ioapic_deliveries << "\n";
+  for (std::size_t pin = 0; pin < ioapic_deliveries_by_pin.size(); ++pin)
+    if (ioapic_deliveries_by_pin[pin]) out << "ioapic-pin." << pin << " " << ioapic_deliveries_by_pin[pin] << "\n";
   if (io_reads) out << "io-reads " << io_reads << "\n";
+  if (apic_timer_interrupts) out << "apic-timer-interrupts " << apic_timer_interrupts << "\n";
+  if (apic_eois) out << "apic-eois " << apic_eois << "\n";
+  if (apic_ipis) out << "apic-ipis " << apic_ipis << "\n";
   if (io_writes) out << "io-writes " << io_writes << "\n";
   for (std::size_t port = 0; port < io_by_port.size(); ++port)
     if (io_by_port[port]) out << "io-port." << std::hex << port << std::dec << " " << io_by_port[port] << "\n";

@@ -59,7 +59,12 @@ struct Counters {
   u64 undefined_opcodes = 0;                       // instructions that raised #UD because not implemented/invalid
   u64 open_bus_reads = 0;                          // physical reads that hit no device (read 0xFF)
   u64 open_bus_writes = 0;                         // physical writes that hit no device (dropped)
+  u64 ioapic_deliveries = 0;                       // messages the I/O APIC put on the APIC bus (taken or not)
+  std::array<u64, 24> ioapic_deliveries_by_pin{};  // the same, by input pin INTIN0-23
   u64 io_reads = 0;                                // IN/INS accesses
+  u64 apic_timer_interrupts = 0;                   // local APIC timer expiries that requested their vector
+  u64 apic_eois = 0;                               // local APIC EOI writes that ended an in-service vector
+  u64 apic_ipis = 0;                               // interprocessor interrupts sent through the ICR
   u64 io_writes = 0;                               // OUT/OUTS accesses
   std::vector<u64> io_by_port = std::vector<u64>(65536);  // I/O accesses (reads and writes) by port
   // Paging (mmu/). Walks and flushes are what x86lab did; tlb_* come from the model of

@@ -252,7 +252,13 @@ void write_stats_json(OutputFile* output, const Machine& machine) {
   json["replayed_instructions"] = c.replayed_instructions;
   json["open_bus_reads"] = c.open_bus_reads;
   json["open_bus_writes"] = c.open_bus_writes;
+  if (c.ioapic_deliveries) json["ioapic_deliveries"] = c.ioapic_deliveries;
+  for (std::size_t pin = 0; pin < c.ioapic_deliveries_by_pin.size(); ++pin)
+    if (c.ioapic_deliveries_by_pin[pin]) json["ioapic_deliveries_by_pin"][std::to_string(pin)] = c.ioapic_deliveries_by_pin[pin];
   json["io_reads"] = c.io_reads;
+  if (c.apic_timer_interrupts) json["apic_timer_interrupts"] = c.apic_timer_interrupts;
+  if (c.apic_eois) json["apic_eois"] = c.apic_eois;
+  if (c.apic_ipis) json["apic_ipis"] = c.apic_ipis;
   json["io_writes"] = c.io_writes;
   for (std::size_t port = 0; port < c.io_by_port.size(); ++port)
     if (c.io_by_port[port]) json["io_by_port"][std::to_string(port)] = c.io_by_port[port];

@@ -146,6 +146,7 @@ void Pic8259::write(unsigned a0, u8 value) {
 void PicPair::update_cascade() {
   master_.set_input(2, slave_.int_output());
   if (cpu_) cpu_->notify_interrupt();
+  if (int_output_listener_) int_output_listener_(master_.int_output());
 }
 
 void PicPair::set_irq(unsigned irq, bool level) {

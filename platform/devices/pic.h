@@ -5,6 +5,7 @@
 #pragma once
 #include "trace/state_archive.h"
 #include <array>
+#include <functional>
 
 #include "cpu/cpu.h"
 #include "mmu/port_bus.h"
@@ -78,6 +79,12 @@ class PicPair : public InterruptController, public BusDevice {
   void write(u32 port, unsigned size, u32 value) override;
   std::string_view device_name() const override { return "pic"; }
 
+  // `listener(level)` hears the master's INT output (the CPU's INTR pin) after every
+  // change of the pair's state, with its level then (repeated levels included): the
+  // wire that also reaches an I/O APIC input (ExtINT, PcDevices). Not part of the
+  // pair's state.
+  void set_int_output_listener(std::function<void(bool)> listener) { int_output_listener_ = std::move(listener); }
+
   Pic8259& master() { return master_; }
   Pic8259& slave() { return slave_; }
   // Saves, checks or loads the device's state (a machine snapshot, trace/state_archive.h).
@@ -87,6 +94,7 @@ class PicPair : public InterruptController, public BusDevice {
   void update_cascade();
 
   Cpu* cpu_;
+  std::function<void(bool)> int_output_listener_;
   Pic8259 master_{true};
   Pic8259 slave_{false};
 };

@@ -16,15 +16,15 @@ std::vector<MemoryRange> pc_memory_map(u32 ram_bytes) {
   return map;
 }
 
-void enter_flat_protected_mode(Cpu& cpu, PhysicalBus& bus, u32 entry) {
+void enter_flat_protected_mode(Cpu& cpu, PhysicalBus& bus, u32 entry, u32 gdt_address, u32 stack_top) {
   // Flat 4 GiB, present, DPL 0: code execute/read and data read/write, both accessed
   // so that no descriptor write-back happens when the kernel reloads them.
   constexpr u64 kNull = 0, kCode = 0x00CF9B000000FFFFull, kData = 0x00CF93000000FFFFull;
   const u64 gdt[] = {kNull, kNull, kCode, kData};
   for (unsigned i = 0; i < 4; ++i)
-    for (unsigned b = 0; b < 8; ++b) bus.poke(kBootGdtAddress + i * 8 + b, static_cast<u8>(gdt[i] >> (8 * b)));
+    for (unsigned b = 0; b < 8; ++b) bus.poke(gdt_address + i * 8 + b, static_cast<u8>(gdt[i] >> (8 * b)));
   CpuState& s = cpu.state;
-  s.gdtr = {kBootGdtAddress, sizeof(gdt) - 1};
+  s.gdtr = {gdt_address, sizeof(gdt) - 1};
   cpu.write_cr0(cr0::PE | cr0::ET);
   for (unsigned r = 0; r < 6; ++r) {
     const bool code = r == CS;
@@ -34,7 +34,7 @@ void enter_flat_protected_mode(Cpu& cpu, PhysicalBus& bus, u32 entry) {
   s.cpl = 0;
   s.eflags = 2;
   s.gpr = {};
-  s.gpr[ESP] = kBootStackTop;
+  s.gpr[ESP] = stack_top;
   s.eip = entry;
   s.halted = false;
   bus.set_a20(true);

@@ -29,10 +29,12 @@ inline constexpr u32 kBootStackTop = 0x9F000;
 inline constexpr u16 kBootCodeSelector = 0x10;      // __BOOT_CS of the Linux protocol
 inline constexpr u16 kBootDataSelector = 0x18;      // __BOOT_DS
 
-// Writes a GDT with flat code at 10h and flat data at 18h, loads GDTR, CS (10h),
-// DS ES FS GS SS (18h), sets CR0 = PE | ET, EFLAGS = 2 (IF = 0), CPL 0, ESP =
-// kBootStackTop, the other general registers 0, and EIP = `entry`; enables A20.
-void enter_flat_protected_mode(Cpu& cpu, PhysicalBus& bus, u32 entry);
+// Writes a GDT (32 bytes at `gdt_address`) with flat code at 10h and flat data at
+// 18h, loads GDTR, CS (10h), DS ES FS GS SS (18h), sets CR0 = PE | ET, EFLAGS = 2
+// (IF = 0), CPL 0, ESP = `stack_top`, the other general registers 0, and EIP =
+// `entry`; enables A20.
+void enter_flat_protected_mode(Cpu& cpu, PhysicalBus& bus, u32 entry, u32 gdt_address = kBootGdtAddress,
+                               u32 stack_top = kBootStackTop);
 
 // Little-endian field access for the loaders' byte images.
 inline u32 read_le(const std::vector<u8>& bytes, std::size_t offset, unsigned size) {

@@ -9,6 +9,7 @@
 
 #include "platform/input_error.h"
 #include "platform/loaders/boot_entry.h"
+#include "platform/loaders/boot_tables.h"
 
 namespace x86lab {
 
@@ -129,6 +130,10 @@ LinuxBootLayout load_linux(Cpu& cpu, PhysicalBus& bus, const LinuxBootImage& ima
   write_le(params, kVideoLines, 1, 25);
   write_le(params, kVideoIsVga, 1, 1);
   write_le(params, kVideoPoints, 2, 16);
+
+  // The MP and ACPI tables, found by the kernel's own search of F0000h-FFFFFh
+  // (boot_params.acpi_rsdp_addr stays 0: the search needs no boot protocol version).
+  write_boot_tables(bus, cpu.profile());
 
   layout.boot_params = kBootInfoAddress;
   bus.load(kBootInfoAddress, params);

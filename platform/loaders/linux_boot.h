@@ -36,7 +36,8 @@ inline constexpr u16 kMinimumLinuxProtocol = 0x0202;  // cmd_line_ptr and "HdrS"
 // True when `image` carries the "HdrS" setup header signature.
 bool is_bzimage(const std::vector<u8>& image);
 
-// Loads the kernel, initrd, command line and boot_params into RAM and sets the CPU
+// Loads the kernel, initrd, command line and boot_params into RAM, writes the MP and
+// ACPI tables (boot_tables.h) and sets the CPU
 // to the 32-bit entry state (ESI = boot_params; EBX, EBP, EDI = 0). Throws
 // InputError (one line naming the file) for a file that is not a bzImage, a boot
 // protocol older than 2.02, a zImage (not loaded high), a command line longer than

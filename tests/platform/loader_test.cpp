@@ -177,18 +177,19 @@ TEST_F(LoaderFixture, UnreadableFileIsOneLine) {
                      "cannot open kernel '/nonexistent/vmlinuz': No such file or directory");
 }
 
-// A Multiboot kernel with the a.out kludge: header at offset 0, loaded at 1 MiB.
-std::vector<u8> aout_kludge_kernel() {
+// A Multiboot kernel with the a.out kludge: header at offset 0, loaded at `base` (1 MiB
+// by default), 256 bytes of file and bss up to `bss_end` (base + 1000h by default).
+std::vector<u8> aout_kludge_kernel(u32 base = 0x100000, u32 bss_end = 0) {
   std::vector<u8> image(256, 0x90);
   const u32 flags = 0x00010003;  // page-align modules, memory info, address fields
   put(image, 0, 4, kMultibootHeaderMagic);
   put(image, 4, 4, flags);
   put(image, 8, 4, static_cast<u32>(-(kMultibootHeaderMagic + flags)));
-  put(image, 12, 4, 0x100000);  // header_addr
-  put(image, 16, 4, 0x100000);  // load_addr
-  put(image, 20, 4, 0);         // load_end_addr: whole file
-  put(image, 24, 4, 0x101000);  // bss_end_addr
-  put(image, 28, 4, 0x100040);  // entry_addr
+  put(image, 12, 4, base);                               // header_addr
+  put(image, 16, 4, base);                               // load_addr
+  put(image, 20, 4, 0);                                  // load_end_addr: whole file
+  put(image, 24, 4, bss_end ? bss_end : base + 0x1000);  // bss_end_addr
+  put(image, 28, 4, base + 0x40);                        // entry_addr
   return image;
 }
 
@@ -252,6 +253,105 @@ TEST_F(LoaderFixture, MultibootElfKernelFromRomsLoadsAtItsSegments) {
   bool header_in_memory = false;
   for (u32 a = layout.load_start; a < layout.load_start + 8192; a += 4) header_in_memory |= peek32(a) == kMultibootHeaderMagic;
   EXPECT_TRUE(header_in_memory);
+}
+
+// Kernels below 1 MiB, as QEMU's Multiboot loader takes them: anywhere from 500h to the
+// EBDA, with the boot information moved out of their way.
+TEST_F(LoaderFixture, MultibootKernelBelow1MiBLoadsAndKeepsTheUsualBootInformation) {
+  const MultibootLayout layout = load_multiboot(cpu, bus, {aout_kludge_kernel(0x10000), "low", {}, "", "hi"});
+  EXPECT_EQ(cpu.state.eip, 0x10040u);
+  EXPECT_EQ(bus.peek(0x10040), 0x90);
+  EXPECT_EQ(layout.info, 0x7000u);
+  EXPECT_EQ(cpu.state.gpr[EBX], 0x7000u);
+  EXPECT_EQ(cpu.state.gdtr.base, 0x6000u);
+  EXPECT_EQ(cpu.state.gpr[ESP], 0x9F000u);
+  EXPECT_EQ(peek_string(peek32(layout.info + 16)), "hi");
+}
+
+TEST_F(LoaderFixture, MultibootKernelOverTheUsualPlacesGetsItsBootInformationElsewhere) {
+  // 5000h-9EFFFh: over the GDT, information and command-line pages and the stack.
+  const MultibootLayout layout = load_multiboot(cpu, bus, {aout_kludge_kernel(0x5000, 0x9F000), "wide", {}, "", "cmd"});
+  for (const u32 page : {layout.gdt, layout.info, layout.command_line, layout.stack_top - 0x1000}) {
+    EXPECT_TRUE(page + 0x1000 <= 0x5000 || page >= 0x9F000) << std::hex << page;
+    EXPECT_GE(page, 0x500u);
+  }
+  EXPECT_EQ(cpu.state.gdtr.base, layout.gdt);
+  EXPECT_EQ(cpu.state.gpr[EBX], layout.info);
+  EXPECT_EQ(cpu.state.gpr[ESP], layout.stack_top);
+  EXPECT_EQ(peek_string(peek32(layout.info + 16)), "cmd");
+  EXPECT_EQ(peek32(layout.info + 4), 640u);
+  EXPECT_EQ(bus.peek(0x5040), 0x90);     // the kernel's bytes are intact
+  EXPECT_EQ(bus.peek(0x7000), 0x00);     // and its bss zeroed, not an information page
+  EXPECT_EQ(bus.peek(0x9EFFF), 0x00);
+}
+
+// A minimal ELF32 x86 executable with a Multiboot header (no address fields) and one
+// PT_LOAD segment of `memsz` bytes at `paddr`, the first 256 of them from the file
+// (ELF header 52 bytes, one program header at 52, the segment's bytes at 100h).
+std::vector<u8> elf_kernel(u32 paddr, u32 memsz) {
+  std::vector<u8> image(0x200, 0);
+  image[0] = 0x7F; image[1] = 'E'; image[2] = 'L'; image[3] = 'F';
+  image[4] = 1; image[5] = 1; image[6] = 1;  // ELFCLASS32, little-endian, version 1
+  put(image, 16, 2, 2);         // ET_EXEC
+  put(image, 18, 2, 3);         // EM_386
+  put(image, 20, 4, 1);
+  put(image, 24, 4, paddr + 0x20);  // e_entry
+  put(image, 28, 4, 52);        // e_phoff
+  put(image, 40, 2, 52);        // e_ehsize
+  put(image, 42, 2, 32);        // e_phentsize
+  put(image, 44, 2, 1);         // e_phnum
+  put(image, 52, 4, 1);         // PT_LOAD
+  put(image, 56, 4, 0x100);     // p_offset
+  put(image, 60, 4, paddr);     // p_vaddr
+  put(image, 64, 4, paddr);     // p_paddr
+  put(image, 68, 4, 0x100);     // p_filesz
+  put(image, 72, 4, memsz);     // p_memsz
+  put(image, 76, 4, 5);         // R X
+  const u32 flags = 0x00000003;
+  put(image, 0x100, 4, kMultibootHeaderMagic);
+  put(image, 0x104, 4, flags);
+  put(image, 0x108, 4, static_cast<u32>(-(kMultibootHeaderMagic + flags)));
+  for (u32 i = 0x10C; i < 0x200; ++i) image[i] = 0x90;
+  return image;
+}
+
+TEST_F(LoaderFixture, MultibootElfKernelBelow1MiBWithItsBssOverTheUsualPlacesLoads) {
+  // 6000h-6FFFh from the file, bss to 9FBFFh: the usual boot pages and stack are taken.
+  bus.poke(0x9F000, 0x55);
+  const MultibootLayout layout = load_multiboot(cpu, bus, {elf_kernel(0x6000, 0x99C00), "elf", {}, "", "x"});
+  EXPECT_EQ(cpu.state.eip, 0x6020u);
+  EXPECT_EQ(peek32(0x6000), kMultibootHeaderMagic);
+  EXPECT_EQ(bus.peek(0x9F000), 0);  // bss zeroed
+  EXPECT_EQ(layout.gdt, 0x1000u);
+  EXPECT_EQ(layout.info, 0x2000u);
+  EXPECT_EQ(layout.command_line, 0x3000u);
+  EXPECT_EQ(layout.stack_top, 0x5000u);
+  EXPECT_EQ(peek_string(peek32(layout.info + 16)), "x");
+}
+
+TEST_F(LoaderFixture, MultibootKernelOverTheIvtAndBiosDataAreaIsRejected) {
+  expect_input_error([&] { load_multiboot(cpu, bus, {aout_kludge_kernel(0x400), "ivt", {}, "", ""}); },
+                     "kernel 'ivt' loads to 400h-1400h, over the real-mode IVT and BIOS data area (0-4FFh)");
+}
+
+TEST_F(LoaderFixture, MultibootKernelOverTheBiosAreaAndItsTablesIsRejected) {
+  expect_input_error([&] { load_multiboot(cpu, bus, {aout_kludge_kernel(0x9F000), "ebda", {}, "", ""}); },
+                     "over the EBDA, video memory and BIOS area (9FC00h-FFFFFh)");
+  expect_input_error([&] { load_multiboot(cpu, bus, {aout_kludge_kernel(0xF0000), "bios", {}, "", ""}); }, "9FC00h-FFFFFh");
+}
+
+TEST_F(LoaderFixture, MultibootKernelLeavingNoRoomBelow640KiBIsRejected) {
+  expect_input_error([&] { load_multiboot(cpu, bus, {aout_kludge_kernel(0x1000, 0x9F000), "full", {}, "", ""}); },
+                     "leaves no 16 KiB below 640 KiB");
+}
+
+TEST_F(LoaderFixture, BothLoadersWriteTheMpAndAcpiTables) {
+  load_multiboot(cpu, bus, {aout_kludge_kernel(), "mb", {}, "", ""});
+  EXPECT_EQ(peek32(0xF0000), 0x5F504D5Fu);  // "_MP_"
+  for (u32 a = 0xF0000; a < 0xF1000; ++a) bus.poke(a, 0);
+  load_linux(cpu, bus, {fake_bzimage(), "bz", {}, "", ""});
+  EXPECT_EQ(peek32(0xF0000), 0x5F504D5Fu);
+  EXPECT_EQ(peek32(0xF0010), 0x20445352u);  // "RSD "
 }
 
 }  // namespace

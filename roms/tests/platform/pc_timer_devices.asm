@@ -14,7 +14,7 @@ start:
   ; A CPU with a local APIC (CPUID.1:EDX bit 9) passes the 8259A's INTR to the core
   ; only through LINT0, which is masked after reset; with the APIC globally disabled
   ; (IA32_APIC_BASE bit 11) the pin is the plain INTR input (SDM "Local APIC State
-  ; After Power-Up or Reset"). x86lab's profile has no APIC.
+  ; After Power-Up or Reset"). x86lab's profiles have an APIC since issue 34.
   mov eax, 1
   cpuid
   test edx, 1 << 9
