@@ -237,10 +237,11 @@ TEST(IrqScenario, RdtscTailGrowsWithTheEntryWork) {
 
 // ---- The APIC variants (docs/scenarios/irq.md, "The APIC variants") ----
 
-// The vectors the redirection entries must hold, from Linux's i386 io_apic.c of 2.6.19 to
-// 2.6.27 (not from the guest): IRQ 0 was given FIRST_DEVICE_VECTOR = 31h in advance, and
-// every other IRQ, in I/O APIC pin order (pin 1 IRQ 1, pin 2 IRQ 0, pin 3 IRQ 3, ...),
-// the previous vector + 8: IRQ 1 39h, IRQ 3 41h, IRQ 4 49h, ..., IRQ 7 61h, IRQ 8 69h.
+// The vectors the redirection entries must hold, from Linux's i386 io_apic.c (read in
+// 2.6.13 and 2.6.19; docs/scenarios/irq.md), not from the guest: IRQ 0 was given
+// FIRST_DEVICE_VECTOR = 31h in advance, and every other IRQ, in I/O APIC pin order (pin 1
+// IRQ 1, pin 2 IRQ 0, pin 3 IRQ 3, ...), the previous vector + 8: IRQ 1 39h, IRQ 3 41h,
+// IRQ 4 49h, ..., IRQ 7 61h, IRQ 8 69h.
 constexpr unsigned kTimerVector = 0x31, kUartVector = 0x41, kRtcVector = 0x69;
 // The I/O APIC pins a PC wires them to: ISA IRQ 0 (8254) to pin 2, IRQ 3 (COM2) to pin
 // 3, IRQ 8 (RTC) to pin 8.

@@ -59,7 +59,7 @@ static void ioapic_write(uint32_t reg, uint32_t value) {
  * 8259A's INT, ExtINT). IRQ 2, the cascade, has no pin. */
 static unsigned isa_irq_pin(unsigned irq) { return irq == 0 ? 2 : irq; }
 
-/* ---- Vector assignment as Linux's i386 io_apic.c did it (2.6.19 to 2.6.27) ----
+/* ---- Vector assignment as Linux's i386 io_apic.c did it (read in 2.6.13 and 2.6.19) ----
  * The rule (from the kernel history; written down in docs/scenarios/irq.md): IRQ 0 is
  * given FIRST_DEVICE_VECTOR = 31h in advance; every other IRQ, in the order
  * setup_IO_APIC_irqs meets them (I/O APIC pins in ascending order), gets the previous
