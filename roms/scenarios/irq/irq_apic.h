@@ -7,7 +7,8 @@
  * Sources: Intel SDM Vol. 3, "Advanced Programmable Interrupt Controller (APIC)" (the
  * register page, "Spurious-Interrupt Vector Register", "EOI Register", "Local Vector
  * Table", IA32_APIC_BASE); Intel 82093AA I/O APIC data sheet ("I/O Redirection Table
- * Registers", IOREGSEL/IOWIN). Included by irq_kernel.c after scenario_console.h. */
+ * Registers", IOREGSEL/IOWIN). Included by irq_kernel.c after scenario_console.h (fail)
+ * and its SYSCALL_VECTOR. */
 #ifndef X86LAB_IRQ_APIC_H
 #define X86LAB_IRQ_APIC_H
 #include <stdint.h>
@@ -149,8 +150,8 @@ static void setup_apic(void) {
   route_isa_irq(8);
 }
 
-/* Interrupts taken that left no bit in service: the local APIC's ISR registers are all
- * clear once every handler has written EOI. */
+/* The local APIC's eight ISR registers ORed together: 0 once every interrupt taken has
+ * been ended with an EOI. */
 static uint32_t in_service_bits(void) {
   uint32_t any = 0;
   for (uint32_t i = 0; i < 8; ++i) any |= lapic_read(LAPIC_ISR0 + 0x10 * i);
