@@ -4,6 +4,7 @@
 #include <thread>
 
 #include "platform/input_error.h"
+#include "platform/loaders/boot_tables.h"
 #include "platform/replay/input_journal.h"
 #include "platform/rom_image.h"
 
@@ -45,6 +46,9 @@ Machine::Machine(const MachineConfig& config)
   if (!config.kernel.kernel_path.empty()) {
     if (!config.bios.empty()) throw InputError("--kernel and --bios cannot be used together");
     boot_kernel(cpu, bus, config.kernel);
+    // As a BIOS does: the I/O APIC's ID register holds the ID the MP and ACPI tables
+    // give it (it resets to 0).
+    devices->io_apic.write_register(IoApic::kIoApicId, u32{boot_tables::kIoApicId} << 24);
   }
 }
 

@@ -4,6 +4,7 @@
 // (RSDP)", "System Description Table Header", "Fixed ACPI Description Table (FADT)",
 // "Firmware ACPI Control Structure (FACS)", "Multiple APIC Description Table (MADT)").
 #pragma once
+#include "platform/loaders/boot_tables.h"
 #include <vector>
 
 #include "trace/types.h"
@@ -13,7 +14,7 @@ namespace x86lab {
 struct AcpiMachine {
   u8 local_apic_id = 0;
   u32 local_apic_address = 0xFEE00000;
-  u8 io_apic_id = 1;
+  u8 io_apic_id = boot_tables::kIoApicId;
   u32 io_apic_address = 0xFEC00000;
   u16 sci_irq = 9;                 // the ISA IRQ of the SCI (no device of x86lab raises it)
   // PM1a event and control blocks: ports no device of x86lab decodes (reads FFh,

@@ -20,6 +20,10 @@ inline constexpr u32 kFadt = 0xF00C0;
 inline constexpr u32 kDsdt = 0xF0140;
 inline constexpr u32 kMadt = 0xF0180;
 inline constexpr u32 kMpConfigurationTable = 0xF0200;
+// The I/O APIC's ID in both tables: distinct from the local APIC's (0) on the one APIC
+// bus. Its ID register resets to 0 (82093AA data sheet); a BIOS writes the ID it puts
+// in the tables, and so does the Machine after a direct boot (Machine::Machine).
+inline constexpr u8 kIoApicId = 1;
 }  // namespace boot_tables
 
 // Writes the tables for one P6 processor (APIC ID 0, `profile`'s CPUID signature and

@@ -2,6 +2,7 @@
 // PC to a kernel booted without a BIOS (Intel MultiProcessor Specification 1.4,
 // "MP Configuration Data Structures", "Default Configurations" wiring of the ISA IRQs).
 #pragma once
+#include "platform/loaders/boot_tables.h"
 #include <vector>
 
 #include "trace/types.h"
@@ -15,7 +16,7 @@ struct MpMachine {
   u8 local_apic_id = 0;        // the BSP's local APIC ID
   u8 local_apic_version = 0x11;  // the P6 family's integrated local APIC (SDM "Local APIC Version Register")
   u32 local_apic_address = 0xFEE00000;
-  u8 io_apic_id = 1;           // distinct from the local APIC's: one APIC bus
+  u8 io_apic_id = boot_tables::kIoApicId;           // distinct from the local APIC's: one APIC bus
   u8 io_apic_version = 0x11;   // 82093AA
   u32 io_apic_address = 0xFEC00000;
 };

@@ -52,7 +52,7 @@ check "x86lab-guest: halting"
 irq_line() { grep -E "^ *$1: +[0-9]+ +" "$log" | grep -F "$2" | head -1; }
 if [ "$mode" = apic ]; then
   check "x86lab-guest: local APIC timer interrupts grow"
-  grep -qE 'IOAPIC\[0\]: apic_id 0, version 17, address 0xfec00000, GSI 0-23' "$log" ||
+  grep -qE 'IOAPIC\[0\]: apic_id 1, version 17, address 0xfec00000, GSI 0-23' "$log" ||
     { echo "missing: the kernel's IOAPIC[0] line (the I/O APIC found through the tables)"; fail=1; }
   line=$(irq_line 4 ttyS0)
   case "$line" in

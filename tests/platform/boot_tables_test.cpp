@@ -10,6 +10,7 @@
 #include "cpu/cpu.h"
 #include "platform/loaders/boot_entry.h"
 #include "platform/loaders/boot_tables.h"
+#include "platform/machine.h"
 
 namespace x86lab {
 namespace {
@@ -186,6 +187,26 @@ TEST_F(BootTablesFixture, TablesLieInTheRangeTheE820MapReserves) {
   for (const MemoryRange& r : pc_memory_map(16u << 20))
     if (r.type == MemoryRange::Reserved && r.base <= boot_tables::kBase && boot_tables::kEnd <= r.base + r.length) reserved = true;
   EXPECT_TRUE(reserved);
+}
+
+}  // namespace
+}  // namespace x86lab
+
+namespace x86lab {
+namespace {
+
+// A BIOS writes the I/O APIC's ID into its ID register before the OS reads the tables;
+// the register resets to 0 (82093AA data sheet, "IOAPICID"), so without that write the
+// tables' ID 1 and the register would disagree (xv6's ioapicinit, for one, compares them).
+TEST(BootTablesMachine, ADirectBootLeavesTheIoApicIdRegisterAtTheTablesId) {
+  MachineConfig config;
+  config.kernel.kernel_path = std::string(X86LAB_ROM_DIR) + "/multiboot/timer_kernel.elf";
+  Machine machine(config);
+  EXPECT_EQ(machine.devices->io_apic.read_register(IoApic::kIoApicId), u32{boot_tables::kIoApicId} << 24);
+  MachineConfig rom;  // without a direct boot nothing writes it
+  rom.bios.assign(64 * 1024, 0xF4);
+  Machine plain(rom);
+  EXPECT_EQ(plain.devices->io_apic.read_register(IoApic::kIoApicId), 0u);
 }
 
 }  // namespace
