@@ -5,6 +5,7 @@
 // the last stop are in the "changed" colour. Read through apic_model.h: no side effects.
 #include <algorithm>
 #include <cinttypes>
+#include <cmath>
 #include <cstdio>
 
 #include <imgui_internal.h>
@@ -30,7 +31,9 @@ struct Bitmap {
   const ApicBits& before;
 };
 
-float bitmap_width(float cell) { return cell * 17; }  // a header column and 16 cells
+// The priority-class column's width, then 16 cells.
+float header_width() { return ImGui::CalcTextSize("F").x + 6; }
+float bitmap_width(float cell) { return header_width() + cell * 16; }
 
 void draw_bitmap(const Bitmap& bitmap, float cell, const Bitmap* all, unsigned count) {
   ImGui::BeginGroup();
@@ -43,6 +46,7 @@ void draw_bitmap(const Bitmap& bitmap, float cell, const Bitmap* all, unsigned c
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   ImGui::PushID(bitmap.name);
   ImGui::InvisibleButton("grid", ImVec2(bitmap_width(cell), cell * 17));
+  const float header = header_width();
   ImGui::PopID();
   ImDrawList* draw = ImGui::GetWindowDrawList();
   const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text), dim = ImGui::GetColorU32(kDim);
@@ -51,13 +55,13 @@ void draw_bitmap(const Bitmap& bitmap, float cell, const Bitmap* all, unsigned c
   for (unsigned i = 0; i < 16; ++i) {  // headers: the low nibble above, the priority class beside
     std::snprintf(label, sizeof label, "%X", i);
     const float w = ImGui::CalcTextSize(label).x;
-    draw->AddText(ImVec2(origin.x + cell * (i + 1) + (cell - w) / 2, origin.y + (cell - text_height) / 2), dim, label);
-    draw->AddText(ImVec2(origin.x + (cell - w) / 2, origin.y + cell * (i + 1) + (cell - text_height) / 2), dim, label);
+    draw->AddText(ImVec2(origin.x + header + cell * i + (cell - w) / 2, origin.y + (cell - text_height) / 2), dim, label);
+    draw->AddText(ImVec2(origin.x + (header - w) / 2, origin.y + cell * (i + 1) + (cell - text_height) / 2), dim, label);
   }
   for (unsigned v = 0; v < 256; ++v) {
     const u8 vector = static_cast<u8>(v);
     const bool set = vector_bit(bitmap.now, vector), was = vector_bit(bitmap.before, vector);
-    const ImVec2 a(origin.x + cell * ((v & 15) + 1) + 1, origin.y + cell * ((v >> 4) + 1) + 1);
+    const ImVec2 a(origin.x + header + cell * (v & 15) + 1, origin.y + cell * ((v >> 4) + 1) + 1);
     const ImVec2 b(a.x + cell - 2, a.y + cell - 2);
     draw->AddRectFilled(a, b, set ? (was ? kCellSet : kCellNew) : kCellClear);
     if (!set && was) draw->AddRect(a, b, kCellCleared);
@@ -81,8 +85,8 @@ void draw_bitmap(const Bitmap& bitmap, float cell, const Bitmap* all, unsigned c
   }
   if (ImGui::IsItemHovered()) {
     const ImVec2 mouse = ImGui::GetIO().MousePos;
-    const int column = static_cast<int>((mouse.x - origin.x) / cell) - 1;
-    const int row = static_cast<int>((mouse.y - origin.y) / cell) - 1;
+    const int column = static_cast<int>(std::floor((mouse.x - origin.x - header) / cell));
+    const int row = static_cast<int>(std::floor((mouse.y - origin.y) / cell)) - 1;
     if (column >= 0 && column < 16 && row >= 0 && row < 16) {
       const u8 vector = static_cast<u8>(row * 16 + column);
       std::string tip;
@@ -152,12 +156,13 @@ struct ApicWindow final : Window {
   // The three grids side by side when they fit, else as many a row as fit.
   static void bitmaps(const LocalApicSnapshot& s, const LocalApicSnapshot& p) {
     const Bitmap all[] = {{"IRR", s.irr, p.irr}, {"ISR", s.isr, p.isr}, {"TMR", s.tmr, p.tmr}};
-    const float spacing = ImGui::GetStyle().ItemSpacing.x * 2;
+    const float spacing = ImGui::GetStyle().ItemSpacing.x * 1.5f;
     const float available = ImGui::GetContentRegionAvail().x;
-    const float smallest = ImGui::CalcTextSize("FF").x + 4;
+    const float smallest = ImGui::CalcTextSize("FF").x + 2;  // the label and a 1-pixel gap each side
     int across = 3;
     while (across > 1 && bitmap_width(smallest) * across + spacing * (across - 1) > available) --across;
-    const float cell = std::clamp((available - spacing * (across - 1)) / across / 17, smallest, smallest + 6);
+    const float cell = std::floor(std::clamp(((available - spacing * (across - 1)) / across - header_width()) / 16,
+                                             smallest, smallest + 8));
     for (int i = 0; i < 3; ++i) {
       if (i % across != 0) ImGui::SameLine(0, spacing);
       draw_bitmap(all[i], cell, all, 3);
