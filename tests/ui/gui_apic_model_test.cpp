@@ -132,9 +132,9 @@ TEST_F(GuiApicCapture, BitmapsAreTheApicsIrrIsrAndTmr) {
 
 TEST_F(GuiApicCapture, CapturingLatchesNoErrorAndLeavesTheTimerAlone) {
   set(lapic::kSvr, 0x1FF);
-  reg(0x040);  // a reserved offset: ESR bit 7 pending until the next ESR write
+  reg(0x040);                             // a reserved offset: ESR bit 7 pending until the next ESR write
   set(lapic::kDivideConfiguration, 0xB);  // divide by 1: 5 cycles a count (500 MHz, 100 MHz bus)
-  set(lapic::kLvtTimer, 0x40);             // one-shot, vector 40h
+  set(lapic::kLvtTimer, 0x40);            // one-shot, vector 40h
   set(lapic::kInitialCount, 1000);
   advance(100 * 5);
   const ApicSnapshot first = capture_apic(machine);

@@ -41,7 +41,8 @@ LocalApicSnapshot capture_local(const LocalApic& apic, const VirtualClock& clock
   s.initial_count = apic.register_value(lapic::kInitialCount);
   s.current_count = apic.current_count();
   s.divide_configuration = apic.register_value(lapic::kDivideConfiguration);
-  if (const auto expiry = apic.timer_expiry_cycle()) s.cycles_to_expiry = *expiry > clock.now() ? *expiry - clock.now() : 0;
+  if (const auto expiry = apic.timer_expiry_cycle())
+    s.cycles_to_expiry = *expiry > clock.now() ? *expiry - clock.now() : 0;
   return s;
 }
 
@@ -86,7 +87,7 @@ std::string vector_list(const ApicBits& bits) {
 }
 
 std::string_view delivery_mode_name(unsigned mode) {
-  static constexpr std::string_view kNames[8] = {"Fixed", "LowPri", "SMI", "reserved",
+  static constexpr std::string_view kNames[8] = {"Fixed", "LowPri", "SMI",     "reserved",
                                                  "NMI",   "INIT",   "StartUp", "ExtINT"};
   return kNames[mode & 7];
 }

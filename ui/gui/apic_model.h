@@ -68,10 +68,10 @@ struct LvtRow {
   u8 vector = 0;
   std::string_view delivery_mode;  // "Fixed" for timer and error (they have no mode field)
   bool masked = false, pending = false;
-  std::optional<bool> level;        // trigger mode: LINT0/LINT1 only
-  std::optional<bool> remote_irr;   // LINT0/LINT1 only
-  std::optional<bool> active_low;   // pin polarity: LINT0/LINT1 only
-  std::optional<bool> periodic;     // timer only
+  std::optional<bool> level;       // trigger mode: LINT0/LINT1 only
+  std::optional<bool> remote_irr;  // LINT0/LINT1 only
+  std::optional<bool> active_low;  // pin polarity: LINT0/LINT1 only
+  std::optional<bool> periodic;    // timer only
 };
 LvtRow decode_lvt(LvtIndex index, u32 raw);
 

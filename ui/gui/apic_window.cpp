@@ -3,12 +3,12 @@
 // I/O APIC's redirection table (Intel SDM Vol. 3, "Advanced Programmable Interrupt
 // Controller (APIC)"; Intel 82093AA I/O APIC data sheet). Values that changed since
 // the last stop are in the "changed" colour. Read through apic_model.h: no side effects.
+#include <imgui_internal.h>
+
 #include <algorithm>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
-
-#include <imgui_internal.h>
 
 #include "ui/gui/apic_model.h"
 #include "ui/gui/widgets.h"
@@ -55,8 +55,10 @@ void draw_bitmap(const Bitmap& bitmap, float cell, const Bitmap* all, unsigned c
   for (unsigned i = 0; i < 16; ++i) {  // headers: the low nibble above, the priority class beside
     std::snprintf(label, sizeof label, "%X", i);
     const float w = ImGui::CalcTextSize(label).x;
-    draw->AddText(ImVec2(origin.x + header + cell * i + (cell - w) / 2, origin.y + (cell - text_height) / 2), dim, label);
-    draw->AddText(ImVec2(origin.x + (header - w) / 2, origin.y + cell * (i + 1) + (cell - text_height) / 2), dim, label);
+    draw->AddText(ImVec2(origin.x + header + cell * i + (cell - w) / 2, origin.y + (cell - text_height) / 2), dim,
+                  label);
+    draw->AddText(ImVec2(origin.x + (header - w) / 2, origin.y + cell * (i + 1) + (cell - text_height) / 2), dim,
+                  label);
   }
   for (unsigned v = 0; v < 256; ++v) {
     const u8 vector = static_cast<u8>(v);
@@ -99,8 +101,10 @@ void draw_bitmap(const Bitmap& bitmap, float cell, const Bitmap* all, unsigned c
       }
       // A tooltip is a window of its own, whose End() would end the text dump's log of
       // this one (ImGui 1.86): while logging, the tooltip's text goes into the log instead.
-      if (GImGui->LogEnabled) ImGui::LogText("\ntooltip: %s", tip.c_str());
-      else ImGui::SetTooltip("%s", tip.c_str());
+      if (GImGui->LogEnabled)
+        ImGui::LogText("\ntooltip: %s", tip.c_str());
+      else
+        ImGui::SetTooltip("%s", tip.c_str());
     }
   }
   ImGui::EndGroup();
@@ -130,8 +134,8 @@ struct ApicWindow final : Window {
     ImGui::Text("Local APIC  ID %02Xh", s.id >> 24 & 0xFF);
     ImGui::SameLine();
     ImGui::Text(" version %02Xh, max LVT entry %u", s.version & 0xFF, s.version >> 16 & 0xFF);
-    text_maybe(s.apic_base != p.apic_base, kChanged, "IA32_APIC_BASE %08" PRIX64 "h: base %08Xh, %s%s",
-               s.apic_base, base.base, base.enabled ? "enabled" : "disabled (globally)", base.bsp ? ", BSP" : "");
+    text_maybe(s.apic_base != p.apic_base, kChanged, "IA32_APIC_BASE %08" PRIX64 "h: base %08Xh, %s%s", s.apic_base,
+               base.base, base.enabled ? "enabled" : "disabled (globally)", base.bsp ? ", BSP" : "");
     text_maybe(s.svr != p.svr, kChanged, "SVR %03Xh: %s, spurious vector %02Xh", s.svr,
                s.svr & 0x100 ? "software enabled" : "software disabled", s.svr & 0xFF);
     text_maybe(s.tpr != p.tpr, kChanged, "TPR %02Xh", s.tpr);
@@ -161,8 +165,8 @@ struct ApicWindow final : Window {
     const float smallest = ImGui::CalcTextSize("FF").x + 2;  // the label and a 1-pixel gap each side
     int across = 3;
     while (across > 1 && bitmap_width(smallest) * across + spacing * (across - 1) > available) --across;
-    const float cell = std::floor(std::clamp(((available - spacing * (across - 1)) / across - header_width()) / 16,
-                                             smallest, smallest + 8));
+    const float cell = std::floor(
+        std::clamp(((available - spacing * (across - 1)) / across - header_width()) / 16, smallest, smallest + 8));
     for (int i = 0; i < 3; ++i) {
       if (i % across != 0) ImGui::SameLine(0, spacing);
       draw_bitmap(all[i], cell, all, 3);
@@ -172,7 +176,8 @@ struct ApicWindow final : Window {
 
   static void lvt(const LocalApicSnapshot& s, const LocalApicSnapshot& p) {
     if (!begin_table("lvt", 9)) return;
-    for (const char* heading : {"LVT", "value", "vector", "mode", "mask", "trigger", "polarity", "remote IRR", "status"})
+    for (const char* heading :
+         {"LVT", "value", "vector", "mode", "mask", "trigger", "polarity", "remote IRR", "status"})
       ImGui::TableSetupColumn(heading);
     ImGui::TableHeadersRow();
     for (unsigned i = 0; i < s.lvt.size(); ++i) {
@@ -189,7 +194,9 @@ struct ApicWindow final : Window {
       ImGui::TableNextColumn();
       text_maybe(!row.masked, kSet, "%s", row.masked ? "masked" : "unmasked");
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(row.level ? (*row.level ? "level" : "edge") : row.periodic ? (*row.periodic ? "(periodic)" : "(one-shot)") : "-");
+      ImGui::TextUnformatted(row.level      ? (*row.level ? "level" : "edge")
+                             : row.periodic ? (*row.periodic ? "(periodic)" : "(one-shot)")
+                                            : "-");
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(row.active_low ? (*row.active_low ? "low" : "high") : "-");
       ImGui::TableNextColumn();
@@ -232,8 +239,10 @@ struct ApicWindow final : Window {
       const bool changed = s.entries[pin] != p.entries[pin];
       const bool input_changed = ((s.inputs ^ p.inputs) >> pin & 1) != 0;
       // A changed entry: its whole row in the "changed" colour.
-      if (changed) ImGui::PushStyleColor(ImGuiCol_Text, kChanged);
-      else if (r.masked) ImGui::PushStyleColor(ImGuiCol_Text, kDim);
+      if (changed)
+        ImGui::PushStyleColor(ImGuiCol_Text, kChanged);
+      else if (r.masked)
+        ImGui::PushStyleColor(ImGuiCol_Text, kDim);
       ImGui::TableNextColumn();
       ImGui::Text("%u", pin);
       ImGui::TableNextColumn();
