@@ -10,6 +10,7 @@
 // CPU's INTA goes to the PicPair as without an APIC.
 #pragma once
 #include <array>
+#include <optional>
 
 #include "cpu/cpu.h"
 #include "mmu/bus_device.h"
@@ -122,6 +123,11 @@ class LocalApic : public ApicBusAgent, public InterruptController, public BusDev
   bool tmr(u8 vector) const { return test(tmr_, vector); }
   // Current count of the timer now (SDM "APIC Timer").
   u32 current_count() const;
+  // The virtual-clock cycle (VirtualClock::now's unit) of the timer's next expiry, or
+  // none while it is stopped (initial count 0, a one-shot that has fired). A due
+  // expiry whose clock event has not run yet gives a cycle at or before now. No side
+  // effects (inspectors).
+  std::optional<u64> timer_expiry_cycle() const;
 
   // Saves, checks or loads the whole APIC (a machine snapshot); a load remaps the page
   // and re-derives nothing else (the timer event's deadline is the clock's).

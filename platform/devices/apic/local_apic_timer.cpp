@@ -31,6 +31,11 @@ u32 LocalApic::current_count() const {
   return static_cast<u32>(initial_count_ - (elapsed - timer_base_) % initial_count_);
 }
 
+std::optional<u64> LocalApic::timer_expiry_cycle() const {
+  if (timer_next_ == kNone) return std::nullopt;
+  return clock_.cycle_of_tick(timer_start_tick_ + timer_next_ * divisor(), config_.bus_hz);
+}
+
 // Counting goes on from `count` as of now (a write of the initial count, or a change
 // of the divider or mode, which keeps the current count). Our choice: the divided
 // clock's phase restarts at the write. A count of 0 stops the timer.
