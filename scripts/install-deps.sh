@@ -21,8 +21,10 @@ packages=(
   # client tools submit the array script
   parallel slurm-client
   # test peers (QEMU, and Bochs for the ROM tests: docs/bochs-differences.md; the ROM
-  # is its BIOS, so no BIOS image is needed) and GUI test tools
-  qemu-system-x86 qemu-user bochs xvfb xauth xdotool imagemagick gdb
+  # is its BIOS, so no BIOS image is needed, but Bochs loads its default VGA BIOS,
+  # /usr/share/bochs/VGABIOS-lgpl-latest of package vgabios, and stops without it)
+  # and GUI test tools
+  qemu-system-x86 qemu-user bochs vgabios xvfb xauth xdotool imagemagick gdb
   # the report checks of tests/boot/linux_tls_real.sh (and scripts/sst286-known-failures.py)
   python3
 )
@@ -30,7 +32,7 @@ packages=(
 # images, GNU time for peak RSS, valgrind for callgrind profiles; syslinux,
 # mtools and dosfstools make the disk image Bochs boots Linux from).
 if [ "${1:-}" = --bench ]; then
-  packages+=(bochsbios vgabios time valgrind syslinux mtools dosfstools)
+  packages+=(bochsbios time valgrind syslinux mtools dosfstools)
 fi
 
 missing=()
