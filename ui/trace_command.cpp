@@ -259,6 +259,8 @@ void write_stats_json(OutputFile* output, const Machine& machine) {
   if (c.apic_timer_interrupts) json["apic_timer_interrupts"] = c.apic_timer_interrupts;
   if (c.apic_eois) json["apic_eois"] = c.apic_eois;
   if (c.apic_ipis) json["apic_ipis"] = c.apic_ipis;
+  for (std::size_t v = 0; v < c.apic_dispatches_by_vector.size(); ++v)
+    if (c.apic_dispatches_by_vector[v]) json["apic_vectors"][std::to_string(v)] = c.apic_dispatches_by_vector[v];
   json["io_writes"] = c.io_writes;
   for (std::size_t port = 0; port < c.io_by_port.size(); ++port)
     if (c.io_by_port[port]) json["io_by_port"][std::to_string(port)] = c.io_by_port[port];

@@ -10,6 +10,7 @@
 // CPU's INTA goes to the PicPair as without an APIC.
 #pragma once
 #include <array>
+#include <optional>
 
 #include "cpu/cpu.h"
 #include "mmu/bus_device.h"
@@ -18,6 +19,7 @@
 #include "platform/devices/apic/apic_bus.h"
 #include "trace/counters.h"
 #include "trace/state_archive.h"
+#include "trace/tracer.h"
 
 namespace x86lab {
 
@@ -122,6 +124,9 @@ class LocalApic : public ApicBusAgent, public InterruptController, public BusDev
   bool tmr(u8 vector) const { return test(tmr_, vector); }
   // Current count of the timer now (SDM "APIC Timer").
   u32 current_count() const;
+  // The modeled cycle of the timer's next expiry, or nothing when it is stopped (an
+  // inspector's view; no side effects).
+  std::optional<u64> timer_expiry_cycle() const;
 
   // Saves, checks or loads the whole APIC (a machine snapshot); a load remaps the page
   // and re-derives nothing else (the timer event's deadline is the clock's).
@@ -145,7 +150,7 @@ class LocalApic : public ApicBusAgent, public InterruptController, public BusDev
   // A fixed interrupt into IRR (TMR = level); vectors 0-15 set `illegal_error` instead.
   void request(u8 vector, bool level, u32 illegal_error);
   // An LVT entry fires (timer, LINT1, error).
-  void deliver_local(u32 lvt, bool level);
+  void deliver_local(u32 lvt, bool level, events::ApicSource source);
   void signal_error(u32 bits);
   void end_of_interrupt();
   void send_ipi();

@@ -24,6 +24,11 @@ u64 LocalApic::timer_elapsed() const {
 // The count falls from timer_base_ by one per divided tick; at 0 a one-shot timer stays
 // there, a periodic one reloads the initial count (so it reads the initial count at
 // each expiry and never 0).
+std::optional<u64> LocalApic::timer_expiry_cycle() const {
+  if (timer_next_ == kNone) return std::nullopt;
+  return clock_.cycle_of_tick(timer_start_tick_ + timer_next_ * divisor(), config_.bus_hz);
+}
+
 u32 LocalApic::current_count() const {
   const u64 elapsed = timer_elapsed();
   if (elapsed < timer_base_) return static_cast<u32>(timer_base_ - elapsed);
@@ -61,6 +66,12 @@ void LocalApic::timer_event() {
   const u32 lvt = lvt_[0];
   if (!(lvt & lapic::kLvtMask) && (apic_base_ & lapic::kApicBaseEnable)) {
     ++cpu_.counters().apic_timer_interrupts;
+    emit(cpu_.tracer(), [&] {
+      return events::LapicTimer{.vector = static_cast<u8>(lvt), .periodic = (lvt & lapic::kLvtPeriodic) != 0,
+                                .initial_count = initial_count_, .apic_id = apic_id(), .cycle = clock_.now()};
+    });
+    emit(cpu_.tracer(), events::LapicAccept{.vector = static_cast<u8>(lvt), .delivery_mode = 0, .level = false,
+                                            .source = events::ApicSource::Timer, .apic_id = apic_id()});
     request(static_cast<u8>(lvt), false, lapic::kReceiveIllegalVector);
   }
   if ((lvt & lapic::kLvtPeriodic) && initial_count_)
