@@ -48,7 +48,8 @@ void add_trace_options(po::options_description& options) {
        "write a trace: text:PATH (one line per event), bin:PATH (x86lab trace dump|stats|diff), "
        "perfetto:PATH (Chrome/Perfetto JSON); may be given more than once")
       ("trace-filter", po::value<std::string>()->value_name("ITEMS"),
-       "keep only: event kinds (insn,reg,mem,seg,exc,task,io,cr,walk,tlb-miss,halt,wake), cpl=N, "
+       "keep only: event kinds (insn,reg,mem,seg,exc,task,io,cr,walk,tlb-miss,halt,wake,lapic-accept,"
+       "lapic-dispatch,lapic-eoi,lapic-ipi,lapic-timer,ioapic-delivery; apic for those six), cpl=N, "
        "eip=LO-HI (hex), cs=SEL (hex), window=FROM-TO (instruction indexes); comma-separated")
       ("trace-start", po::value<std::string>()->value_name("eip=HEX|vector=N"),
        "start tracing at the first instruction at EIP or the first delivery of a vector")
