@@ -249,6 +249,7 @@ TEST(TraceCli, IoApicKernelTraceHasAnEventPerIoApicDelivery) {
   const Outcome stats = run("trace stats " + bin);
   EXPECT_NE(stats.output.find("kind.ioapic-delivery " + std::to_string(deliveries) + "\n"), std::string::npos)
       << stats.output;
+  EXPECT_EQ(counter("\n" + stats.output, "apic-vector.48"), counter(o.output, "apic-vector.48")) << stats.output;
 }
 
 }  // namespace
