@@ -115,6 +115,13 @@ class RowBuilder {
     }
   }
 
+  // The APIC path of an interrupt (platform/devices/apic/): what the I/O APIC put on the
+  // APIC bus and the local APIC's EOIs; zero (so no rows) for guests that keep to the 8259A.
+  void apic_rows() {
+    field("ioapic_deliveries", "I/O APIC interrupt messages", false, &Counters::ioapic_deliveries);
+    field("apic_eois", "local APIC EOIs", false, &Counters::apic_eois);
+  }
+
   void segment_rows() {
     counter("segment_loads", "segment-register loads", true, [](const Counters& c) {
       double total = 0;
@@ -243,6 +250,7 @@ ScenarioComparison build_comparison(const ScenarioManifest& manifest, const std:
   RowBuilder builder(comparison);
   builder.run_rows();
   builder.delivery_rows();
+  builder.apic_rows();
   builder.segment_rows();
   builder.lock_rows();
   builder.code_rows();

@@ -24,6 +24,16 @@
 #   the line to COM1 on Enter); the VGA text screen opens by itself once the guest
 #   writes text there.
 # -DCASE=bad_script: a script with an unknown command is one line and exit status 2.
+# -DCASE=apic_priority: the APIC window at 1280x800 on roms/guest/multiboot/apic_priority_kernel.c
+#   stopped at the delivery of 61h nested in 51h's handler (after a stop at 51h's): ISR
+#   51h and 61h, IRR 41h (class 4 waits), PPR 60h, the ICR of the self-IPI 61h; the grid
+#   rows in the dump; hovering cell 41h gives its tooltip; the window needs no sideways
+#   scrolling. Then the PNG (1280x800) for a human to look at.
+# -DCASE=apic_ioapic: ioapic_kernel.c stopped at the delivery of 31h from I/O APIC pin 2,
+#   level-triggered: ISR and TMR bit 31h, the redirection entry with remote IRR set.
+# -DCASE=apic_timer: apic_timer_kernel.c at its first periodic expiry (vector 40h): the
+#   LVT timer entry decoded, divide by 1, initial count 10000h; 1000 steps later the
+#   current count is lower and the next expiry nearer by exactly the cycles that passed.
 cmake_minimum_required(VERSION 3.25)
 
 function(run_gui script)
@@ -142,6 +152,56 @@ elseif(CASE STREQUAL "vga_keyboard")
     "line: echo Hi!")
   if(NOT out MATCHES "line: echo Hi!\n")
     message(FATAL_ERROR "COM1 (standard output) did not get the line: ${out}")
+  endif()
+elseif(CASE STREQUAL "apic_priority")
+  # Cell 41h of the IRR grid is at 445,257 in the APIC window's tile at 1280x800.
+  run_gui("break vector 81\nrun\nbreak vector 97\nrun\nopen APIC\nframes 2\nclick 445 257\nframes 3\nscreenshot ${OUT}/apic_priority.png\ndump ${OUT}/apic_priority.txt\nquit\n"
+          --kernel ${MULTIBOOT_DIR}/apic_priority_kernel.elf --size 1280x800)
+  expect_success()
+  png_size(${OUT}/apic_priority.png size)
+  if(NOT size STREQUAL "1280x800")
+    message(FATAL_ERROR "screenshot is ${size}, not 1280x800")
+  endif()
+  expect_in(${OUT}/apic_priority.txt "==== APIC ==== at 400,19 size 880x781\n" "event breakpoint 2 (vector) vector 97"
+    "Local APIC  ID 00h  version 11h, max LVT entry 4" "IA32_APIC_BASE FEE00900h: base FEE00000h, enabled, BSP"
+    "SVR 1FFh: software enabled, spurious vector FFh" "TPR 00h  APR 60h  PPR 60h"
+    "ICR 00000000:00044061h: vector 61h Fixed, physical destination 00h, shorthand self, edge assert, idle"
+    "IRR 41h\nIRR class 4: .. 41 .. .. .. .. .. .. .. .. .. .. .. .. .. ..\n"
+    "tooltip: vector 41h (65), priority class 4\nIRR set\nISR clear\nTMR clear"
+    "ISR 51h 61h\nISR class 5: .. 51 .. .. .. .. .. .. .. .. .. .. .. .. .. ..\nISR class 6: .. 61 .. .. .. .. .. .. .. .. .. .. .. .. .. ..\n"
+    "TMR none\n" "| LINT0 | 00010700h | 00h | ExtINT | masked | edge | high | no | idle |"
+    "| 23 | 00h | Fixed | physical | 00h | high | edge | no | masked | low | 0000000000010000h |")
+elseif(CASE STREQUAL "apic_ioapic")
+  run_gui("break vector 49\nrun\nopen APIC\nframes 2\nscreenshot ${OUT}/apic_ioapic.png\ndump ${OUT}/apic_ioapic.txt\nquit\n"
+          --kernel ${MULTIBOOT_DIR}/ioapic_kernel.elf)
+  expect_success()
+  expect_in(${OUT}/apic_ioapic.txt "==== APIC ====" "IRR none\n" "ISR 31h\nISR class 3: .. 31 .. .." "TMR 31h\nTMR class 3: .. 31 .."
+    "I/O APIC  ID 01h  version 11h, max redirection entry 17h  ARB 01h   IOREGSEL 14h"
+    "| 2 | 31h | Fixed | physical | 00h | high | level | yes | masked | high | 000000000001C031h |"
+    "| 3 | 00h | Fixed | physical | 00h | high | edge | no | masked | low | 0000000000010000h |")
+elseif(CASE STREQUAL "apic_timer")
+  run_gui("break vector 64\nrun\nrun\nopen APIC\nframes 2\ndump ${OUT}/apic_timer_1.txt\nstep 1000\nframes 2\ndump ${OUT}/apic_timer_2.txt\nquit\n"
+          --kernel ${MULTIBOOT_DIR}/apic_timer_kernel.elf)
+  expect_success()
+  foreach(dump 1 2)
+    expect_in(${OUT}/apic_timer_${dump}.txt "| timer | 00020040h | 40h | Fixed | unmasked | (periodic) | - | - | idle |"
+      "Timer periodic, divide by 1 (DCR Bh)  initial count 00010000h  current count 0000")
+    file(READ ${OUT}/apic_timer_${dump}.txt text)
+    if(NOT text MATCHES "instructions [0-9]+  cycles ([0-9]+)")
+      message(FATAL_ERROR "no cycles in the Control window of dump ${dump}")
+    endif()
+    set(cycles_${dump} ${CMAKE_MATCH_1})
+    if(NOT text MATCHES "current count ([0-9A-F]+)h\nnext expiry in ([0-9]+) modeled cycles")
+      message(FATAL_ERROR "no current count and next expiry in dump ${dump}")
+    endif()
+    math(EXPR count_${dump} "0x${CMAKE_MATCH_1}")
+    set(expiry_${dump} ${CMAKE_MATCH_2})
+  endforeach()
+  expect_in(${OUT}/apic_timer_1.txt "ISR 40h\n")
+  math(EXPR passed "${cycles_2} - ${cycles_1}")
+  math(EXPR nearer "${expiry_1} - ${expiry_2}")
+  if(passed LESS_EQUAL 0 OR NOT nearer EQUAL passed OR NOT count_2 LESS count_1)
+    message(FATAL_ERROR "after ${passed} cycles the expiry came ${nearer} cycles nearer, count ${count_1} -> ${count_2}")
   endif()
 elseif(CASE STREQUAL "bad_script")
   run_gui("step\njump 10\n" --bios ${ROM})

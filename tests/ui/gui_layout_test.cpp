@@ -13,7 +13,7 @@ namespace {
 
 constexpr std::string_view kTitles[] = {"Control", "CPU", "Counters", "Breakpoints", "Disassembly", "Segments",
                                         "Memory", "Descriptor tables", "Trace", "Serial console", "TSS", "Page walk",
-                                        "VGA text screen", "Scenario launcher", "Compare"};
+                                        "VGA text screen", "Scenario launcher", "Compare", "APIC"};
 
 struct Display {
   float width, height;

@@ -47,6 +47,7 @@ std::vector<std::unique_ptr<Window>> make_windows() {
   windows.push_back(make_serial_window());
   windows.push_back(make_tss_window());
   windows.push_back(make_page_walk_window());
+  windows.push_back(make_apic_window());
   windows.push_back(make_vga_window());
   windows.push_back(make_scenario_window());
   windows.push_back(make_compare_window());

@@ -33,6 +33,7 @@ constexpr Place kPlaces[] = {
     {"VGA text screen", 2, 0.00f, 0.70f, false},
     {"Serial console", 2, 0.70f, 1.00f, true},
     {"Compare", 1, 0.00f, 0.50f, false},  // spans columns 1 and 2
+    {"APIC", 1, 0.00f, 1.00f, false},     // spans columns 1 and 2, full height
 };
 
 const Place* find(std::string_view title) {
@@ -54,7 +55,7 @@ std::optional<Tile> tile_of(std::string_view title, float width, float height, f
   Tile tile;
   tile.x = x[place->column];
   tile.width = x[place->column + 1] - x[place->column];
-  if (place->title == "Compare") tile.width = width - left;
+  if (place->title == "Compare" || place->title == "APIC") tile.width = width - left;
   if (place->title == "VGA text screen" && tile.width < kVgaWidth) {  // all 80 columns, reaching left
     tile.width = std::min(kVgaWidth, width);
     tile.x = width - tile.width;

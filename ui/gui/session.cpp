@@ -64,6 +64,7 @@ void Session::build(const MachineConfig& config) {
     debugger_->set_recorder(recorder_.get(), options_.trace_capacity, [this] { trace_->clear(); });
   }
   previous_ = machine_->cpu.state;
+  previous_apic_ = capture_apic(*machine_);
   // Symbols of a Multiboot ELF kernel come with it; a file that is not ELF has none.
   symbols_ = {};
   if (!config.kernel.kernel_path.empty()) {
@@ -106,6 +107,7 @@ std::string Session::status() const {
 
 void Session::begin_execution() {
   previous_ = machine_->cpu.state;
+  previous_apic_ = capture_apic(*machine_);
   timeline_->furthest = std::max(timeline_->furthest, machine_->cpu.steps());
   debugger_->cancel_operation();
 }
@@ -290,9 +292,11 @@ void Session::restart() {
   breakpoints.clear_hits();
   serial_.clear();
   const CpuState before = previous_;  // the highlights show what the restart changed
+  const ApicSnapshot apic_before = previous_apic_;
   build(MachineConfig(config_));
   debugger_->breakpoints() = std::move(breakpoints);
   previous_ = before;
+  previous_apic_ = apic_before;
 }
 
 void Session::launch_variant(const std::string& scenario, const std::string& variant) {

@@ -18,6 +18,7 @@
 #include "platform/scenario/comparison.h"
 #include "platform/scenario/scenario_runner.h"
 #include "platform/snapshot/snapshot_file.h"
+#include "ui/gui/apic_model.h"
 #include "ui/gui/command_queue.h"
 #include "ui/gui/elf_symbols.h"
 #include "platform/replay/input_journal.h"
@@ -93,6 +94,8 @@ class Session {
   const std::string& title() const { return options_.title; }
   // The CPU state when the machine last stopped (before the last step or run).
   const CpuState& previous() const { return previous_; }
+  // Both APICs when the machine last stopped (the APIC window's highlights).
+  const ApicSnapshot& previous_apic() const { return previous_apic_; }
   RunState run_state() const;
   // One line: "paused", "running", "running (step over; Pause stops it)",
   // "breakpoint 1 (linear) at 0008:00100010", "ended: exit port (status 33)".
@@ -195,6 +198,7 @@ class Session {
   ElfSymbols symbols_;
   ScenarioCatalog catalog_;
   CpuState previous_;
+  ApicSnapshot previous_apic_;
   CommandKind running_kind_ = CommandKind::Run;  // what the debugger's operation is, for status()
   u64 slice_steps_ = 20000;     // steps per tick while Running, adapted to the budget
   CompareResults compare_;

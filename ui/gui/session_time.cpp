@@ -85,6 +85,7 @@ void Session::load_snapshot(const std::string& path) {
   breakpoints.clear_hits();
   serial_.clear();
   const CpuState before = previous_;
+  const ApicSnapshot apic_before = previous_apic_;
   MachineConfig config = config_;
   config.bios = state.bios;
   build(config);
@@ -96,6 +97,7 @@ void Session::load_snapshot(const std::string& path) {
   trace_->clear();
   debugger_->breakpoints() = std::move(breakpoints);
   previous_ = before;
+  previous_apic_ = apic_before;
 }
 
 }  // namespace x86lab::gui

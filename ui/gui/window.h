@@ -78,5 +78,6 @@ std::unique_ptr<Window> make_serial_window();
 std::unique_ptr<Window> make_vga_window();
 std::unique_ptr<Window> make_scenario_window();
 std::unique_ptr<Window> make_compare_window();
+std::unique_ptr<Window> make_apic_window();
 
 }  // namespace x86lab::gui

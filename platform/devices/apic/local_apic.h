@@ -124,8 +124,10 @@ class LocalApic : public ApicBusAgent, public InterruptController, public BusDev
   bool tmr(u8 vector) const { return test(tmr_, vector); }
   // Current count of the timer now (SDM "APIC Timer").
   u32 current_count() const;
-  // The modeled cycle of the timer's next expiry, or nothing when it is stopped (an
-  // inspector's view; no side effects).
+  // The virtual-clock cycle (VirtualClock::now's unit) of the timer's next expiry, or
+  // none while it is stopped (initial count 0, a one-shot that has fired). A due
+  // expiry whose clock event has not run yet gives a cycle at or before now. No side
+  // effects (inspectors).
   std::optional<u64> timer_expiry_cycle() const;
 
   // Saves, checks or loads the whole APIC (a machine snapshot); a load remaps the page

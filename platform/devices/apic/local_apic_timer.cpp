@@ -24,16 +24,16 @@ u64 LocalApic::timer_elapsed() const {
 // The count falls from timer_base_ by one per divided tick; at 0 a one-shot timer stays
 // there, a periodic one reloads the initial count (so it reads the initial count at
 // each expiry and never 0).
-std::optional<u64> LocalApic::timer_expiry_cycle() const {
-  if (timer_next_ == kNone) return std::nullopt;
-  return clock_.cycle_of_tick(timer_start_tick_ + timer_next_ * divisor(), config_.bus_hz);
-}
-
 u32 LocalApic::current_count() const {
   const u64 elapsed = timer_elapsed();
   if (elapsed < timer_base_) return static_cast<u32>(timer_base_ - elapsed);
   if (!(lvt_[0] & lapic::kLvtPeriodic) || initial_count_ == 0 || timer_next_ == kNone) return 0;
   return static_cast<u32>(initial_count_ - (elapsed - timer_base_) % initial_count_);
+}
+
+std::optional<u64> LocalApic::timer_expiry_cycle() const {
+  if (timer_next_ == kNone) return std::nullopt;
+  return clock_.cycle_of_tick(timer_start_tick_ + timer_next_ * divisor(), config_.bus_hz);
 }
 
 // Counting goes on from `count` as of now (a write of the initial count, or a change

@@ -1,0 +1,161 @@
+// The APIC window's view model (see apic_model.h).
+#include "ui/gui/apic_model.h"
+
+#include <cstdio>
+
+#include "platform/devices/apic/io_apic.h"
+#include "platform/devices/apic/local_apic.h"
+#include "platform/machine.h"
+
+namespace x86lab::gui {
+
+namespace {
+constexpr u32 kLvtOffsets[] = {lapic::kLvtTimer, lapic::kLvtLint0, lapic::kLvtLint1, lapic::kLvtError,
+                               lapic::kLvtPerformanceCounter};
+
+ApicBits bits_at(const LocalApic& apic, u32 first_offset) {
+  ApicBits bits{};
+  for (unsigned word = 0; word < 8; ++word) bits[word] = apic.register_value(first_offset + 0x10 * word);
+  return bits;
+}
+
+LocalApicSnapshot capture_local(const LocalApic& apic, const VirtualClock& clock) {
+  LocalApicSnapshot s;
+  s.present = true;
+  s.apic_base = apic.apic_base();
+  s.id = apic.register_value(lapic::kId);
+  s.version = apic.register_value(lapic::kVersion);
+  s.tpr = apic.register_value(lapic::kTpr);
+  s.apr = apic.register_value(lapic::kApr);
+  s.ppr = apic.register_value(lapic::kPpr);
+  s.ldr = apic.register_value(lapic::kLdr);
+  s.dfr = apic.register_value(lapic::kDfr);
+  s.svr = apic.register_value(lapic::kSvr);
+  s.esr = apic.register_value(lapic::kEsr);  // the latched value; only a write latches
+  s.icr_low = apic.register_value(lapic::kIcrLow);
+  s.icr_high = apic.register_value(lapic::kIcrHigh);
+  s.irr = bits_at(apic, lapic::kIrr);
+  s.isr = bits_at(apic, lapic::kIsr);
+  s.tmr = bits_at(apic, lapic::kTmr);
+  for (unsigned i = 0; i < s.lvt.size(); ++i) s.lvt[i] = apic.register_value(kLvtOffsets[i]);
+  s.initial_count = apic.register_value(lapic::kInitialCount);
+  s.current_count = apic.current_count();
+  s.divide_configuration = apic.register_value(lapic::kDivideConfiguration);
+  if (const auto expiry = apic.timer_expiry_cycle())
+    s.cycles_to_expiry = *expiry > clock.now() ? *expiry - clock.now() : 0;
+  return s;
+}
+
+IoApicSnapshot capture_io(const IoApic& apic) {
+  IoApicSnapshot s;
+  s.id = apic.read_register(IoApic::kIoApicId);
+  s.version = apic.read_register(IoApic::kIoApicVer);
+  s.arbitration = apic.read_register(IoApic::kIoApicArb);
+  s.io_register_select = apic.io_register_select();
+  for (unsigned pin = 0; pin < IoApic::kPins; ++pin) {
+    s.entries[pin] = apic.entry(pin).bits;
+    if (apic.input(pin)) s.inputs |= 1u << pin;
+  }
+  return s;
+}
+}  // namespace
+
+ApicSnapshot capture_apic(const Machine& machine) {
+  ApicSnapshot snapshot;
+  if (machine.local_apic) snapshot.local = capture_local(*machine.local_apic, machine.clock);
+  if (machine.devices) snapshot.io = capture_io(machine.devices->io_apic);
+  return snapshot;
+}
+
+bool vector_bit(const ApicBits& bits, u8 vector) { return bits[vector >> 5] >> (vector & 31) & 1; }
+
+std::vector<u8> set_vectors(const ApicBits& bits) {
+  std::vector<u8> vectors;
+  for (unsigned v = 0; v < 256; ++v)
+    if (vector_bit(bits, static_cast<u8>(v))) vectors.push_back(static_cast<u8>(v));
+  return vectors;
+}
+
+std::string vector_list(const ApicBits& bits) {
+  std::string text;
+  for (const u8 v : set_vectors(bits)) {
+    char item[8];
+    std::snprintf(item, sizeof item, "%s%02Xh", text.empty() ? "" : " ", v);
+    text += item;
+  }
+  return text.empty() ? "none" : text;
+}
+
+std::string_view delivery_mode_name(unsigned mode) {
+  static constexpr std::string_view kNames[8] = {"Fixed", "LowPri", "SMI",     "reserved",
+                                                 "NMI",   "INIT",   "StartUp", "ExtINT"};
+  return kNames[mode & 7];
+}
+
+// LVT bits (diagram in local_apic.h): 17 timer periodic, 16 mask, 15 trigger (LINT),
+// 14 remote IRR (LINT), 13 polarity (LINT), 12 delivery status, 10:8 mode (not timer/error).
+LvtRow decode_lvt(LvtIndex index, u32 raw) {
+  LvtRow row;
+  row.name = kLvtNames[static_cast<unsigned>(index)];
+  row.raw = raw;
+  row.vector = static_cast<u8>(raw);
+  row.masked = raw & lapic::kLvtMask;
+  row.pending = raw & lapic::kLvtDeliveryStatus;
+  const bool has_mode = index != LvtIndex::Timer && index != LvtIndex::Error;
+  row.delivery_mode = has_mode ? delivery_mode_name(raw >> 8) : delivery_mode_name(0);
+  if (index == LvtIndex::Lint0 || index == LvtIndex::Lint1) {
+    row.level = (raw & lapic::kLvtLevel) != 0;
+    row.remote_irr = (raw & lapic::kLvtRemoteIrr) != 0;
+    row.active_low = (raw & (1u << 13)) != 0;
+  }
+  if (index == LvtIndex::Timer) row.periodic = (raw & lapic::kLvtPeriodic) != 0;
+  return row;
+}
+
+// ICR low: 19:18 shorthand, 15 trigger (1 level), 14 level (1 assert), 12 delivery
+// status, 11 destination mode (1 logical), 10:8 mode, 7:0 vector; high 31:24 destination.
+IcrFields decode_icr(u32 low, u32 high) {
+  static constexpr std::string_view kShorthands[4] = {"none", "self", "all incl. self", "all excl. self"};
+  IcrFields f;
+  f.vector = static_cast<u8>(low);
+  f.delivery_mode = delivery_mode_name(low >> 8);
+  f.logical = low & (1u << 11);
+  f.pending = low & (1u << 12);
+  f.assert = low & (1u << 14);
+  f.level = low & (1u << 15);
+  f.shorthand = kShorthands[low >> 18 & 3];
+  f.destination = static_cast<u8>(high >> 24);
+  return f;
+}
+
+ApicBaseFields decode_apic_base(u64 value) {
+  return {static_cast<u32>(value & lapic::kApicBaseAddress), (value & lapic::kApicBaseEnable) != 0,
+          (value & lapic::kApicBaseBsp) != 0};
+}
+
+std::string_view timer_mode_name(u32 lvt_timer) { return lvt_timer & lapic::kLvtPeriodic ? "periodic" : "one-shot"; }
+
+// Divide configuration bits 3, 1:0: 000 -> 2 ... 110 -> 128, 111 -> 1.
+u32 timer_divisor(u32 divide_configuration) {
+  const u32 code = (divide_configuration >> 1 & 4) | (divide_configuration & 3);
+  return code == 7 ? 1 : 2u << code;
+}
+
+RedirectionRow decode_redirection(unsigned pin, u64 bits, bool input_high) {
+  const IoApic::RedirectionEntry entry{bits};
+  RedirectionRow row;
+  row.pin = pin;
+  row.vector = entry.vector();
+  row.delivery_mode = delivery_mode_name(static_cast<unsigned>(entry.delivery_mode()));
+  row.logical = entry.logical();
+  row.active_low = entry.polarity_low();
+  row.level = entry.level_triggered();
+  row.remote_irr = entry.remote_irr();
+  row.masked = entry.masked();
+  row.pending = entry.delivery_pending();
+  row.destination = entry.destination();
+  row.input_high = input_high;
+  return row;
+}
+
+}  // namespace x86lab::gui
