@@ -4,7 +4,7 @@
 namespace x86lab {
 
 PcDevices::PcDevices(VirtualClock& clock, Cpu& cpu, PhysicalBus& bus, PortBus& ports, const PcDevicesConfig& config)
-    : io_apic(apic_bus, &cpu.counters()),
+    : io_apic(apic_bus, &cpu.counters(), [&cpu] { return cpu.tracer(); }),
       pic(&cpu),
       pit(clock, [this](bool level) { set_irq(0, level); }),
       port61(clock, pit),

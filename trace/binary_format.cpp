@@ -1,4 +1,4 @@
-// Binary trace writer and reader (format version 2, docs/trace-format.md).
+// Binary trace writer and reader (format version 3, reading 2 and 3; docs/trace-format.md).
 #include "trace/binary_format.h"
 
 #include <cerrno>
@@ -104,11 +104,12 @@ bool BinaryTraceReader::open(const std::string& path, std::string& error) {
     return false;
   }
   const u32 version = data_[8] | (data_[9] << 8) | (data_[10] << 16) | (u32{data_[11]} << 24);
-  if (version != kTraceVersion) {
-    error = "'" + path + "' is binary trace version " + std::to_string(version) + "; this x86lab reads version " +
-            std::to_string(kTraceVersion);
+  if (version < kOldestTraceVersion || version > kTraceVersion) {
+    error = "'" + path + "' is binary trace version " + std::to_string(version) + "; this x86lab reads versions " +
+            std::to_string(kOldestTraceVersion) + " to " + std::to_string(kTraceVersion);
     return false;
   }
+  version_ = version;
   if (data_[12] | data_[13] | data_[14] | data_[15]) {
     error = "'" + path + "' is not an x86lab binary trace (reserved header bytes 12-15 are not zero)";
     return false;
@@ -146,7 +147,9 @@ bool BinaryTraceReader::next(Event& e) {
   e = Event{};
   u8 kind;
   u64 di, dc, a, b, c, value, id;
-  if (!get_byte(kind) || kind >= kEventKindCount) return malformed();
+  // Version 2 knew the kinds before the APICs' only.
+  const std::size_t kinds = version_ >= 3 ? kEventKindCount : static_cast<std::size_t>(kFirstApicEventKind);
+  if (!get_byte(kind) || kind >= kinds) return malformed();
   e.kind = static_cast<EventKind>(kind);
   if (!get_varint(di) || !get_varint(dc) || !get_byte(e.detail) || !get_byte(e.flags) || !get_byte(e.size))
     return malformed();

@@ -1,4 +1,4 @@
-// The binary trace format, version 2 (docs/trace-format.md): an 8-byte magic
+// The binary trace format, version 3 (docs/trace-format.md): an 8-byte magic
 // "x86ltrc\0", a little-endian u32 version, a u32 of zero, then one record per event
 // with LEB128 varints. Readers keep a string table built from first uses.
 #pragma once
@@ -13,7 +13,8 @@
 namespace x86lab {
 
 inline constexpr char kTraceMagic[8] = {'x', '8', '6', 'l', 't', 'r', 'c', '\0'};
-inline constexpr u32 kTraceVersion = 2;
+inline constexpr u32 kTraceVersion = 3;          // what the writer writes
+inline constexpr u32 kOldestTraceVersion = 2;    // the oldest the reader reads (2: no APIC kinds)
 
 // Encodes events into a buffer and writes it to a FILE in large chunks.
 class BinaryTraceWriter {
@@ -53,6 +54,7 @@ class BinaryTraceReader {
   std::size_t position_ = 0;
   u64 last_instruction_ = 0, last_cycle_ = 0;
   std::deque<std::string> strings_;  // stable storage for Event::text
+  u32 version_ = kTraceVersion;      // the file's
   std::string error_;
 };
 

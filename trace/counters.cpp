@@ -35,6 +35,8 @@ void Counters::print(std::ostream& out, u64 cycles) const {
   if (apic_timer_interrupts) out << "apic-timer-interrupts " << apic_timer_interrupts << "\n";
   if (apic_eois) out << "apic-eois " << apic_eois << "\n";
   if (apic_ipis) out << "apic-ipis " << apic_ipis << "\n";
+  for (std::size_t v = 0; v < apic_dispatches_by_vector.size(); ++v)
+    if (apic_dispatches_by_vector[v]) out << "apic-vector." << v << " " << apic_dispatches_by_vector[v] << "\n";
   if (io_writes) out << "io-writes " << io_writes << "\n";
   for (std::size_t port = 0; port < io_by_port.size(); ++port)
     if (io_by_port[port]) out << "io-port." << std::hex << port << std::dec << " " << io_by_port[port] << "\n";

@@ -65,6 +65,7 @@ struct Counters {
   u64 apic_timer_interrupts = 0;                   // local APIC timer expiries that requested their vector
   u64 apic_eois = 0;                               // local APIC EOI writes that ended an in-service vector
   u64 apic_ipis = 0;                               // interprocessor interrupts sent through the ICR
+  std::array<u64, 256> apic_dispatches_by_vector{}; // vectors the local APIC gave the CPU's INTA from IRR, by vector
   u64 io_writes = 0;                               // OUT/OUTS accesses
   std::vector<u64> io_by_port = std::vector<u64>(65536);  // I/O accesses (reads and writes) by port
   // Paging (mmu/). Walks and flushes are what x86lab did; tlb_* come from the model of

@@ -28,9 +28,19 @@ enum class EventKind : u8 {
   TlbMiss,          // events::TlbMiss
   Halt,             // events::Halt
   Wake,             // events::Wake
+  // The APICs (binary format version 3; `--trace-filter apic` selects all six).
+  LapicAccept,      // events::LapicAccept: the local APIC took an interrupt (IRR, NMI, ExtINT)
+  LapicDispatch,    // events::LapicDispatch: the CPU's INTA got a vector from IRR (or the spurious vector)
+  LapicEoi,         // events::LapicEoi
+  LapicIpi,         // events::LapicIpi: an ICR write sent a message
+  LapicTimer,       // events::LapicTimer: a timer expiry that requested its vector
+  IoApicDelivery,   // events::IoApicDelivery: a redirection entry's message on the APIC bus
 };
 
-inline constexpr std::size_t kEventKindCount = static_cast<std::size_t>(EventKind::Wake) + 1;
+inline constexpr std::size_t kEventKindCount = static_cast<std::size_t>(EventKind::IoApicDelivery) + 1;
+// The first APIC kind: the kinds from here on are the ones `--trace-filter apic`
+// selects, and the ones a version-2 binary trace cannot hold.
+inline constexpr EventKind kFirstApicEventKind = EventKind::LapicAccept;
 
 // Event::flags bits.
 inline constexpr u8 kEventWrite = 1 << 0;
@@ -42,6 +52,13 @@ inline constexpr u8 kEventHasErrorCode = 1 << 5;   // Exception: an error code w
 inline constexpr u8 kEventNoDescriptor = 1 << 5;   // SegmentLoad: real or virtual-8086 mode (base = selector * 16, no table read)
 inline constexpr u8 kEventDoubleFault = 1 << 6;
 inline constexpr u8 kEventShutdown = 1 << 7;
+// Event::flags bits of the APIC kinds (their own meanings, as bit 5's two above).
+inline constexpr u8 kEventApicLevel = 1 << 0;     // level-triggered (else edge)
+inline constexpr u8 kEventApicLogical = 1 << 1;   // logical destination mode (else physical)
+inline constexpr u8 kEventApicAssert = 1 << 2;    // IPI: level assert (else de-assert)
+inline constexpr u8 kEventApicSpurious = 1 << 3;  // dispatch: the spurious vector, nothing left in IRR
+inline constexpr u8 kEventApicPeriodic = 1 << 4;  // timer: periodic mode (else one-shot)
+inline constexpr u8 kEventApicTaken = 1 << 5;     // I/O APIC delivery: a local APIC took the message
 
 // Register numbers for RegisterWrite: 0-7 EAX..EDI, 8 EIP, 9 EFLAGS.
 inline constexpr std::array<std::string_view, 10> kRegisterNames = {"eax", "ecx", "edx", "ebx", "esp",

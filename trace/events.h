@@ -231,9 +231,153 @@ struct Wake {
   }
 };
 
+// ---- the APICs (Intel SDM Vol. 3, "Advanced Programmable Interrupt Controller
+// (APIC)"; Intel 82093AA I/O APIC data sheet). Vectors and delivery modes are as the
+// ICR, LVT entries and redirection entries encode them; the trace layer names the
+// 3-bit delivery mode with kApicDeliveryModeNames. ----
+
+// Delivery mode names by their 3-bit code (ICR bits 10:8, LVT and redirection entries).
+inline constexpr std::array<std::string_view, 8> kApicDeliveryModeNames = {
+    "fixed", "lowest-priority", "smi", "reserved", "nmi", "init", "startup", "extint"};
+
+// Where a local APIC's interrupt came from (LapicAccept::source).
+enum class ApicSource : u8 { IoApic, Ipi, Timer, Lint1, Error };
+inline constexpr std::array<std::string_view, 5> kApicSourceNames = {"ioapic", "ipi", "timer", "lint1", "error"};
+
+// The local APIC took an interrupt: a message from the APIC bus (an I/O APIC's or an
+// IPI) or one of its LVT entries (timer, LINT1, error). Fixed and lowest-priority set
+// IRR (vectors 0-15 set an ESR bit instead); NMI and ExtINT go to the CPU's pins.
+struct LapicAccept {
+  static constexpr EventKind kKind = EventKind::LapicAccept;
+  static constexpr std::string_view kName = "lapic-accept";
+  u8 vector = 0;
+  u8 delivery_mode = 0;  // 0-7, kApicDeliveryModeNames
+  bool level = false;    // trigger mode (TMR)
+  ApicSource source = ApicSource::IoApic;
+  u8 source_apic_id = 0xFF;  // IPI: the sender's APIC ID; FFh otherwise
+  u8 apic_id = 0;            // the accepting local APIC
+  template <class Self, class Io>
+  static void fields(Self& s, Io& io) {
+    io.slot(&Event::detail, s.vector);
+    io.slot(&Event::size, s.delivery_mode);
+    io.flag(kEventApicLevel, s.level);
+    io.slot(&Event::a, s.source);
+    io.slot(&Event::b, s.source_apic_id);
+    io.slot(&Event::c, s.apic_id);
+  }
+};
+
+// The CPU's interrupt acknowledge took a vector from the local APIC: the highest IRR
+// vector moved to ISR, or the spurious vector (SVR 7:0) when the request went away
+// (SDM "Spurious Interrupt"). `ppr` is the processor priority the vector was above
+// (before the ISR bit was set).
+struct LapicDispatch {
+  static constexpr EventKind kKind = EventKind::LapicDispatch;
+  static constexpr std::string_view kName = "lapic-dispatch";
+  u8 vector = 0;
+  u8 ppr = 0;
+  bool spurious = false;
+  u8 apic_id = 0;
+  template <class Self, class Io>
+  static void fields(Self& s, Io& io) {
+    io.slot(&Event::detail, s.vector);
+    io.slot(&Event::a, s.ppr);
+    io.flag(kEventApicSpurious, s.spurious);
+    io.slot(&Event::c, s.apic_id);
+  }
+};
+
+// A write of the EOI register that ended the highest in-service vector; a
+// level-triggered one (its TMR bit set) is broadcast to the I/O APICs.
+struct LapicEoi {
+  static constexpr EventKind kKind = EventKind::LapicEoi;
+  static constexpr std::string_view kName = "lapic-eoi";
+  u8 vector = 0;
+  bool level = false;  // the EOI was broadcast (TMR set)
+  u8 apic_id = 0;
+  template <class Self, class Io>
+  static void fields(Self& s, Io& io) {
+    io.slot(&Event::detail, s.vector);
+    io.flag(kEventApicLevel, s.level);
+    io.slot(&Event::c, s.apic_id);
+  }
+};
+
+// An interprocessor interrupt: the ICR (SDM "Interrupt Command Register (ICR)")
+// decoded, as the write of its low half sent it.
+struct LapicIpi {
+  static constexpr EventKind kKind = EventKind::LapicIpi;
+  static constexpr std::string_view kName = "lapic-ipi";
+  u8 vector = 0;
+  u8 delivery_mode = 0;    // 0-7, kApicDeliveryModeNames
+  bool logical = false;    // destination mode
+  bool assert = false;     // level (bit 14)
+  bool level = false;      // trigger mode (bit 15)
+  u8 shorthand = 0;        // bits 19:18: 0 none, 1 self, 2 all including self, 3 all excluding self
+  u8 destination = 0;      // ICR bits 63:56
+  u8 apic_id = 0;          // the sender
+  template <class Self, class Io>
+  static void fields(Self& s, Io& io) {
+    io.slot(&Event::detail, s.vector);
+    io.slot(&Event::size, s.delivery_mode);
+    io.flag(kEventApicLogical, s.logical);
+    io.flag(kEventApicAssert, s.assert);
+    io.flag(kEventApicLevel, s.level);
+    io.slot(&Event::a, s.shorthand);
+    io.slot(&Event::b, s.destination);
+    io.slot(&Event::c, s.apic_id);
+  }
+};
+
+// A local APIC timer expiry that requested the LVT timer entry's vector (one per
+// `apic-timer-interrupts` count). `cycle` is the modeled cycle of the expiry itself
+// (the event's own cycle is that of the instruction in progress).
+struct LapicTimer {
+  static constexpr EventKind kKind = EventKind::LapicTimer;
+  static constexpr std::string_view kName = "lapic-timer";
+  u8 vector = 0;
+  bool periodic = false;
+  u32 initial_count = 0;
+  u8 apic_id = 0;
+  u64 cycle = 0;
+  template <class Self, class Io>
+  static void fields(Self& s, Io& io) {
+    io.slot(&Event::detail, s.vector);
+    io.flag(kEventApicPeriodic, s.periodic);
+    io.slot(&Event::a, s.initial_count);
+    io.slot(&Event::c, s.apic_id);
+    io.slot(&Event::value, s.cycle);
+  }
+};
+
+// An I/O APIC redirection entry's message on the APIC bus (one per
+// `ioapic-deliveries` count), whether or not a local APIC took it.
+struct IoApicDelivery {
+  static constexpr EventKind kKind = EventKind::IoApicDelivery;
+  static constexpr std::string_view kName = "ioapic-delivery";
+  u8 pin = 0;              // INTIN0-23
+  u8 vector = 0;
+  u8 delivery_mode = 0;    // 0-7, kApicDeliveryModeNames
+  bool logical = false;    // destination mode
+  u8 destination = 0;      // entry bits 63:56
+  bool level = false;      // trigger mode
+  bool taken = false;      // a local APIC accepted it
+  template <class Self, class Io>
+  static void fields(Self& s, Io& io) {
+    io.slot(&Event::a, s.pin);
+    io.slot(&Event::detail, s.vector);
+    io.slot(&Event::size, s.delivery_mode);
+    io.flag(kEventApicLogical, s.logical);
+    io.slot(&Event::b, s.destination);
+    io.flag(kEventApicLevel, s.level);
+    io.flag(kEventApicTaken, s.taken);
+  }
+};
+
 // Every record, in EventKind order.
 using EventRecords = std::tuple<Instruction, RegisterWrite, MemoryAccess, SegmentLoad, Exception, TaskSwitch, Io,
-                                ControlRegister, PageWalk, TlbMiss, Halt, Wake>;
+                                ControlRegister, PageWalk, TlbMiss, Halt, Wake, LapicAccept, LapicDispatch, LapicEoi,
+                                LapicIpi, LapicTimer, IoApicDelivery>;
 
 // ---- conversions -----------------------------------------------------------------
 

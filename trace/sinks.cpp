@@ -99,6 +99,42 @@ void format_record(std::string& line, const events::TlbMiss& r) { add(line, "tlb
 void format_record(std::string& line, const events::Halt&) { add(line, "halt"); }
 void format_record(std::string& line, const events::Wake& r) { add(line, "wake vector=", std::to_string(r.vector)); }
 
+// The APIC rows: vectors, priorities and APIC IDs in hex (as the SDM's register
+// figures give them).
+std::string delivery_mode(u8 mode) { return std::string(events::kApicDeliveryModeNames[mode & 7]); }
+std::string destination(bool logical, u8 value) { return (logical ? "logical:" : "physical:") + hex(value, 2); }
+
+void format_record(std::string& line, const events::LapicAccept& r) {
+  const auto source = static_cast<std::size_t>(r.source);
+  add(line, "lapic-accept vector=", hex(r.vector, 2), " mode=", delivery_mode(r.delivery_mode),
+      r.level ? " level" : " edge", " src=",
+      std::string(source < events::kApicSourceNames.size() ? events::kApicSourceNames[source] : "?"));
+  if (r.source == events::ApicSource::Ipi) add(line, " from=", hex(r.source_apic_id, 2));
+  add(line, " apic=", hex(r.apic_id, 2));
+}
+void format_record(std::string& line, const events::LapicDispatch& r) {
+  add(line, "lapic-dispatch vector=", hex(r.vector, 2), " ppr=", hex(r.ppr, 2), r.spurious ? " spurious" : "",
+      " apic=", hex(r.apic_id, 2));
+}
+void format_record(std::string& line, const events::LapicEoi& r) {
+  add(line, "lapic-eoi vector=", hex(r.vector, 2), r.level ? " level broadcast" : " edge", " apic=", hex(r.apic_id, 2));
+}
+void format_record(std::string& line, const events::LapicIpi& r) {
+  static constexpr const char* kShorthands[4] = {"none", "self", "all-including-self", "all-excluding-self"};
+  add(line, "lapic-ipi vector=", hex(r.vector, 2), " mode=", delivery_mode(r.delivery_mode), " dest=",
+      destination(r.logical, r.destination), " shorthand=", kShorthands[r.shorthand & 3], r.level ? " level" : " edge",
+      r.assert ? " assert" : " deassert", " apic=", hex(r.apic_id, 2));
+}
+void format_record(std::string& line, const events::LapicTimer& r) {
+  add(line, "lapic-timer vector=", hex(r.vector, 2), r.periodic ? " periodic" : " one-shot", " initial=",
+      hex(r.initial_count, 8), " at=", std::to_string(r.cycle), " apic=", hex(r.apic_id, 2));
+}
+void format_record(std::string& line, const events::IoApicDelivery& r) {
+  add(line, "ioapic-delivery pin=", std::to_string(r.pin), " vector=", hex(r.vector, 2), " mode=",
+      delivery_mode(r.delivery_mode), " dest=", destination(r.logical, r.destination), r.level ? " level" : " edge",
+      r.taken ? " taken" : " not-taken");
+}
+
 }  // namespace
 
 std::string format_event(const Event& e, InstructionText text) {
@@ -155,7 +191,8 @@ class BinarySink : public FileSink {
 
 // Chrome trace-event JSON (read by Perfetto and chrome://tracing): exceptions,
 // interrupts and task switches as complete slices ("ph":"X") of their delivery, the
-// retired-instruction count as a counter track ("ph":"C"). ts is in microseconds
+// retired-instruction count as a counter track ("ph":"C"), the APIC events as
+// instant events ("ph":"i"). ts is in microseconds
 // derived from modeled cycles and the CPU clock.
 class PerfettoSink : public FileSink {
  public:
@@ -193,8 +230,23 @@ class PerfettoSink : public FileSink {
       emit("{\"name\":\"locked accesses\",\"ph\":\"C\",\"ts\":" + number(ts) + ",\"pid\":1,\"args\":{\"locked\":" +
            std::to_string(++locked_) + "}}");
   }
+  // The APICs: instant events ("ph":"i") on a local APIC track (tid 3) and an I/O APIC
+  // track (tid 4), named as the text format names them.
+  void row(double ts, const events::LapicAccept& r) { instant(ts, 3, "accept", r.vector); }
+  void row(double ts, const events::LapicDispatch& r) { instant(ts, 3, r.spurious ? "spurious" : "dispatch", r.vector); }
+  void row(double ts, const events::LapicEoi& r) { instant(ts, 3, "eoi", r.vector); }
+  void row(double ts, const events::LapicIpi& r) { instant(ts, 3, "ipi", r.vector); }
+  void row(double ts, const events::LapicTimer& r) { instant(ts, 3, "timer", r.vector); }
+  void row(double ts, const events::IoApicDelivery& r) {
+    instant(ts, 4, "pin " + std::to_string(r.pin), r.vector);
+  }
   template <class Record>
   void row(double, const Record&) {}
+  void instant(double ts, int tid, const std::string& what, u8 vector) {
+    emit("{\"name\":\"" + what + " " + hex(vector, 2) + "h\",\"cat\":\"apic\",\"ph\":\"i\",\"s\":\"t\",\"ts\":" +
+         number(ts) + ",\"pid\":1,\"tid\":" + std::to_string(tid) + ",\"args\":{\"vector\":" +
+         std::to_string(vector) + "}}");
+  }
   static std::string number(double value) {
     char buffer[32];
     std::snprintf(buffer, sizeof buffer, "%.6f", value);

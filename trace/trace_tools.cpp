@@ -80,7 +80,7 @@ int trace_stats(const std::string& path, std::ostream& out, std::ostream& err) {
   if (!open_or_report(reader, path, err)) return 2;
   std::array<u64, kEventKindCount> by_kind{};
   std::array<u64, kAccessKindCount> accesses{}, locked{};
-  std::map<unsigned, u64> vectors;
+  std::map<unsigned, u64> vectors, apic_vectors;
   u64 total = 0, last_instruction = 0, last_cycle = 0;
   Event e;
   while (reader.next(e)) {
@@ -91,6 +91,7 @@ int trace_stats(const std::string& path, std::ostream& out, std::ostream& err) {
       if (e.flags & kEventLocked) ++locked[e.detail];
     }
     if (e.kind == EventKind::Exception) ++vectors[e.detail];
+    if (e.kind == EventKind::LapicDispatch && !(e.flags & kEventApicSpurious)) ++apic_vectors[e.detail];
     last_instruction = e.instruction;
     last_cycle = e.cycle;
   }
@@ -108,6 +109,8 @@ int trace_stats(const std::string& path, std::ostream& out, std::ostream& err) {
     if (locked[k]) out << "locked." << kAccessKindNames[k] << " " << locked[k] << "\n";
   }
   for (const auto& [vector, count] : vectors) out << "vector." << vector << " " << count << "\n";
+  // As --stats's apic-vector.N: vectors the local APIC dispatched from IRR.
+  for (const auto& [vector, count] : apic_vectors) out << "apic-vector." << vector << " " << count << "\n";
   return 0;
 }
 

@@ -72,6 +72,9 @@ TraceFilter parse_trace_filter(const std::string& text) {
       const auto [lo, hi] = parse_range(item.substr(7), 10, "--trace-filter window", ~u64{0}, true);
       filter.from_instruction = lo;
       filter.to_instruction = hi;
+    } else if (item == "apic") {  // every APIC kind: lapic-* and ioapic-delivery
+      for (std::size_t k = static_cast<std::size_t>(kFirstApicEventKind); k < kEventKindCount; ++k) kinds.set(k);
+      any_kind = true;
     } else {
       bool found = false;
       for (std::size_t k = 0; k < kEventKindCount; ++k)

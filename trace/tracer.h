@@ -31,7 +31,8 @@ struct TraceTriggers {
   std::optional<u32> stop_eip;      // stop (for good) at the first instruction with this EIP
 };
 
-// Parses "--trace-filter" text: comma-separated kind names (kEventKindNames), "cpl=N",
+// Parses "--trace-filter" text: comma-separated kind names (kEventKindNames), "apic"
+// (every APIC kind, kFirstApicEventKind on), "cpl=N",
 // "eip=LO-HI" (hex, LO <= HI), "cs=SEL" (hex), "window=FROM-TO" (instructions, decimal,
 // FROM < TO). Throws std::invalid_argument with one line naming the bad item: a number
 // too wide for its field (EIP 32 bits, CS 16), a reversed range, or no item at all.

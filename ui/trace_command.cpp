@@ -48,7 +48,8 @@ void add_trace_options(po::options_description& options) {
        "write a trace: text:PATH (one line per event), bin:PATH (x86lab trace dump|stats|diff), "
        "perfetto:PATH (Chrome/Perfetto JSON); may be given more than once")
       ("trace-filter", po::value<std::string>()->value_name("ITEMS"),
-       "keep only: event kinds (insn,reg,mem,seg,exc,task,io,cr,walk,tlb-miss,halt,wake), cpl=N, "
+       "keep only: event kinds (insn,reg,mem,seg,exc,task,io,cr,walk,tlb-miss,halt,wake,lapic-accept,"
+       "lapic-dispatch,lapic-eoi,lapic-ipi,lapic-timer,ioapic-delivery; apic for those six), cpl=N, "
        "eip=LO-HI (hex), cs=SEL (hex), window=FROM-TO (instruction indexes); comma-separated")
       ("trace-start", po::value<std::string>()->value_name("eip=HEX|vector=N"),
        "start tracing at the first instruction at EIP or the first delivery of a vector")
@@ -259,6 +260,8 @@ void write_stats_json(OutputFile* output, const Machine& machine) {
   if (c.apic_timer_interrupts) json["apic_timer_interrupts"] = c.apic_timer_interrupts;
   if (c.apic_eois) json["apic_eois"] = c.apic_eois;
   if (c.apic_ipis) json["apic_ipis"] = c.apic_ipis;
+  for (std::size_t v = 0; v < c.apic_dispatches_by_vector.size(); ++v)
+    if (c.apic_dispatches_by_vector[v]) json["apic_vectors"][std::to_string(v)] = c.apic_dispatches_by_vector[v];
   json["io_writes"] = c.io_writes;
   for (std::size_t port = 0; port < c.io_by_port.size(); ++port)
     if (c.io_by_port[port]) json["io_by_port"][std::to_string(port)] = c.io_by_port[port];

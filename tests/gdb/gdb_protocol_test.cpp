@@ -7,6 +7,7 @@
 
 #include "segmentation/system_segments.h"
 #include "tests/gdb/rsp_test_client.h"
+#include "ui/gdb/console_monitor.h"
 #include "ui/gdb/gdb_protocol.h"
 #include "ui/gdb/rsp.h"
 
@@ -237,6 +238,104 @@ TEST(GdbProtocol, MonitorBreakOnRefusesNumbersWiderThanTheirField) {
   EXPECT_EQ(monitor("break-on io 0x60 0x10000"), "ports are 0-0xffff\n");
   EXPECT_EQ(monitor("break-on io 0x64 0x60"), "LAST port is below PORT\n");
   EXPECT_TRUE(f.debugger->breakpoints().all().empty());
+}
+
+
+// The whole text of a monitor command's reply (all its console packets).
+std::string monitor_text(ProtocolFixture& f, const std::string& command) {
+  const Reply reply = f.protocol->handle(std::string("qRcmd,") + to_hex(command));
+  std::string text;
+  for (const std::string& packet : reply.packets) {
+    if (packet.empty() || packet[0] != 'O') continue;
+    std::vector<u8> bytes;
+    if (from_hex(std::string_view(packet).substr(1), bytes)) text.append(bytes.begin(), bytes.end());
+  }
+  return text;
+}
+
+bool has_line(const std::string& text, const std::string& line) { return text.find(line + "\n") != std::string::npos; }
+
+// `info lapic` after the APIC is programmed through its page (values from the SDM's
+// register layouts): SVR 1FFh (software-enabled, spurious FFh), TPR 50h, LVT timer
+// 00020040h (periodic, vector 40h), DCR 0011b (divide by 16), initial count 10000h;
+// a fixed interrupt 61h in service and 72h requested. PPR = 60h (ISRV class 6 above TPR
+// class 5), APR = 70h (the IRRV class 7 is the largest). An illegal register read (010h)
+// then an ESR write latch ESR = 80h; another illegal read leaves a pending error that the
+// monitor must not latch. The timer's 10000h counts of 16 bus ticks at 100 MHz are
+// 5242880 cycles of the 500 MHz clock. Reading the view twice gives the same text and
+// changes neither ESR, the current count, ISR, IRR nor the pending error.
+TEST(GdbProtocol, MonitorInfoLapicShowsTheProgrammedApicAndChangesNothing) {
+  ProtocolFixture f;
+  LocalApic& apic = *f.machine->local_apic;
+  const auto set = [&](u32 offset, u32 value) { apic.write(offset, 4, value); };
+  set(lapic::kSvr, 0x1FF);
+  set(lapic::kTpr, 0x50);
+  set(lapic::kDivideConfiguration, 0x3);
+  set(lapic::kLvtTimer, 0x20040);
+  set(lapic::kInitialCount, 0x10000);
+  f.machine->devices->apic_bus.send(ApicMessage{.vector = 0x61, .destination = 0});
+  ASSERT_EQ(apic.acknowledge(), 0x61);
+  f.machine->devices->apic_bus.send(ApicMessage{.vector = 0x72, .destination = 0});
+  apic.read(0x010, 4);  // reserved offset: ESR bit 7
+  set(lapic::kEsr, 0);
+  apic.read(0x010, 4);  // pending until the next ESR write
+  const u32 count = apic.current_count();
+
+  const std::string text = monitor_text(f, "info lapic");
+  EXPECT_TRUE(has_line(text, "local APIC id=00 version=00040011 (version 11, max LVT entry 4)")) << text;
+  EXPECT_TRUE(has_line(text, "IA32_APIC_BASE=FEE00900 base=FEE00000 enabled bsp")) << text;
+  EXPECT_TRUE(has_line(text, "SVR=000001FF software-enabled spurious-vector=FF focus-checking=on")) << text;
+  EXPECT_TRUE(has_line(text, "TPR=50 APR=70 PPR=60")) << text;
+  EXPECT_TRUE(has_line(text, "LDR=00000000 DFR=FFFFFFFF (flat)")) << text;
+  EXPECT_TRUE(has_line(text, "IRR: 72")) << text;
+  EXPECT_TRUE(has_line(text, "ISR: 61")) << text;
+  EXPECT_TRUE(has_line(text, "TMR: none")) << text;
+  EXPECT_TRUE(has_line(text, "ESR=00000080")) << text;
+  EXPECT_TRUE(has_line(text, "LVT timer   00020040 vector=40 unmasked periodic")) << text;
+  EXPECT_TRUE(has_line(text, "LVT lint0   00010000 vector=00 mode=fixed masked edge remote-irr=0 polarity=high")) << text;
+  EXPECT_TRUE(has_line(text, "timer periodic divide=16 (DCR=3) initial=00010000 current=00010000 next-expiry=cycle " +
+                                 std::to_string(f.machine->clock.now() + 5242880) + " (in 5242880)"))
+      << text;
+
+  EXPECT_EQ(monitor_text(f, "info lapic"), text);
+  EXPECT_EQ(*inspection_command(*f.debugger, "info lapic"), text);  // the console monitor's answer
+  EXPECT_EQ(apic.register_value(lapic::kEsr), 0x80u);
+  EXPECT_EQ(apic.current_count(), count);
+  EXPECT_TRUE(apic.isr(0x61));
+  EXPECT_TRUE(apic.irr(0x72));
+  set(lapic::kEsr, 0);  // the pending error is still there to latch
+  EXPECT_EQ(apic.register_value(lapic::kEsr), 0x80u);
+  set(lapic::kEsr, 0);
+  EXPECT_EQ(apic.register_value(lapic::kEsr), 0u);
+}
+
+// `info ioapic`: ID 2 (IOAPICID 02000000h), IOAPICVER 00170011h (82093AA: 24 entries,
+// version 11h), entry 2 = vector 30h, fixed, logical destination 03h, level,
+// active-low (low dword 0000A830h, high 03000000h) with INTIN2 high (not asserted),
+// the other entries masked as after reset; IOREGSEL left at 15h. The view reads no
+// register through IOWIN: IOREGSEL stays 15h.
+TEST(GdbProtocol, MonitorInfoIoapicDecodesTheRedirectionEntries) {
+  ProtocolFixture f;
+  IoApic& io_apic = f.machine->devices->io_apic;
+  io_apic.write_register(IoApic::kIoApicId, 0x02000000);
+  io_apic.set_input(2, true);
+  io_apic.write_register(0x15, 0x03000000);
+  io_apic.write_register(0x14, 0x0000A830);
+  io_apic.write(IoApic::kIoRegSel, 4, 0x15);
+  const std::string text = monitor_text(f, "info ioapic");
+  EXPECT_TRUE(has_line(text, "I/O APIC id=2 (IOAPICID=02000000) IOAPICVER=00170011 (version 11, max entry 23) "
+                             "IOAPICARB=02000000"))
+      << text;
+  EXPECT_TRUE(has_line(text, "IOREGSEL=15")) << text;
+  EXPECT_TRUE(has_line(text, "pin  2 030000000000A830 vector=30 mode=fixed dest=logical:03 active-low level "
+                             "remote-irr=0 unmasked input=high"))
+      << text;
+  EXPECT_TRUE(has_line(text, "pin 23 0000000000010000 vector=00 mode=fixed dest=physical:00 active-high edge "
+                             "remote-irr=0 masked input=low"))
+      << text;
+  EXPECT_EQ(io_apic.io_register_select(), 0x15);
+  EXPECT_EQ(monitor_text(f, "info ioapic"), text);
+  EXPECT_NE(monitor_text(f, "help").find("info ioapic"), std::string::npos);
 }
 
 }  // namespace

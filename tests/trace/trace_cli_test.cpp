@@ -190,5 +190,67 @@ TEST(TraceCli, TraceCommandWithoutArgumentsIsStatus2) {
   EXPECT_EQ(run("trace dump").status, 2);
 }
 
+
+// The value of counter `name` in --stats output, or -1 when it is not printed.
+long long counter(const std::string& stats, const std::string& name) {
+  const std::string key = "\n" + name + " ";
+  const std::size_t at = stats.find(key);
+  return at == std::string::npos ? -1 : std::stoll(stats.substr(at + key.size()));
+}
+
+// Lines of `trace` containing `text`.
+long long lines_with(const std::string& trace, const std::string& text) {
+  long long count = 0;
+  for (std::size_t at = trace.find(text); at != std::string::npos; at = trace.find(text, at + 1)) ++count;
+  return count;
+}
+
+// The APIC test kernels' traces filtered to `apic` against the same run's counters,
+// which are counted on other paths (the timer event, the EOI write, the I/O APIC's
+// send, the INTA): one lapic-timer per apic-timer-interrupts, one lapic-eoi per
+// apic-eois, one ioapic-delivery per ioapic-deliveries, one lapic-dispatch of vector
+// N per apic-vector.N; and `trace dump` of the binary trace prints the text sink's lines.
+TEST(TraceCli, ApicTimerKernelTraceHasAnEventPerApicCounterCount) {
+  const std::string kernel = std::string(X86LAB_ROM_DIR) + "/multiboot/apic_timer_kernel.elf";
+  const std::string text = ::testing::TempDir() + "apic_timer.txt", bin = ::testing::TempDir() + "apic_timer.bin";
+  const Outcome o = run("run --kernel " + kernel + " --stats --trace text:" + text + " --trace bin:" + bin +
+                        " --trace-filter apic");
+  ASSERT_EQ(o.status, 33) << o.output;  // the kernels pass with exit port value 10h
+  const std::string trace = read_file(text);
+  const long long timers = counter(o.output, "apic-timer-interrupts"), eois = counter(o.output, "apic-eois");
+  ASSERT_GT(timers, 0) << o.output;
+  ASSERT_GT(eois, 0) << o.output;
+  EXPECT_EQ(lines_with(trace, " lapic-timer "), timers);
+  EXPECT_EQ(lines_with(trace, " lapic-eoi "), eois);
+  EXPECT_EQ(lines_with(trace, " lapic-accept ") - lines_with(trace, "src=timer"), lines_with(trace, "src=ipi"));
+  EXPECT_EQ(lines_with(trace, " lapic-dispatch vector=40 "), counter(o.output, "apic-vector.64"));
+  EXPECT_EQ(lines_with(trace, " insn "), 0);  // the filter keeps the APIC kinds only
+  const Outcome dump = run("trace dump " + bin);
+  ASSERT_EQ(dump.status, 0) << dump.output;
+  EXPECT_EQ(dump.output, trace);
+}
+
+TEST(TraceCli, IoApicKernelTraceHasAnEventPerIoApicDelivery) {
+  const std::string kernel = std::string(X86LAB_ROM_DIR) + "/multiboot/ioapic_kernel.elf";
+  const std::string text = ::testing::TempDir() + "ioapic.txt", bin = ::testing::TempDir() + "ioapic.bin";
+  const Outcome o = run("run --kernel " + kernel + " --stats --trace text:" + text + " --trace bin:" + bin +
+                        " --trace-filter apic");
+  ASSERT_EQ(o.status, 33) << o.output;  // the kernels pass with exit port value 10h
+  const std::string trace = read_file(text);
+  const long long deliveries = counter(o.output, "ioapic-deliveries");
+  ASSERT_GT(deliveries, 0) << o.output;
+  EXPECT_EQ(lines_with(trace, " ioapic-delivery "), deliveries);
+  EXPECT_EQ(lines_with(trace, " ioapic-delivery pin=2 "), counter(o.output, "ioapic-pin.2"));
+  EXPECT_EQ(lines_with(trace, " lapic-eoi "), counter(o.output, "apic-eois"));
+  EXPECT_EQ(lines_with(trace, " lapic-dispatch vector=30 "), counter(o.output, "apic-vector.48"));
+  const Outcome dump = run("trace dump " + bin);
+  ASSERT_EQ(dump.status, 0) << dump.output;
+  EXPECT_EQ(dump.output, trace);
+  const Outcome stats = run("trace stats " + bin);
+  EXPECT_NE(stats.output.find("kind.ioapic-delivery " + std::to_string(deliveries) + "\n"), std::string::npos)
+      << stats.output;
+  EXPECT_EQ(counter("\n" + stats.output, "apic-vector.48"), counter(o.output, "apic-vector.48")) << stats.output;
+}
+
 }  // namespace
 }  // namespace x86lab::testing

@@ -119,10 +119,11 @@ TEST(TraceBinary, ReaderRejectsAFileWithoutTheMagic) {
 }
 
 // A trace file of the header (reserved word `reserved`) and `records`, as raw bytes.
-std::string write_raw_trace(const std::string& name, const std::string& records, u8 reserved = 0) {
+std::string write_raw_trace(const std::string& name, const std::string& records, u8 reserved = 0,
+                            u32 version = kTraceVersion) {
   const std::string path = ::testing::TempDir() + name;
   std::string bytes("x86ltrc\0", 8);
-  for (int i = 0; i < 4; ++i) bytes += static_cast<char>(kTraceVersion >> (8 * i));
+  for (int i = 0; i < 4; ++i) bytes += static_cast<char>(version >> (8 * i));
   bytes += std::string(1, static_cast<char>(reserved)) + std::string(3, '\0');
   std::ofstream(path, std::ios::binary) << bytes << records;
   return path;
@@ -164,6 +165,28 @@ TEST(TraceBinary, ReaderRejectsRecordsTheWriterCannotProduce) {
   std::ostringstream out, err;
   EXPECT_EQ(trace_dump(last_kind, out, err), 0) << err.str();
   EXPECT_NE(out.str().find("debugger"), std::string::npos) << out.str();
+}
+
+// Version 3 added the APIC kinds (12-17) and nothing else: a version-2 trace (a halt
+// record, kind 10) still dumps, a kind-12 record in a version-2 file is malformed
+// (version 2 had no such kind), and a version the reader does not know is refused.
+TEST(TraceBinary, ReaderTakesVersion2TracesWithoutApicKinds) {
+  const std::string old = write_raw_trace("version2.bin", raw_record(10, 0), 0, 2);
+  std::ostringstream out, err;
+  EXPECT_EQ(trace_dump(old, out, err), 0) << err.str();
+  EXPECT_EQ(out.str(), "#0 c=0 halt\n");
+  const std::string apic_in_v2 = write_raw_trace("version2_apic.bin", raw_record(12, 0x40), 0, 2);
+  std::ostringstream out2, err2;
+  EXPECT_EQ(trace_dump(apic_in_v2, out2, err2), 2);
+  EXPECT_EQ(err2.str(), "x86lab: '" + apic_in_v2 + "': malformed record at byte 16\n");
+  const std::string apic_in_v3 = write_raw_trace("version3_apic.bin", raw_record(14, 0x40), 0, 3);
+  std::ostringstream out3, err3;
+  EXPECT_EQ(trace_dump(apic_in_v3, out3, err3), 0) << err3.str();
+  EXPECT_EQ(out3.str(), "#0 c=0 lapic-eoi vector=40 edge apic=00\n");
+  const std::string future = write_raw_trace("version4.bin", raw_record(10, 0), 0, 4);
+  std::ostringstream out4, err4;
+  EXPECT_EQ(trace_dump(future, out4, err4), 2);
+  EXPECT_EQ(err4.str(), "x86lab: '" + future + "' is binary trace version 4; this x86lab reads versions 2 to 3\n");
 }
 
 TEST(TraceBinary, ReaderRejectsAHeaderWithReservedBytesSet) {

@@ -41,6 +41,20 @@ expect_text "entry 300 is beyond the table"
 expect_text "world"
 expect_text "echo_kernel: bye"
 
+# info lapic / info ioapic: the power-up local APIC (SDM "Local APIC State After
+# Power-Up or Reset": IA32_APIC_BASE FEE00900h, SVR FFh, LVT entries masked) and the I/O
+# APIC whose ID direct boot sets to 1, as the MP and ACPI tables give it.
+session 'hello\001cinfo lapic\rinfo ioapic\r\rworld q' 33
+expect_text "(x86lab) info lapic"
+expect_text "local APIC id=00 version=00040011 (version 11, max LVT entry 4)"
+expect_text "IA32_APIC_BASE=FEE00900 base=FEE00000 enabled bsp"
+expect_text "SVR=000000FF software-disabled spurious-vector=FF focus-checking=on"
+expect_text "LVT timer   00010000 vector=00 masked one-shot"
+expect_text "timer one-shot divide=2 (DCR=0) initial=00000000 current=00000000 stopped"
+expect_text "I/O APIC id=1 (IOAPICID=01000000) IOAPICVER=00170011 (version 11, max entry 23)"
+expect_text "pin 23 0000000000010000 vector=00 mode=fixed dest=physical:00 active-high edge remote-irr=0 masked"
+expect_text "echo_kernel: bye"
+
 session '\001cquit\r' 1
 expect_text "stopped on request"
 

@@ -16,6 +16,8 @@ constexpr const char* kConsoleHelp =
     "  info segments              selectors with their descriptor caches, GDTR, IDTR, CPL\n"
     "  info gdt|ldt|idt [FIRST [COUNT]]  descriptor table entries (default 0, 64)\n"
     "  info tss                   the current TSS\n"
+    "  info lapic                 the local APIC: ID, IA32_APIC_BASE, SVR, priorities, IRR/ISR/TMR, LVT, timer\n"
+    "  info ioapic                the I/O APIC: ID, version, IOREGSEL, the 24 redirection entries\n"
     "  stats                      the counters\n"
     "  phys ADDR LEN              hex dump of physical memory (at most 4096 bytes)\n"
     "  continue (or Enter)        resume the guest\n"

@@ -11,8 +11,9 @@
 namespace x86lab {
 
 // The answer of a read-only monitor command shared by gdb's monitor and the console
-// (info segments, info gdt|ldt|idt [FIRST [COUNT]], info tss, stats, phys ADDR LEN),
-// or nothing for any other command. Reads without side effects (platform/debugger/inspect.h).
+// (info segments, info gdt|ldt|idt [FIRST [COUNT]], info tss, info lapic, info ioapic,
+// stats, phys ADDR LEN), or nothing for any other command. Reads without side effects
+// (platform/debugger/inspect.h, apic_inspect.h).
 std::optional<std::string> inspection_command(const Debugger& debugger, const std::string& command);
 
 // `snapshot save FILE`, shared by gdb's monitor and the console: saves `machine` (at an

@@ -6,6 +6,7 @@
 
 #include "platform/debugger/breakpoint_spec.h"
 #include "platform/debugger/inspect.h"
+#include "ui/gdb/apic_monitor.h"
 #include "ui/gdb/console_monitor.h"
 #include "ui/gdb/gdb_protocol.h"
 #include "ui/gdb/rsp.h"
@@ -19,6 +20,8 @@ constexpr const char* kHelp =
     "  info segments              selectors with their descriptor caches, GDTR, IDTR, CPL\n"
     "  info gdt|ldt|idt [FIRST [COUNT]]  descriptor table entries (default 0, 64)\n"
     "  info tss                   the current TSS\n"
+    "  info lapic                 the local APIC: ID, IA32_APIC_BASE, SVR, priorities, IRR/ISR/TMR, LVT, timer\n"
+    "  info ioapic                the I/O APIC: ID, version, IOREGSEL, the 24 redirection entries\n"
     "  break-on vector N [M]      stop at the delivery of vectors N..M (any source)\n"
     "  break-on fault on|off      stop at exceptions 0-31 with the signal of the fault\n"
     "  break-on lock KIND         stop after a locked access: accessed-bit, tss-busy-bit,\n"
@@ -129,6 +132,9 @@ std::optional<std::string> inspection_command(const Debugger& debugger, const st
       return describe_table(debugger, *gdb::table_named(w[1]), w.size() > 2 ? gdb::number(w[2]) : 0,
                             w.size() > 3 ? std::min<u32>(gdb::number(w[3]), 1024) : 64);
     if (w[0] == "info" && w.size() >= 2 && w[1] == "tss") return describe_tss(debugger);
+    if (w[0] == "info" && w.size() == 2 && w[1] == "lapic")
+      return describe_local_apic(inspect_local_apic(debugger.machine()));
+    if (w[0] == "info" && w.size() == 2 && w[1] == "ioapic") return describe_io_apic(inspect_io_apic(debugger.machine()));
     if (w[0] == "stats") {
       std::ostringstream out;
       debugger.machine().counters.print(out, debugger.machine().cpu.clock().cycles());

@@ -13,7 +13,10 @@ constexpr bool is_redirection_register(u8 index) {
 }
 }  // namespace
 
-IoApic::IoApic(ApicBus& bus, Counters* counters) : bus_(bus), counters_(counters) { bus_.attach(this); }
+IoApic::IoApic(ApicBus& bus, Counters* counters, std::function<Tracer*()> tracer)
+    : bus_(bus), counters_(counters), tracer_(std::move(tracer)) {
+  bus_.attach(this);
+}
 
 void IoApic::reset() {
   io_register_select_ = 0;
@@ -65,7 +68,15 @@ bool IoApic::send(unsigned pin) {
     ++counters_->ioapic_deliveries;
     ++counters_->ioapic_deliveries_by_pin[pin];
   }
-  return bus_.send(message);
+  const bool taken = bus_.send(message);
+  if (tracer_)
+    emit(tracer_(), [&] {
+      return events::IoApicDelivery{.pin = static_cast<u8>(pin), .vector = message.vector,
+                                    .delivery_mode = static_cast<u8>(message.delivery_mode),
+                                    .logical = message.logical_destination, .destination = message.destination,
+                                    .level = message.level_triggered, .taken = taken};
+    });
+  return taken;
 }
 
 void IoApic::end_of_interrupt(u8 vector) {

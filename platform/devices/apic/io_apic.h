@@ -3,12 +3,14 @@
 // I/O Advanced Programmable Interrupt Controller (IOAPIC) data sheet, "Register Description").
 #pragma once
 #include <array>
+#include <functional>
 #include <string_view>
 
 #include "mmu/bus_device.h"
 #include "platform/devices/apic/apic_bus.h"
 #include "trace/counters.h"
 #include "trace/state_archive.h"
+#include "trace/tracer.h"
 
 namespace x86lab {
 
@@ -73,8 +75,10 @@ class IoApic : public EoiListener, public BusDevice {
     u8 destination() const { return static_cast<u8>(bits >> 56); }
   };
 
-  // `bus` carries the messages; `counters` (may be null) gets ioapic-deliveries.
-  explicit IoApic(ApicBus& bus, Counters* counters = nullptr);
+  // `bus` carries the messages; `counters` (may be null) gets ioapic-deliveries;
+  // `tracer` (may be empty) gives the tracer attached now, or null (the CPU's: events
+  // are produced only while one is attached), asked at each message.
+  explicit IoApic(ApicBus& bus, Counters* counters = nullptr, std::function<Tracer*()> tracer = {});
 
   // The electrical level of input pin INTIN`pin` (0-23; other pins do nothing), as the
   // wire drives it: high = true. An entry's INTPOL decides which level is asserted.
@@ -121,6 +125,7 @@ class IoApic : public EoiListener, public BusDevice {
 
   ApicBus& bus_;
   Counters* counters_;
+  std::function<Tracer*()> tracer_;
   u8 io_register_select_ = 0;
   u32 id_ = 0;           // IOAPICID bits 27:24 (the rest reads 0)
   u32 arbitration_ = 0;  // IOAPICARB bits 27:24, loaded from the ID when the ID is written

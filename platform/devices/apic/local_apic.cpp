@@ -117,8 +117,16 @@ u8 LocalApic::acknowledge() {
   const int vector = deliverable_vector();
   // SDM "Spurious Interrupt": the request went away (TPR raised) between INTR and
   // INTA: the spurious vector, with no ISR bit set and no EOI expected.
-  if (vector < 0) return static_cast<u8>(svr_);
+  if (vector < 0) {
+    emit(cpu_.tracer(), [&] {
+      return events::LapicDispatch{.vector = static_cast<u8>(svr_), .ppr = processor_priority(), .spurious = true,
+                                   .apic_id = apic_id()};
+    });
+    return static_cast<u8>(svr_);
+  }
   const u8 v = static_cast<u8>(vector);
+  emit(cpu_.tracer(), [&] { return events::LapicDispatch{.vector = v, .ppr = processor_priority(), .apic_id = apic_id()}; });
+  ++cpu_.counters().apic_dispatches_by_vector[v];
   set(irr_, v, false);
   set(isr_, v, true);
   return v;
@@ -159,13 +167,28 @@ void LocalApic::request(u8 vector, bool level, u32 illegal_error) {
 // Software Disabled" lists only INIT, NMI, SMI and start-up as answered then).
 void LocalApic::accept(const ApicMessage& m) {
   if (!(apic_base_ & lapic::kApicBaseEnable)) return;
+  const auto traced = [&] {
+    emit(cpu_.tracer(), [&] {
+      const bool ipi = m.source_apic_id != 0xFF;
+      return events::LapicAccept{.vector = m.vector, .delivery_mode = static_cast<u8>(m.delivery_mode),
+                                 .level = m.level_triggered,
+                                 .source = ipi ? events::ApicSource::Ipi : events::ApicSource::IoApic,
+                                 .source_apic_id = m.source_apic_id, .apic_id = apic_id()};
+    });
+  };
   switch (m.delivery_mode) {
     case DeliveryMode::Fixed:
     case DeliveryMode::LowestPriority:
-      if (svr_ & 0x100) request(m.vector, m.level_triggered, lapic::kReceiveIllegalVector);
+      if (!(svr_ & 0x100)) break;
+      traced();
+      request(m.vector, m.level_triggered, lapic::kReceiveIllegalVector);
       break;
-    case DeliveryMode::Nmi: cpu_.raise_nmi(); break;
+    case DeliveryMode::Nmi:
+      traced();
+      cpu_.raise_nmi();
+      break;
     case DeliveryMode::ExtInt:
+      traced();
       ext_int_request_ = true;
       cpu_.notify_interrupt();
       break;
@@ -175,9 +198,13 @@ void LocalApic::accept(const ApicMessage& m) {
   }
 }
 
-void LocalApic::deliver_local(u32 lvt, bool level) {
+void LocalApic::deliver_local(u32 lvt, bool level, events::ApicSource source) {
   if (lvt & lapic::kLvtMask) return;
-  switch (mode_of(lvt)) {
+  const DeliveryMode mode = mode_of(lvt);
+  if (mode == DeliveryMode::Fixed || mode == DeliveryMode::Nmi)
+    emit(cpu_.tracer(), events::LapicAccept{.vector = static_cast<u8>(lvt), .delivery_mode = static_cast<u8>(mode),
+                                            .level = level, .source = source, .apic_id = apic_id()});
+  switch (mode) {
     case DeliveryMode::Fixed: request(static_cast<u8>(lvt), level, lapic::kReceiveIllegalVector); break;
     case DeliveryMode::Nmi: cpu_.raise_nmi(); break;
     default: break;  // ExtINT is LINT0's virtual wire; SMI and INIT are not modeled
@@ -189,7 +216,7 @@ void LocalApic::deliver_local(u32 lvt, bool level) {
 void LocalApic::signal_error(u32 bits) {
   const u32 fresh = bits & ~errors_pending_;
   errors_pending_ |= bits;
-  if (fresh) deliver_local(lvt_[kError], false);
+  if (fresh) deliver_local(lvt_[kError], false, events::ApicSource::Error);
 }
 
 void LocalApic::set_lint1(bool level) {
@@ -197,7 +224,7 @@ void LocalApic::set_lint1(bool level) {
   lint1_ = level;
   if (!rising) return;
   if (!enabled()) cpu_.raise_nmi();  // the pin is the NMI input itself
-  else deliver_local(lvt_[kLint1], false);
+  else deliver_local(lvt_[kLint1], false, events::ApicSource::Lint1);
 }
 
 // ---- EOI (SDM "EOI Register") ----
@@ -208,6 +235,7 @@ void LocalApic::end_of_interrupt() {
   const u8 v = static_cast<u8>(vector);
   set(isr_, v, false);
   ++cpu_.counters().apic_eois;
+  emit(cpu_.tracer(), [&] { return events::LapicEoi{.vector = v, .level = test(tmr_, v), .apic_id = apic_id()}; });
   if (test(tmr_, v)) apic_bus_.broadcast_eoi(v);
 }
 
@@ -233,6 +261,12 @@ void LocalApic::send_ipi() {
     return;
   }
   ++cpu_.counters().apic_ipis;
+  emit(cpu_.tracer(), [&] {
+    return events::LapicIpi{.vector = m.vector, .delivery_mode = static_cast<u8>(m.delivery_mode),
+                            .logical = m.logical_destination, .assert = m.assert, .level = m.level_triggered,
+                            .shorthand = static_cast<u8>(m.shorthand), .destination = m.destination,
+                            .apic_id = m.source_apic_id};
+  });
   apic_bus_.send(m);
 }
 

@@ -19,6 +19,7 @@
 #include "platform/devices/apic/apic_bus.h"
 #include "trace/counters.h"
 #include "trace/state_archive.h"
+#include "trace/tracer.h"
 
 namespace x86lab {
 
@@ -151,7 +152,7 @@ class LocalApic : public ApicBusAgent, public InterruptController, public BusDev
   // A fixed interrupt into IRR (TMR = level); vectors 0-15 set `illegal_error` instead.
   void request(u8 vector, bool level, u32 illegal_error);
   // An LVT entry fires (timer, LINT1, error).
-  void deliver_local(u32 lvt, bool level);
+  void deliver_local(u32 lvt, bool level, events::ApicSource source);
   void signal_error(u32 bits);
   void end_of_interrupt();
   void send_ipi();

@@ -66,6 +66,12 @@ void LocalApic::timer_event() {
   const u32 lvt = lvt_[0];
   if (!(lvt & lapic::kLvtMask) && (apic_base_ & lapic::kApicBaseEnable)) {
     ++cpu_.counters().apic_timer_interrupts;
+    emit(cpu_.tracer(), [&] {
+      return events::LapicTimer{.vector = static_cast<u8>(lvt), .periodic = (lvt & lapic::kLvtPeriodic) != 0,
+                                .initial_count = initial_count_, .apic_id = apic_id(), .cycle = clock_.now()};
+    });
+    emit(cpu_.tracer(), events::LapicAccept{.vector = static_cast<u8>(lvt), .delivery_mode = 0, .level = false,
+                                            .source = events::ApicSource::Timer, .apic_id = apic_id()});
     request(static_cast<u8>(lvt), false, lapic::kReceiveIllegalVector);
   }
   if ((lvt & lapic::kLvtPeriodic) && initial_count_)
