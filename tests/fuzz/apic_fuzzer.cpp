@@ -12,7 +12,8 @@
 // the physical bus, any alignment; a write of offset B0h is an EOI), I/O APIC page
 // write / read (offset & FFFh at FEC00000h), IOREGSEL-then-IOWIN write (selector byte
 // [1]), ISA IRQ line level (IRQ [1] & 15, level value bit 0), clock advance (value
-// cycles, at most 2^24), INTA (when the CPU's INTR is asserted), EOI, WRMSR
+// cycles, at most 2^24), INTA (when the CPU's INTR is asserted; width bit 7: also
+// when it is not), EOI, WRMSR
 // IA32_APIC_BASE, LINT1 level, a port write to the 8259A pair (20h, 21h, A0h, A1h),
 // CPU reset (Machine::reset_cpu), and a snapshot round trip of both APICs.
 #include <cstddef>
@@ -98,12 +99,14 @@ void check_invariants(Machine& m) {
   }
 }
 
-// An INTA cycle, when the CPU's INTR is asserted: a vector taken from IRR must be the
-// highest one and of a priority class above the PPR's; otherwise the 8259A's vector
-// (virtual wire) or, with nothing left to dispatch, the spurious vector.
-void acknowledge(Machine& m) {
+// An INTA cycle, when the CPU's INTR is asserted or, with `late`, also when it is not
+// (the request went away between INTR and INTA, SDM "Spurious Interrupt"): a vector
+// taken from IRR must be the highest one and of a priority class above the PPR's;
+// otherwise the 8259A's vector (virtual wire) or, with nothing left to dispatch, the
+// spurious vector.
+void acknowledge(Machine& m, bool late) {
   LocalApic& apic = *m.local_apic;
-  if (!apic.interrupt_pending()) return;
+  if (!late && !apic.interrupt_pending()) return;
   const u32 ppr = apic.register_value(lapic::kPpr), irrv = highest_vector(apic, lapic::kIrr);
   const bool apic_on = apic.enabled();
   const bool dispatchable = apic_on && irrv != 0 && (irrv & 0xF0) > (ppr & 0xF0);
@@ -174,7 +177,7 @@ void run(const u8* data, std::size_t size) {
         break;
       case kIrqLine: m.devices->set_irq(op[1] & 15, value & 1); break;
       case kClock: advance(m, value & 0xFFFFFF); break;
-      case kAcknowledge: acknowledge(m); break;
+      case kAcknowledge: acknowledge(m, op[3] & 0x80); break;
       case kEoi: bus_write(m, lapic_page + lapic::kEoi, 4, 0); break;
       case kApicBase: (void)m.local_apic->write_apic_base(value | u64{op[3] & 0x80 ? 1u : 0u} << 32); break;
       case kLint1: m.local_apic->set_lint1(value & 1); break;
