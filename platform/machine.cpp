@@ -26,7 +26,7 @@ Machine::Machine(const MachineConfig& config)
       clock(cpu.clock(), config.cpu_hz),
       config_(config),
       debug_ports_(config.debug_console, config.post, cpu, config.before_console_output),
-      port92_(bus, [this] { cpu.reset(); }) {
+      port92_(bus, [this] { reset_cpu(); }) {
   cpu.set_cost_model(config.cost_model);
   cpu.set_cache_model(config.cache_model);
   if (!config.bios.empty()) map_bios(bus, config.bios);
@@ -35,7 +35,7 @@ Machine::Machine(const MachineConfig& config)
   ports.attach(0xF4, 0xF4, &debug_ports_);
   ports.attach(0x92, 0x92, &port92_);
   devices = std::make_unique<PcDevices>(clock, cpu, bus, ports,
-                                        PcDevicesConfig{config.rtc_start, config.com1_host, [this] { cpu.reset(); }});
+                                        PcDevicesConfig{config.rtc_start, config.com1_host, [this] { reset_cpu(); }});
   local_apic = std::make_unique<LocalApic>(cpu, bus, devices->apic_bus, clock, devices->pic,
                                            LocalApicConfig{.apic_id = 0, .bsp = true, .bus_hz = config.profile->bus_hz});
   cpu.set_interrupt_controller(local_apic.get());
@@ -50,6 +50,14 @@ Machine::Machine(const MachineConfig& config)
     // give it (it resets to 0).
     devices->io_apic.write_register(IoApic::kIoApicId, u32{boot_tables::kIoApicId} << 24);
   }
+}
+
+// SDM "Local APIC State After Power-Up or Reset": the reset that restarts the CPU
+// restarts its local APIC. The I/O APIC and the other devices keep their state: the
+// platform's RESET# (power-up) resets them, not the processor's reset line.
+void Machine::reset_cpu() {
+  cpu.reset();
+  local_apic->reset();
 }
 
 void Machine::attach_tracer(std::unique_ptr<Tracer> tracer) {
@@ -125,7 +133,7 @@ RunResult Machine::run_steps(u64 first_step, u64 max_steps) {
         // x86lab does the same (RAM and devices keep their state).
         if (!config_.reset_on_triple_fault) return {RunResult::Reason::Shutdown, 1};
         ++triple_fault_resets_;
-        cpu.reset();
+        reset_cpu();
         break;
       case StopReason::Halted: {
         // HLT with IF = 0 can only be left by NMI or reset, and no device raises NMI:

@@ -141,6 +141,17 @@ class Machine {
   }
   void finish_tracing();
 
+  // Resets the processor: the CPU (Cpu::reset) and its local APIC (LocalApic::reset:
+  // IA32_APIC_BASE FEE00900h, the register page back at FEE00000h, every register at
+  // its reset value), RAM and the other devices (8259A pair, I/O APIC, ...) keeping
+  // their state. The one path for port 92h's fast reset, the 8042's reset line,
+  // reset_on_triple_fault and the debugger's reset.
+  // DEVIATION: a PC chipset (PIIX4 data sheet, "INIT") signals these resets on the
+  // processor's INIT# pin, whose APIC reset keeps the APIC ID (SDM "Local APIC State
+  // After an INIT Reset"); x86lab's CPU reset is a RESET, so the ID register goes back
+  // to its power-up value too, as QEMU's system reset does.
+  void reset_cpu();
+
   const MachineConfig& config() const { return config_; }
   // Saves, checks or loads what the Machine itself holds (a snapshot,
   // platform/snapshot/machine_state.h): port 92h, the A20 gate's inputs, the count of

@@ -32,6 +32,7 @@ PcDevices::PcDevices(VirtualClock& clock, Cpu& cpu, PhysicalBus& bus, PortBus& p
   ports.attach(0x3C0, 0x3CF, &vga);
   ports.attach(0x3D4, 0x3D5, &vga);
   ports.attach(0x3DA, 0x3DA, &vga);
+  ports.attach(Piix4PowerManagement::kPm1aEventBlock, Piix4PowerManagement::kLastPort, &pm);
   rtc.set_configuration(bus.ram_bytes(), cpu.profile().features_edx & cpuid_edx::FPU);
   com1.attach_host(config.com1_host);
   cpu.set_interrupt_controller(&pic);
@@ -55,6 +56,7 @@ void PcDevices::transfer_state(StateArchive& a) {
   vga.transfer_state(a);
   fpu_error.transfer_state(a);
   io_apic.transfer_state(a);
+  pm.transfer_state(a);
 }
 
 }  // namespace x86lab

@@ -1,7 +1,7 @@
 // The PC/AT devices of a Machine and their wiring (DESIGN.md section 1, "Target
 // machine"): 8259A pair, 8254 with port 61h, MC146818 RTC/CMOS, COM1 and COM2
-// 16550As, the 8042 keyboard controller, the VGA text buffer and the 82093AA I/O
-// APIC, on the PC's I/O ports, memory and IRQ lines. Port 92h and the debug ports are
+// 16550As, the 8042 keyboard controller, the VGA text buffer, the 82093AA I/O APIC
+// and the PIIX4's ACPI PM1 registers, on the PC's I/O ports, memory and IRQ lines. Port 92h and the debug ports are
 // attached by the Machine.
 #pragma once
 #include <functional>
@@ -13,6 +13,7 @@
 #include "platform/devices/fpu_error.h"
 #include "platform/devices/i8042.h"
 #include "platform/devices/pic.h"
+#include "platform/devices/piix4_pm.h"
 #include "platform/devices/pit.h"
 #include "platform/devices/port61.h"
 #include "platform/devices/rtc.h"
@@ -31,7 +32,7 @@ class PcDevices {
  public:
   PcDevices(VirtualClock& clock, Cpu& cpu, PhysicalBus& bus, PortBus& ports, const PcDevicesConfig& config);
   // Saves, checks or loads every device's state: the members from pic on in their
-  // order, then io_apic.
+  // order, then io_apic, then pm.
   void transfer_state(StateArchive& archive);
 
   // The level of ISA IRQ line `irq` (0-15) as a device drives it: the one place that
@@ -59,6 +60,8 @@ class PcDevices {
   I8042 keyboard_controller;
   VgaText vga;
   FpuErrorLatch fpu_error;  // FERR# -> IRQ 13, port F0h -> IGNNE#
+  // The ACPI PM1a event and control blocks the FADT declares (ports 600h-605h).
+  Piix4PowerManagement pm;
 };
 
 }  // namespace x86lab

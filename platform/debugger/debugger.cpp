@@ -396,7 +396,7 @@ StopInfo Debugger::run_to(u32 linear) {
 }
 
 void Debugger::reset() {
-  machine_.cpu.reset();
+  machine_.reset_cpu();
   state_changed();
   ended_.reset();
   last_stop_ = {};

@@ -123,7 +123,7 @@ class Debugger {
   StopInfo continue_for(u64 max_steps);
   // Ends the running operation where the last slice left the machine (the GUI's Pause).
   void cancel_operation() { operation_.reset(); }
-  // Resets the CPU (Cpu::reset) and clears the stop state; RAM and devices keep their
+  // Resets the CPU and its local APIC (Machine::reset_cpu) and clears the stop state; RAM and devices keep their
   // state; breakpoints stay.
   void reset();
   // Asks a running run()/step to stop at the next instruction boundary or REP batch

@@ -4,6 +4,7 @@
 // (RSDP)", "System Description Table Header", "Fixed ACPI Description Table (FADT)",
 // "Firmware ACPI Control Structure (FACS)", "Multiple APIC Description Table (MADT)").
 #pragma once
+#include "platform/devices/piix4_pm.h"
 #include "platform/loaders/boot_tables.h"
 #include <vector>
 
@@ -17,12 +18,12 @@ struct AcpiMachine {
   u8 io_apic_id = boot_tables::kIoApicId;
   u32 io_apic_address = 0xFEC00000;
   u16 sci_irq = 9;                 // the ISA IRQ of the SCI (no device of x86lab raises it)
-  // PM1a event and control blocks: ports no device of x86lab decodes (reads FFh,
-  // writes dropped). ACPICA needs both to be non-zero to start its interpreter; with
-  // SMI_CMD 0 (always in ACPI mode), no fixed-feature buttons and no SCI source, it
-  // never acts on what they read. No PM timer block (optional since ACPI 5.0A).
-  u16 pm1a_event_block = 0x600;    // 4 bytes: PM1a_STS, PM1a_EN
-  u16 pm1a_control_block = 0x604;  // 2 bytes: PM1a_CNT
+  // PM1a event and control blocks: the PIIX4 PM registers of PcDevices::pm
+  // (platform/devices/piix4_pm.h). ACPICA needs both to be non-zero to start its
+  // interpreter, and writes and reads back PM1_EN. No PM timer block (optional since
+  // ACPI 5.0A).
+  u16 pm1a_event_block = Piix4PowerManagement::kPm1aEventBlock;      // 4 bytes: PM1a_STS, PM1a_EN
+  u16 pm1a_control_block = Piix4PowerManagement::kPm1aControlBlock;  // 2 bytes: PM1a_CNT
 };
 
 // ACPI field values used by the builders and by tests.

@@ -1,5 +1,5 @@
 // Replays a fuzz corpus without libFuzzer: feeds every file of the given folders to
-// LLVMFuzzerTestOneInput (tests/fuzz/cpu_fuzzer.cpp), in name order, so the CI can
+// LLVMFuzzerTestOneInput (tests/fuzz/cpu_fuzzer.cpp or apic_fuzzer.cpp), in name order, so the CI can
 // rerun every input the fuzzer kept with the normal compiler.
 #include <algorithm>
 #include <cstdint>
