@@ -12,9 +12,11 @@ std::vector<u8> set_vectors(const LocalApic& apic, bool (LocalApic::*test)(u8) c
   return vectors;
 }
 
+}  // namespace
+
 // SDM figure "Local Vector Table (LVT)", P6 layout: the timer and error entries have no
 // delivery mode; LINT0/LINT1 have trigger mode, remote IRR and polarity.
-LvtEntryView lvt_entry(std::string_view name, u32 raw, bool has_mode, bool has_trigger) {
+LvtEntryView decode_lvt_entry(std::string_view name, u32 raw, bool has_mode, bool has_trigger) {
   LvtEntryView e;
   e.name = name;
   e.raw = raw;
@@ -32,13 +34,43 @@ LvtEntryView lvt_entry(std::string_view name, u32 raw, bool has_mode, bool has_t
   return e;
 }
 
-// Divide configuration bits 3, 1:0 (SDM figure "Divide Configuration Register").
-u32 divisor_of(u32 divide_configuration) {
+// Divide configuration bits 3, 1:0: 000 -> 2 ... 110 -> 128, 111 -> 1.
+u32 timer_divisor(u32 divide_configuration) {
   const u32 code = (divide_configuration >> 1 & 4) | (divide_configuration & 3);
   return code == 7 ? 1 : 2u << code;
 }
 
-}  // namespace
+// ICR low: 19:18 shorthand, 15 trigger (1 level), 14 level (1 assert), 12 delivery
+// status, 11 destination mode (1 logical), 10:8 mode, 7:0 vector; high 31:24 destination.
+IcrView decode_icr(u32 low, u32 high) {
+  IcrView icr;
+  icr.vector = static_cast<u8>(low);
+  icr.delivery_mode = static_cast<u8>(low >> 8 & 7);
+  icr.logical = low >> 11 & 1;
+  icr.delivery_pending = low >> 12 & 1;
+  icr.assert = low >> 14 & 1;
+  icr.level = low >> 15 & 1;
+  icr.shorthand = static_cast<u8>(low >> 18 & 3);
+  icr.destination = static_cast<u8>(high >> 24);
+  return icr;
+}
+
+RedirectionEntryView decode_redirection_entry(u64 raw, bool input_high) {
+  const IoApic::RedirectionEntry e{raw};
+  RedirectionEntryView out;
+  out.raw = raw;
+  out.vector = e.vector();
+  out.delivery_mode = static_cast<u8>(e.delivery_mode());
+  out.logical = e.logical();
+  out.destination = e.destination();
+  out.polarity_low = e.polarity_low();
+  out.level = e.level_triggered();
+  out.remote_irr = e.remote_irr();
+  out.masked = e.masked();
+  out.delivery_pending = e.delivery_pending();
+  out.input_high = input_high;
+  return out;
+}
 
 LocalApicView inspect_local_apic(const Machine& machine) {
   const LocalApic& apic = *machine.local_apic;
@@ -64,14 +96,14 @@ LocalApicView inspect_local_apic(const Machine& machine) {
   v.esr = apic.register_value(lapic::kEsr);
   v.icr_low = apic.register_value(lapic::kIcrLow);
   v.icr_high = apic.register_value(lapic::kIcrHigh);
-  v.lvt = {lvt_entry("timer", apic.register_value(lapic::kLvtTimer), false, false),
-           lvt_entry("perfmon", apic.register_value(lapic::kLvtPerformanceCounter), true, false),
-           lvt_entry("lint0", apic.register_value(lapic::kLvtLint0), true, true),
-           lvt_entry("lint1", apic.register_value(lapic::kLvtLint1), true, true),
-           lvt_entry("error", apic.register_value(lapic::kLvtError), false, false)};
+  v.lvt = {decode_lvt_entry("timer", apic.register_value(lapic::kLvtTimer), false, false),
+           decode_lvt_entry("perfmon", apic.register_value(lapic::kLvtPerformanceCounter), true, false),
+           decode_lvt_entry("lint0", apic.register_value(lapic::kLvtLint0), true, true),
+           decode_lvt_entry("lint1", apic.register_value(lapic::kLvtLint1), true, true),
+           decode_lvt_entry("error", apic.register_value(lapic::kLvtError), false, false)};
   v.timer_periodic = v.lvt[0].raw & lapic::kLvtPeriodic;
   v.divide_configuration = apic.register_value(lapic::kDivideConfiguration);
-  v.divisor = divisor_of(v.divide_configuration);
+  v.divisor = timer_divisor(v.divide_configuration);
   v.initial_count = apic.register_value(lapic::kInitialCount);
   v.current_count = apic.current_count();
   v.next_expiry_cycle = apic.timer_expiry_cycle();
@@ -87,19 +119,7 @@ IoApicView inspect_io_apic(const Machine& machine) {
   v.arbitration = io_apic.read_register(IoApic::kIoApicArb);
   v.io_register_select = io_apic.io_register_select();
   for (unsigned pin = 0; pin < IoApic::kPins; ++pin) {
-    const IoApic::RedirectionEntry& e = io_apic.entry(pin);
-    RedirectionEntryView& out = v.entries[pin];
-    out.raw = e.bits;
-    out.vector = e.vector();
-    out.delivery_mode = static_cast<u8>(e.delivery_mode());
-    out.logical = e.logical();
-    out.destination = e.destination();
-    out.polarity_low = e.polarity_low();
-    out.level = e.level_triggered();
-    out.remote_irr = e.remote_irr();
-    out.masked = e.masked();
-    out.delivery_pending = e.delivery_pending();
-    out.input_high = io_apic.input(pin);
+    v.entries[pin] = decode_redirection_entry(io_apic.entry(pin).bits, io_apic.input(pin));
   }
   return v;
 }

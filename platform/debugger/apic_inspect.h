@@ -26,6 +26,26 @@ struct LvtEntryView {
   bool level = false, remote_irr = false, polarity_low = false;
 };
 
+// Decodes an LVT entry of the given shape (the timer and error entries have no delivery
+// mode; only LINT0/LINT1 have trigger mode, remote IRR and polarity).
+LvtEntryView decode_lvt_entry(std::string_view name, u32 raw, bool has_delivery_mode, bool has_trigger);
+
+// The ICR (SDM "Interrupt Command Register (ICR)") decoded.
+struct IcrView {
+  u8 vector = 0, delivery_mode = 0;  // bits 7:0, 10:8 (kApicDeliveryModeNames)
+  bool logical = false;              // bit 11: destination mode
+  bool delivery_pending = false;     // bit 12
+  bool assert = false;               // bit 14: level (1 assert)
+  bool level = false;                // bit 15: trigger mode (1 level)
+  u8 shorthand = 0;                  // bits 19:18: 0 none, 1 self, 2 all incl. self, 3 all excl. self
+  u8 destination = 0;                // high bits 31:24
+};
+IcrView decode_icr(u32 low, u32 high);
+
+// The timer's divisor (1-128) from divide configuration bits 3, 1:0
+// (SDM figure "Divide Configuration Register").
+u32 timer_divisor(u32 divide_configuration);
+
 struct LocalApicView {
   u8 apic_id = 0;            // ID register bits 27:24
   u32 version = 0;           // version register
@@ -71,6 +91,9 @@ struct IoApicView {
   u8 io_register_select = 0;
   std::array<RedirectionEntryView, IoApic::kPins> entries;
 };
+
+// Decodes one IOREDTBL entry (82093AA "IOREDTBL[23:0]") whose pin is at `input_high`.
+RedirectionEntryView decode_redirection_entry(u64 raw, bool input_high);
 
 // The machine's I/O APIC (PcDevices::io_apic), without an IOWIN access.
 IoApicView inspect_io_apic(const Machine& machine);

@@ -2,25 +2,15 @@
 #include "platform/debugger/inspect.h"
 
 #include <algorithm>
-#include <cstdarg>
 #include <cstdint>
 #include <cstdio>
 
+#include "platform/debugger/text_format.h"
 #include "segmentation/descriptor.h"
 
 namespace x86lab {
 
 namespace {
-
-std::string format(const char* pattern, ...) __attribute__((format(printf, 1, 2)));
-std::string format(const char* pattern, ...) {
-  char buffer[256];
-  va_list args;
-  va_start(args, pattern);
-  std::vsnprintf(buffer, sizeof buffer, pattern, args);
-  va_end(args);
-  return buffer;
-}
 
 std::string cache_line(const char* name, const SegmentRegister& reg) {
   const DescriptorCache& c = reg.cache;

@@ -119,6 +119,27 @@ TEST(IrqScenario, EveryVariantPassesAndTakesEachDeviceInterrupt) {
   }
 }
 
+// The code-range counters of a run equal what its external interrupts' stub paths add up
+// to: instructions, bytes, and the distinct 32- and 64-byte lines they touch.
+void expect_code_range_follows_stubs(const std::string& name, const Counters& c, const std::string& layout) {
+  u64 instructions = 0, bytes = 0;
+  std::set<u32> lines_32, lines_64;
+  for (const auto& [v, n] : external_vectors(c)) {
+    for (const StubInstruction& insn : stub_path(layout, v)) {
+      instructions += n;
+      bytes += n * insn.length;
+      for (u32 a = insn.offset; a < insn.offset + insn.length; ++a) {
+        lines_32.insert(a / 32);
+        lines_64.insert(a / 64);
+      }
+    }
+  }
+  EXPECT_EQ(c.code_range_instructions, instructions) << name;
+  EXPECT_EQ(c.code_range_bytes, bytes) << name;
+  EXPECT_EQ(c.code_range_lines_32, lines_32.size()) << name;
+  EXPECT_EQ(c.code_range_lines_64, lines_64.size()) << name;
+}
+
 TEST(IrqScenario, StubBytesAndLinesFollowTheLayout) {
   const std::map<std::string, u32> area_bytes = {
       {"classic", 16 * kVectors}, {"compressed", 1024}, {"single", 8 * kVectors}, {"csvec", 8}};
@@ -129,22 +150,7 @@ TEST(IrqScenario, StubBytesAndLinesFollowTheLayout) {
     const std::string layout = layout_of(name);
     ASSERT_EQ(c.code_range_end - c.code_range_begin, area_bytes.at(layout)) << name;
     ASSERT_EQ(c.code_range_begin % 64, 0u) << name;
-    u64 instructions = 0, bytes = 0;
-    std::set<u32> lines_32, lines_64;
-    for (const auto& [v, n] : external_vectors(c)) {
-      for (const StubInstruction& insn : stub_path(layout, v)) {
-        instructions += n;
-        bytes += n * insn.length;
-        for (u32 a = insn.offset; a < insn.offset + insn.length; ++a) {
-          lines_32.insert(a / 32);
-          lines_64.insert(a / 64);
-        }
-      }
-    }
-    EXPECT_EQ(c.code_range_instructions, instructions) << name;
-    EXPECT_EQ(c.code_range_bytes, bytes) << name;
-    EXPECT_EQ(c.code_range_lines_32, lines_32.size()) << name;
-    EXPECT_EQ(c.code_range_lines_64, lines_64.size()) << name;
+    expect_code_range_follows_stubs(name, c, layout);
   }
   // The vectors 20h, 23h and 28h: classic 16-byte slots 0, 3, 8 lie in 32-byte lines
   // 0, 1, 4; compressed stubs in chunks (= 32-byte lines) 0, 0, 1; single 8-byte slots
@@ -372,22 +378,7 @@ TEST(IrqScenarioApic, StubBytesAndLinesFollowTheLayoutAtTheSpreadVectors) {
     ASSERT_TRUE(r.succeeded) << name << ": " << r.failure;
     const Counters& c = r.counters;
     const std::string layout = layout_of(name);
-    u64 instructions = 0, bytes = 0;
-    std::set<u32> lines_32, lines_64;
-    for (const auto& [v, n] : external_vectors(c)) {
-      for (const StubInstruction& insn : stub_path(layout, v)) {
-        instructions += n;
-        bytes += n * insn.length;
-        for (u32 a = insn.offset; a < insn.offset + insn.length; ++a) {
-          lines_32.insert(a / 32);
-          lines_64.insert(a / 64);
-        }
-      }
-    }
-    EXPECT_EQ(c.code_range_instructions, instructions) << name;
-    EXPECT_EQ(c.code_range_bytes, bytes) << name;
-    EXPECT_EQ(c.code_range_lines_32, lines_32.size()) << name;
-    EXPECT_EQ(c.code_range_lines_64, lines_64.size()) << name;
+    expect_code_range_follows_stubs(name, c, layout);
   }
   // Vectors 31h, 41h, 69h are entries 17, 33, 73: classic 16-byte slots at 272, 528,
   // 1168 (32-byte lines 8, 16, 36), compressed chunks 2, 4, 10 (one line each), single

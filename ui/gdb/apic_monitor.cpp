@@ -1,24 +1,14 @@
 // Text of `info lapic` and `info ioapic` (apic_monitor.h).
 #include "ui/gdb/apic_monitor.h"
 
-#include <cstdarg>
 #include <cstdio>
 
+#include "platform/debugger/text_format.h"
 #include "trace/events.h"
 
 namespace x86lab {
 
 namespace {
-
-std::string format(const char* pattern, ...) __attribute__((format(printf, 1, 2)));
-std::string format(const char* pattern, ...) {
-  char buffer[256];
-  va_list args;
-  va_start(args, pattern);
-  std::vsnprintf(buffer, sizeof buffer, pattern, args);
-  va_end(args);
-  return buffer;
-}
 
 const char* mode_name(u8 mode) { return events::kApicDeliveryModeNames[mode & 7].data(); }
 
@@ -65,10 +55,10 @@ std::string describe_local_apic(const LocalApicView& v) {
   text += vector_list("IRR", v.irr) + vector_list("ISR", v.isr) + vector_list("TMR", v.tmr);
   text += format("ESR=%08X\n", v.esr);
   static constexpr const char* kShorthands[4] = {"none", "self", "all-including-self", "all-excluding-self"};
+  const IcrView icr = decode_icr(v.icr_low, v.icr_high);
   text += format("ICR=%08X:%08X vector=%02X mode=%s dest=%s:%02X shorthand=%s %s %s\n", v.icr_high, v.icr_low,
-                 v.icr_low & 0xFF, mode_name(static_cast<u8>(v.icr_low >> 8 & 7)),
-                 v.icr_low >> 11 & 1 ? "logical" : "physical", v.icr_high >> 24, kShorthands[v.icr_low >> 18 & 3],
-                 v.icr_low >> 15 & 1 ? "level" : "edge", v.icr_low >> 14 & 1 ? "assert" : "deassert");
+                 icr.vector, mode_name(icr.delivery_mode), icr.logical ? "logical" : "physical", icr.destination,
+                 kShorthands[icr.shorthand], icr.level ? "level" : "edge", icr.assert ? "assert" : "deassert");
   for (const LvtEntryView& e : v.lvt) text += lvt_line(e, v.timer_periodic);
   text += format("timer %s divide=%u (DCR=%X) initial=%08X current=%08X", v.timer_periodic ? "periodic" : "one-shot",
                  v.divisor, v.divide_configuration, v.initial_count, v.current_count);

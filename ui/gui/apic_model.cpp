@@ -3,6 +3,7 @@
 
 #include <cstdio>
 
+#include "platform/debugger/apic_inspect.h"
 #include "platform/devices/apic/io_apic.h"
 #include "platform/devices/apic/local_apic.h"
 #include "platform/machine.h"
@@ -92,40 +93,34 @@ std::string_view delivery_mode_name(unsigned mode) {
   return kNames[mode & 7];
 }
 
-// LVT bits (diagram in local_apic.h): 17 timer periodic, 16 mask, 15 trigger (LINT),
-// 14 remote IRR (LINT), 13 polarity (LINT), 12 delivery status, 10:8 mode (not timer/error).
+// The fields come from the monitor's decoders (platform/debugger/apic_inspect.h); the
+// window names them its own way.
 LvtRow decode_lvt(LvtIndex index, u32 raw) {
-  LvtRow row;
-  row.name = kLvtNames[static_cast<unsigned>(index)];
-  row.raw = raw;
-  row.vector = static_cast<u8>(raw);
-  row.masked = raw & lapic::kLvtMask;
-  row.pending = raw & lapic::kLvtDeliveryStatus;
   const bool has_mode = index != LvtIndex::Timer && index != LvtIndex::Error;
-  row.delivery_mode = has_mode ? delivery_mode_name(raw >> 8) : delivery_mode_name(0);
-  if (index == LvtIndex::Lint0 || index == LvtIndex::Lint1) {
-    row.level = (raw & lapic::kLvtLevel) != 0;
-    row.remote_irr = (raw & lapic::kLvtRemoteIrr) != 0;
-    row.active_low = (raw & (1u << 13)) != 0;
+  const bool lint = index == LvtIndex::Lint0 || index == LvtIndex::Lint1;
+  const LvtEntryView entry = decode_lvt_entry(kLvtNames[static_cast<unsigned>(index)], raw, has_mode, lint);
+  LvtRow row;
+  row.name = entry.name;
+  row.raw = entry.raw;
+  row.vector = entry.vector;
+  row.masked = entry.masked;
+  row.pending = entry.delivery_pending;
+  row.delivery_mode = delivery_mode_name(entry.delivery_mode);  // 0 ("Fixed") without a mode field
+  if (entry.has_trigger) {
+    row.level = entry.level;
+    row.remote_irr = entry.remote_irr;
+    row.active_low = entry.polarity_low;
   }
   if (index == LvtIndex::Timer) row.periodic = (raw & lapic::kLvtPeriodic) != 0;
   return row;
 }
 
-// ICR low: 19:18 shorthand, 15 trigger (1 level), 14 level (1 assert), 12 delivery
-// status, 11 destination mode (1 logical), 10:8 mode, 7:0 vector; high 31:24 destination.
 IcrFields decode_icr(u32 low, u32 high) {
   static constexpr std::string_view kShorthands[4] = {"none", "self", "all incl. self", "all excl. self"};
-  IcrFields f;
-  f.vector = static_cast<u8>(low);
-  f.delivery_mode = delivery_mode_name(low >> 8);
-  f.logical = low & (1u << 11);
-  f.pending = low & (1u << 12);
-  f.assert = low & (1u << 14);
-  f.level = low & (1u << 15);
-  f.shorthand = kShorthands[low >> 18 & 3];
-  f.destination = static_cast<u8>(high >> 24);
-  return f;
+  const IcrView icr = x86lab::decode_icr(low, high);
+  return {.vector = icr.vector, .delivery_mode = delivery_mode_name(icr.delivery_mode),
+          .shorthand = kShorthands[icr.shorthand], .logical = icr.logical, .pending = icr.delivery_pending,
+          .assert = icr.assert, .level = icr.level, .destination = icr.destination};
 }
 
 ApicBaseFields decode_apic_base(u64 value) {
@@ -135,27 +130,12 @@ ApicBaseFields decode_apic_base(u64 value) {
 
 std::string_view timer_mode_name(u32 lvt_timer) { return lvt_timer & lapic::kLvtPeriodic ? "periodic" : "one-shot"; }
 
-// Divide configuration bits 3, 1:0: 000 -> 2 ... 110 -> 128, 111 -> 1.
-u32 timer_divisor(u32 divide_configuration) {
-  const u32 code = (divide_configuration >> 1 & 4) | (divide_configuration & 3);
-  return code == 7 ? 1 : 2u << code;
-}
-
 RedirectionRow decode_redirection(unsigned pin, u64 bits, bool input_high) {
-  const IoApic::RedirectionEntry entry{bits};
-  RedirectionRow row;
-  row.pin = pin;
-  row.vector = entry.vector();
-  row.delivery_mode = delivery_mode_name(static_cast<unsigned>(entry.delivery_mode()));
-  row.logical = entry.logical();
-  row.active_low = entry.polarity_low();
-  row.level = entry.level_triggered();
-  row.remote_irr = entry.remote_irr();
-  row.masked = entry.masked();
-  row.pending = entry.delivery_pending();
-  row.destination = entry.destination();
-  row.input_high = input_high;
-  return row;
+  const RedirectionEntryView e = decode_redirection_entry(bits, input_high);
+  return {.pin = pin, .vector = e.vector, .delivery_mode = delivery_mode_name(e.delivery_mode),
+          .logical = e.logical, .active_low = e.polarity_low, .level = e.level, .remote_irr = e.remote_irr,
+          .masked = e.masked, .pending = e.delivery_pending, .destination = e.destination,
+          .input_high = e.input_high};
 }
 
 }  // namespace x86lab::gui

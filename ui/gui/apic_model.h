@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "platform/debugger/apic_inspect.h"
 #include "trace/types.h"
 
 namespace x86lab {
@@ -93,7 +94,7 @@ ApicBaseFields decode_apic_base(u64 value);
 
 // The timer: its mode and the divisor of the divide configuration register.
 std::string_view timer_mode_name(u32 lvt_timer);  // "one-shot" or "periodic"
-u32 timer_divisor(u32 divide_configuration);      // 1-128
+// timer_divisor (1-128) is apic_inspect.h's.
 
 // One I/O APIC redirection entry.
 struct RedirectionRow {
