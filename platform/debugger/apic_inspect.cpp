@@ -55,23 +55,6 @@ IcrView decode_icr(u32 low, u32 high) {
   return icr;
 }
 
-RedirectionEntryView decode_redirection_entry(u64 raw, bool input_high) {
-  const IoApic::RedirectionEntry e{raw};
-  RedirectionEntryView out;
-  out.raw = raw;
-  out.vector = e.vector();
-  out.delivery_mode = static_cast<u8>(e.delivery_mode());
-  out.logical = e.logical();
-  out.destination = e.destination();
-  out.polarity_low = e.polarity_low();
-  out.level = e.level_triggered();
-  out.remote_irr = e.remote_irr();
-  out.masked = e.masked();
-  out.delivery_pending = e.delivery_pending();
-  out.input_high = input_high;
-  return out;
-}
-
 LocalApicView inspect_local_apic(const Machine& machine) {
   const LocalApic& apic = *machine.local_apic;
   LocalApicView v;
@@ -118,9 +101,7 @@ IoApicView inspect_io_apic(const Machine& machine) {
   v.version_register = io_apic.read_register(IoApic::kIoApicVer);
   v.arbitration = io_apic.read_register(IoApic::kIoApicArb);
   v.io_register_select = io_apic.io_register_select();
-  for (unsigned pin = 0; pin < IoApic::kPins; ++pin) {
-    v.entries[pin] = decode_redirection_entry(io_apic.entry(pin).bits, io_apic.input(pin));
-  }
+  for (unsigned pin = 0; pin < IoApic::kPins; ++pin) v.entries[pin] = {io_apic.entry(pin), io_apic.input(pin)};
   return v;
 }
 

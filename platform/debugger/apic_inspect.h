@@ -74,14 +74,12 @@ struct LocalApicView {
 // The machine's local APIC; reads nothing through the bus (no ESR bit, no count latch).
 LocalApicView inspect_local_apic(const Machine& machine);
 
-// One 82093AA redirection entry decoded, with its input pin's level.
+// One 82093AA redirection entry, decoded by its own accessors (IoApic::RedirectionEntry:
+// vector, delivery mode, destination mode, polarity, trigger, remote IRR, mask), with its
+// input pin's level.
 struct RedirectionEntryView {
-  u64 raw = 0;
-  u8 vector = 0, delivery_mode = 0;  // DELMOD: kApicDeliveryModeNames
-  bool logical = false;              // DESTMOD
-  u8 destination = 0;                // bits 63:56 (physical: 59:56 the APIC ID)
-  bool polarity_low = false, level = false, remote_irr = false, masked = false, delivery_pending = false;
-  bool input_high = false;           // the pin's electrical level now
+  IoApic::RedirectionEntry entry;
+  bool input_high = false;  // the pin's electrical level now
 };
 
 struct IoApicView {
@@ -91,9 +89,6 @@ struct IoApicView {
   u8 io_register_select = 0;
   std::array<RedirectionEntryView, IoApic::kPins> entries;
 };
-
-// Decodes one IOREDTBL entry (82093AA "IOREDTBL[23:0]") whose pin is at `input_high`.
-RedirectionEntryView decode_redirection_entry(u64 raw, bool input_high);
 
 // The machine's I/O APIC (PcDevices::io_apic), without an IOWIN access.
 IoApicView inspect_io_apic(const Machine& machine);

@@ -77,12 +77,12 @@ std::string describe_io_apic(const IoApicView& v) {
                             v.version_register >> 16 & 0xFF, v.arbitration);
   text += format("IOREGSEL=%02X\n", v.io_register_select);
   for (std::size_t pin = 0; pin < v.entries.size(); ++pin) {
-    const RedirectionEntryView& e = v.entries[pin];
+    const IoApic::RedirectionEntry& e = v.entries[pin].entry;
     text += format("pin %2zu %016llX vector=%02X mode=%s dest=%s:%02X %s %s remote-irr=%d %s%s input=%s\n", pin,
-                   static_cast<unsigned long long>(e.raw), e.vector, mode_name(e.delivery_mode),
-                   e.logical ? "logical" : "physical", e.destination, e.polarity_low ? "active-low" : "active-high",
-                   e.level ? "level" : "edge", e.remote_irr, e.masked ? "masked" : "unmasked",
-                   e.delivery_pending ? " send-pending" : "", e.input_high ? "high" : "low");
+                   static_cast<unsigned long long>(e.bits), e.vector(), mode_name(static_cast<u8>(e.delivery_mode())),
+                   e.logical() ? "logical" : "physical", e.destination(), e.polarity_low() ? "active-low" : "active-high",
+                   e.level_triggered() ? "level" : "edge", e.remote_irr(), e.masked() ? "masked" : "unmasked",
+                   e.delivery_pending() ? " send-pending" : "", v.entries[pin].input_high ? "high" : "low");
   }
   return text;
 }

@@ -47,15 +47,13 @@ LocalApicSnapshot capture_local(const LocalApic& apic, const VirtualClock& clock
   return s;
 }
 
-IoApicSnapshot capture_io(const IoApic& apic) {
-  IoApicSnapshot s;
-  s.id = apic.read_register(IoApic::kIoApicId);
-  s.version = apic.read_register(IoApic::kIoApicVer);
-  s.arbitration = apic.read_register(IoApic::kIoApicArb);
-  s.io_register_select = apic.io_register_select();
+IoApicSnapshot capture_io(const Machine& machine) {
+  const IoApicView v = inspect_io_apic(machine);
+  IoApicSnapshot s{.id = v.id_register, .version = v.version_register, .arbitration = v.arbitration,
+                   .io_register_select = v.io_register_select};
   for (unsigned pin = 0; pin < IoApic::kPins; ++pin) {
-    s.entries[pin] = apic.entry(pin).bits;
-    if (apic.input(pin)) s.inputs |= 1u << pin;
+    s.entries[pin] = v.entries[pin].entry.bits;
+    s.inputs |= u32{v.entries[pin].input_high} << pin;
   }
   return s;
 }
@@ -64,7 +62,7 @@ IoApicSnapshot capture_io(const IoApic& apic) {
 ApicSnapshot capture_apic(const Machine& machine) {
   ApicSnapshot snapshot;
   if (machine.local_apic) snapshot.local = capture_local(*machine.local_apic, machine.clock);
-  if (machine.devices) snapshot.io = capture_io(machine.devices->io_apic);
+  if (machine.devices) snapshot.io = capture_io(machine);
   return snapshot;
 }
 
@@ -131,11 +129,11 @@ ApicBaseFields decode_apic_base(u64 value) {
 std::string_view timer_mode_name(u32 lvt_timer) { return lvt_timer & lapic::kLvtPeriodic ? "periodic" : "one-shot"; }
 
 RedirectionRow decode_redirection(unsigned pin, u64 bits, bool input_high) {
-  const RedirectionEntryView e = decode_redirection_entry(bits, input_high);
-  return {.pin = pin, .vector = e.vector, .delivery_mode = delivery_mode_name(e.delivery_mode),
-          .logical = e.logical, .active_low = e.polarity_low, .level = e.level, .remote_irr = e.remote_irr,
-          .masked = e.masked, .pending = e.delivery_pending, .destination = e.destination,
-          .input_high = e.input_high};
+  const IoApic::RedirectionEntry e{bits};
+  return {.pin = pin, .vector = e.vector(), .delivery_mode = delivery_mode_name(static_cast<unsigned>(e.delivery_mode())),
+          .logical = e.logical(), .active_low = e.polarity_low(), .level = e.level_triggered(),
+          .remote_irr = e.remote_irr(), .masked = e.masked(), .pending = e.delivery_pending(),
+          .destination = e.destination(), .input_high = input_high};
 }
 
 }  // namespace x86lab::gui
