@@ -97,20 +97,12 @@ LvtRow decode_lvt(LvtIndex index, u32 raw) {
   const bool has_mode = index != LvtIndex::Timer && index != LvtIndex::Error;
   const bool lint = index == LvtIndex::Lint0 || index == LvtIndex::Lint1;
   const LvtEntryView entry = decode_lvt_entry(kLvtNames[static_cast<unsigned>(index)], raw, has_mode, lint);
-  LvtRow row;
-  row.name = entry.name;
-  row.raw = entry.raw;
-  row.vector = entry.vector;
-  row.masked = entry.masked;
-  row.pending = entry.delivery_pending;
-  row.delivery_mode = delivery_mode_name(entry.delivery_mode);  // 0 ("Fixed") without a mode field
-  if (entry.has_trigger) {
-    row.level = entry.level;
-    row.remote_irr = entry.remote_irr;
-    row.active_low = entry.polarity_low;
-  }
-  if (index == LvtIndex::Timer) row.periodic = (raw & lapic::kLvtPeriodic) != 0;
-  return row;
+  const auto lint_only = [&](bool value) { return lint ? std::optional(value) : std::nullopt; };
+  return {.name = entry.name, .raw = entry.raw, .vector = entry.vector,
+          .delivery_mode = delivery_mode_name(entry.delivery_mode),  // 0 ("Fixed") without a mode field
+          .masked = entry.masked, .pending = entry.delivery_pending, .level = lint_only(entry.level),
+          .remote_irr = lint_only(entry.remote_irr), .active_low = lint_only(entry.polarity_low),
+          .periodic = index == LvtIndex::Timer ? std::optional((raw & lapic::kLvtPeriodic) != 0) : std::nullopt};
 }
 
 IcrFields decode_icr(u32 low, u32 high) {
