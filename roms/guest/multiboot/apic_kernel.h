@@ -48,9 +48,10 @@ static inline const char* named(const char* prefix, uint32_t value, const char* 
   return name_buffer;
 }
 
-/* Reports check `what`: passes when `got` equals `expected`. Returns whether it passed. */
-static inline int check_eq(const char* what, uint32_t got, uint32_t expected) {
-  if (got == expected) {
+/* Prints "ok WHAT\n" and returns 1 when `passed`; else counts a failure, prints
+ * "FAIL WHAT: got GOT" (the caller ends the line) and returns 0. */
+static inline int report(const char* what, int passed, uint32_t got) {
+  if (passed) {
     print("ok ");
     print(what);
     print("\n");
@@ -61,6 +62,11 @@ static inline int check_eq(const char* what, uint32_t got, uint32_t expected) {
   print(what);
   print(": got ");
   print_hex(got);
+  return 0;
+}
+/* Reports check `what`: passes when `got` equals `expected`. Returns whether it passed. */
+static inline int check_eq(const char* what, uint32_t got, uint32_t expected) {
+  if (report(what, got == expected, got)) return 1;
   print(" expected ");
   print_hex(expected);
   print("\n");
@@ -68,17 +74,7 @@ static inline int check_eq(const char* what, uint32_t got, uint32_t expected) {
 }
 /* Reports check `what` on a condition; `got` is printed when it fails. */
 static inline int check_true(const char* what, int condition, uint32_t got) {
-  if (condition) {
-    print("ok ");
-    print(what);
-    print("\n");
-    return 1;
-  }
-  ++check_failures;
-  print("FAIL ");
-  print(what);
-  print(": got ");
-  print_hex(got);
+  if (report(what, condition, got)) return 1;
   print("\n");
   return 0;
 }
