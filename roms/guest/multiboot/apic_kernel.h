@@ -303,5 +303,21 @@ static inline int pit_wait_periods(uint32_t periods) {
   }
   return wraps >= periods;
 }
+/* With interrupts enabled for five PIT periods (counter 0 running), checks that the
+ * interrupt counted by `*taken` does not come: `periods_pass` names the check that the
+ * periods passed, `nothing_taken` the check that the count stayed. An interrupt already
+ * on its way when called is taken first. Returns the count before the five periods. */
+static inline uint32_t check_quiet_for_five_pit_periods(const volatile uint32_t* taken, const char* periods_pass,
+                                                        const char* nothing_taken) {
+  sti();
+  WAIT_UNTIL(0, 2000);
+  uint32_t before = *taken;
+  int waited = pit_wait_periods(5);
+  WAIT_UNTIL(0, 2000);
+  cli();
+  check_true(periods_pass, waited, 0);
+  check_eq(nothing_taken, *taken, before);
+  return before;
+}
 
 #endif

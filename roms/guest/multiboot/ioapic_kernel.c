@@ -78,14 +78,9 @@ static void check_edge(uint32_t apic_id) {
   check_eq("edge entry: remote IRR stays 0", ioapic_read(IOAPIC_REDIRECTION(PIT_PIN)) & REDIRECTION_REMOTE_IRR, 0);
 
   ioapic_write(IOAPIC_REDIRECTION(PIT_PIN), REDIRECTION_MASKED | EDGE_VECTOR);
-  sti();
-  WAIT_UNTIL(0, 2000); /* a message sent before the mask is taken here */
-  uint32_t masked_at = edge_taken;
-  int waited = pit_wait_periods(5);
-  WAIT_UNTIL(0, 2000);
-  cli();
-  check_true("masked entry: five PIT periods pass", waited, 0);
-  check_eq("masked entry: no interrupt in five PIT periods", edge_taken, masked_at);
+  /* a message sent before the mask is taken first */
+  uint32_t masked_at = check_quiet_for_five_pit_periods(&edge_taken, "masked entry: five PIT periods pass",
+                                                        "masked entry: no interrupt in five PIT periods");
 
   ioapic_write(IOAPIC_REDIRECTION(PIT_PIN), EDGE_VECTOR);
   sti();
