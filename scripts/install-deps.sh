@@ -13,7 +13,7 @@ packages=(
   libboost-program-options-dev libboost-dev
   libsdl2-dev libimgui-dev libstb-dev
   libgtest-dev libgmock-dev
-  libzydis-dev nlohmann-json3-dev zlib1g-dev
+  libzydis-dev nlohmann-json3-dev zlib1g-dev libzstd-dev
   # plots of x86lab compare (docs/compare.md)
   gnuplot-nox
   # sweeps spread over machines (docs/compare.md, "Running a sweep on a cluster"):

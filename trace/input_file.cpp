@@ -38,6 +38,18 @@ std::string open_checked(const std::string& path, const std::string& what, const
   return {};
 }
 
+}  // namespace
+
+std::string check_input_file(const std::string& path, const std::string& what) {
+  int fd;
+  u64 size = 0;
+  std::string problem = open_checked(path, what, kAnyInputSize, fd, size);
+  if (problem.empty()) close(fd);
+  return problem;
+}
+
+namespace {
+
 template <class Buffer>
 std::string read_whole(const std::string& path, const std::string& what, const InputFileLimit& limit, Buffer& bytes) {
   int fd;

@@ -32,6 +32,9 @@ inline const InputFileLimit kTextInputLimit{16 * 1024 * 1024, "at most 16 MiB is
 //   cannot read <what> '<path>': <reason>
 std::string read_input_file(const std::string& path, const std::string& what, const InputFileLimit& limit,
                             std::vector<u8>& bytes);
+// The same checks without reading: "" when `path` is a readable regular file, else the
+// problem as above (for readers that stream a file, binary traces).
+std::string check_input_file(const std::string& path, const std::string& what);
 std::string read_input_file(const std::string& path, const std::string& what, const InputFileLimit& limit,
                             std::string& text);
 

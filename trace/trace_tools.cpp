@@ -5,7 +5,10 @@
 #include <map>
 #include <ostream>
 
+#include <set>
+
 #include "trace/binary_format.h"
+#include "trace/output_file.h"
 #include "trace/sink.h"
 
 namespace x86lab {
@@ -59,17 +62,47 @@ bool same(const Event& x, const Event& y) {
 
 }  // namespace
 
-int trace_dump(const std::string& path, std::ostream& out, std::ostream& err, InstructionText text) {
+int trace_dump(const std::string& path, std::ostream& out, std::ostream& err, InstructionText text, u64 from, u64 to) {
   BinaryTraceReader reader;
   if (!open_or_report(reader, path, err)) return 2;
   Event event;
   CodeSizes sizes;
-  while (reader.next(event)) {
+  if (from > 0 && !reader.seek_instruction(from) && reader.error().empty()) return 0;  // nothing from there on
+  while (reader.error().empty() && reader.next(event)) {
+    if (event.instruction > to) break;
     sizes.fill(event);
     out << format_event(event, text) << "\n";
   }
   if (!reader.error().empty()) {
     err << "x86lab: " << reader.error() << "\n";
+    return 2;
+  }
+  return 0;
+}
+
+int trace_convert(const std::string& path, const std::string& out_path, std::ostream& err) {
+  BinaryTraceReader reader;
+  if (!open_or_report(reader, path, err)) return 2;
+  std::set<std::string, std::less<>> strings;  // the writer keeps string views for a chunk
+  try {
+    OutputFile output(out_path, "trace file");
+    output.start();
+    {
+      BinaryTraceWriter writer(output.stream());
+      Event e;
+      while (reader.next(e)) {
+        if (!e.text.empty()) e.text = *strings.emplace(e.text).first;
+        writer.write(e);
+      }
+      if (!reader.error().empty()) {
+        err << "x86lab: " << reader.error() << "\n";
+        return 2;
+      }
+      writer.finish();
+    }
+    output.finish();
+  } catch (const OutputError& error) {
+    err << "x86lab: " << error.what() << "\n";
     return 2;
   }
   return 0;

@@ -1,6 +1,8 @@
 // Trace tools and the run options that attach tracing, statistics and cost profiles.
 #include "ui/trace_command.h"
 
+#include <charconv>
+
 #include <sys/stat.h>
 
 #include <cerrno>
@@ -23,22 +25,43 @@ namespace x86lab {
 
 int trace_command(const std::vector<std::string>& args) {
   const char* usage =
-      "usage: x86lab trace dump FILE | stats FILE | diff A B\n"
-      "  dump   print every event of a binary trace as text\n"
-      "  stats  count events by kind, accesses and locked accesses by kind, vectors\n"
-      "  diff   report the first event that differs and the per-kind count differences\n";
+      "usage: x86lab trace dump FILE [--from N] [--to M] | stats FILE | diff A B | convert IN OUT\n"
+      "  dump     print the events of a binary trace as text (of instructions N to M)\n"
+      "  stats    count events by kind, accesses and locked accesses by kind, vectors\n"
+      "  diff     report the first event that differs and the per-kind count differences\n"
+      "  convert  rewrite a trace (version 2 or later) in the current version 4\n";
   if (args.empty() || args[0] == "--help" || args[0] == "-h") {
     std::cout << usage;
     return args.empty() ? 2 : 0;
   }
   const std::string& verb = args[0];
-  const std::size_t wanted = verb == "diff" ? 3 : 2;
-  if ((verb != "dump" && verb != "stats" && verb != "diff") || args.size() != wanted) {
-    std::cerr << "x86lab: trace needs 'dump FILE', 'stats FILE' or 'diff A B' (x86lab trace --help)\n";
+  const std::size_t wanted = verb == "diff" || verb == "convert" ? 3 : 2;
+  const bool dump_range = verb == "dump" && args.size() > 2;
+  if ((verb != "dump" && verb != "stats" && verb != "diff" && verb != "convert") || (!dump_range && args.size() != wanted)) {
+    std::cerr << "x86lab: trace needs 'dump FILE', 'stats FILE', 'diff A B' or 'convert IN OUT' (x86lab trace --help)\n";
     return 2;
   }
-  if (verb == "dump") return trace_dump(args[1], std::cout, std::cerr, &instruction_text);
+  if (verb == "dump") {
+    u64 from = 0, to = ~u64{0};
+    for (std::size_t i = 2; i < args.size(); i += 2) {
+      const std::string& option = args[i];
+      if ((option != "--from" && option != "--to") || i + 1 >= args.size()) {
+        std::cerr << "x86lab: trace dump: unknown option '" << option << "' (--from N, --to M)\n";
+        return 2;
+      }
+      const std::string& text = args[i + 1];
+      u64 value = 0;
+      const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+      if (ec != std::errc() || end != text.data() + text.size()) {
+        std::cerr << "x86lab: trace dump " << option << ": '" << text << "' is not an instruction index\n";
+        return 2;
+      }
+      (option == "--from" ? from : to) = value;
+    }
+    return trace_dump(args[1], std::cout, std::cerr, &instruction_text, from, to);
+  }
   if (verb == "stats") return trace_stats(args[1], std::cout, std::cerr);
+  if (verb == "convert") return trace_convert(args[1], args[2], std::cerr);
   return trace_diff(args[1], args[2], std::cout, std::cerr, &instruction_text);
 }
 

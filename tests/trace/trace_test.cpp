@@ -120,7 +120,7 @@ TEST(TraceBinary, ReaderRejectsAFileWithoutTheMagic) {
 
 // A trace file of the header (reserved word `reserved`) and `records`, as raw bytes.
 std::string write_raw_trace(const std::string& name, const std::string& records, u8 reserved = 0,
-                            u32 version = kTraceVersion) {
+                            u32 version = kUnchunkedTraceVersion) {
   const std::string path = ::testing::TempDir() + name;
   std::string bytes("x86ltrc\0", 8);
   for (int i = 0; i < 4; ++i) bytes += static_cast<char>(version >> (8 * i));
@@ -183,10 +183,10 @@ TEST(TraceBinary, ReaderTakesVersion2TracesWithoutApicKinds) {
   std::ostringstream out3, err3;
   EXPECT_EQ(trace_dump(apic_in_v3, out3, err3), 0) << err3.str();
   EXPECT_EQ(out3.str(), "#0 c=0 lapic-eoi vector=40 edge apic=00\n");
-  const std::string future = write_raw_trace("version4.bin", raw_record(10, 0), 0, 4);
+  const std::string future = write_raw_trace("version5.bin", raw_record(10, 0), 0, 5);
   std::ostringstream out4, err4;
   EXPECT_EQ(trace_dump(future, out4, err4), 2);
-  EXPECT_EQ(err4.str(), "x86lab: '" + future + "' is binary trace version 4; this x86lab reads versions 2 to 3\n");
+  EXPECT_EQ(err4.str(), "x86lab: '" + future + "' is binary trace version 5; this x86lab reads versions 2 to 4\n");
 }
 
 TEST(TraceBinary, ReaderRejectsAHeaderWithReservedBytesSet) {
