@@ -107,6 +107,11 @@ const Rejection kRejections[] = {
      "--trace-filter window: '18446744073709551616' is too large (at most 18446744073709551615)"},
     {"FilterCsNegative", "run --bios " + kDemo + " --trace text:/dev/null --trace-filter cs=-1",
      "--trace-filter cs: '-1' is not a number"},
+    {"DumpFromNotANumber", "trace dump /nonexistent.bin --from 12x",
+     "trace dump --from: '12x' is not an instruction index"},
+    {"DumpUnknownOption", "trace dump /nonexistent.bin --window 5", "trace dump: unknown option '--window' (--from N, --to M)"},
+    {"ConvertOfMissingTrace", "trace convert /nonexistent.bin /tmp/x86lab_convert_out.bin",
+     "cannot open trace '/nonexistent.bin': No such file or directory"},
     {"FilterEmpty", "run --bios " + kDemo + " --trace text:/dev/null --trace-filter ''",
      "--trace-filter needs at least one item (event kinds, cpl=, eip=, cs=, window=)"},
 };
