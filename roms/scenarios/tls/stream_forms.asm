@@ -77,4 +77,33 @@ section .rodata
 align 4
 stream_form_count: dd form_count
 
+; The thread-pointer forms of stream=virt-happy: what -mno-tls-direct-seg-refs code runs
+; for a negative offset (GCC manual, x86 options: -mno-tls-direct-seg-refs), the thread
+; pointer loaded from %gs:0 (MOV EDX,GS:[0], 65 8B 15 disp32) and the access through DS
+; at EDX+EBX (SIB base EDX, index EBX: ModRM 04, SIB 1A), then RET: the same call and
+; return as the %gs forms, plus the one load. stream_tp_forms lists them as stream_forms
+; does, in the order [size 1, 2, 4][read, write].
+%macro TPFORM 3+
+section .text
+%%stub:
+  db 0x65, 0x8B, 0x15, 0, 0, 0, 0
+  db %3
+%%end:
+  ret
+section .rodata
+  dd %%stub
+  db %1, %2, %%end - %%stub, 0
+%endmacro
+
+global stream_tp_forms
+section .rodata
+align 4
+stream_tp_forms:
+TPFORM 1, 0, 0x8A, 0x04, 0x1A        ; MOV AL,[EDX+EBX]
+TPFORM 1, 1, 0x88, 0x04, 0x1A        ; MOV [EDX+EBX],AL
+TPFORM 2, 0, 0x66, 0x8B, 0x04, 0x1A  ; MOV AX,[EDX+EBX]
+TPFORM 2, 1, 0x66, 0x89, 0x04, 0x1A  ; MOV [EDX+EBX],AX
+TPFORM 4, 0, 0x8B, 0x04, 0x1A        ; MOV EAX,[EDX+EBX]
+TPFORM 4, 1, 0x89, 0x04, 0x1A        ; MOV [EDX+EBX],EAX
+
 section .note.GNU-stack noalloc noexec nowrite progbits

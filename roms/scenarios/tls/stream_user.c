@@ -4,7 +4,9 @@
  * instruction of stream_forms.asm of the recorded length (or the nearest one there is);
  * a switch marker is a SYS_YIELD to the recorded thread. With stream=virt-happy a
  * negative offset is reached as -mno-tls-direct-seg-refs code reaches it: the thread
- * pointer loaded from %gs:0, then the access through DS. */
+ * pointer loaded from %gs:0, then the access through DS, by a stub of stream_tp_forms
+ * called as the %gs forms are (the same table look-up, CALL and RET: the design adds
+ * the one load, never less work than native). */
 #include "hypervisor.h"
 
 struct stream_form {
@@ -13,9 +15,13 @@ struct stream_form {
 };
 extern const struct stream_form stream_forms[];
 extern const uint32_t stream_form_count;
+extern const struct stream_form stream_tp_forms[];  /* [size 1, 2, 4][read, write] */
 
-/* [size 1, 2, 4][read, write][length 0..15]: the form replaying such a record. */
+/* [size 1, 2, 4][read, write][length 0..15]: the form replaying such a record; with
+ * stream=virt-happy, tp_form_for the same for a negative offset (every length: the
+ * thread-pointer code has one form per size and direction). */
 static const struct stream_form *form_for[3][2][16];
+static const struct stream_form *tp_form_for[3][2][16];
 
 static unsigned size_index(uint32_t size) { return size == 4 ? 2 : size - 1; }
 
@@ -28,29 +34,16 @@ static void choose_forms(void) {
     for (unsigned length = 0; length < 16; ++length)
       if (!row[length] || distance(form->length, length) < distance(row[length]->length, length)) row[length] = form;
   }
+  for (unsigned size = 0; size < 3; ++size)
+    for (unsigned write = 0; write < 2; ++write)
+      for (unsigned length = 0; length < 16; ++length) tp_form_for[size][write][length] = &stream_tp_forms[size * 2 + write];
 }
 
-/* Runs a stub: EBX = offset, EAX = the value stored, or the value loaded (low bytes). */
+/* Runs a stub: EBX = offset, EAX = the value stored, or the value loaded (low bytes);
+ * the thread-pointer stubs use EDX. */
 static inline uint32_t gs_access(uint32_t stub, int32_t offset, uint32_t value) {
-  __asm__ volatile("call *%2" : "+a"(value) : "b"(offset), "r"(stub) : "memory", "cc");
+  __asm__ volatile("call *%2" : "+a"(value) : "b"(offset), "r"(stub) : "edx", "memory", "cc");
   return value;
-}
-
-/* -mno-tls-direct-seg-refs: one thread-pointer load per negative access (gcc reuses it
- * within a function, which the stream does not record: an upper bound). */
-static uint32_t thread_pointer_access(const struct tls_stream_record *r, uint32_t value) {
-  uint32_t tp;
-  __asm__ volatile("movl %%gs:0, %0" : "=r"(tp) : : "memory");
-  const uint32_t address = tp + (uint32_t)r->offset;
-  if (r->flags & TLS_STREAM_WRITE) {
-    if (r->size == 1) *(volatile uint8_t *)address = (uint8_t)value;
-    else if (r->size == 2) *(volatile uint16_t *)address = (uint16_t)value;
-    else *(volatile uint32_t *)address = value;
-    return value;
-  }
-  if (r->size == 1) return *(volatile const uint8_t *)address;
-  if (r->size == 2) return *(volatile const uint16_t *)address;
-  return *(volatile const uint32_t *)address;
 }
 
 static uint32_t do_syscall(uint32_t number, uint32_t argument) {
@@ -81,14 +74,15 @@ void stream_user_main(void) {
       continue;
     }
     const unsigned write = r->flags & TLS_STREAM_WRITE;
-    uint32_t value = i;
-    if (r->offset < 0 && hv_stream.virt_happy) {
-      value = thread_pointer_access(r, value);
+    /* -mno-tls-direct-seg-refs: one thread-pointer load per negative access (gcc reuses
+     * it within a function, which the stream does not record: an upper bound). */
+    const int through_tp = r->offset < 0 && hv_stream.virt_happy;
+    const struct stream_form *form = (through_tp ? tp_form_for : form_for)[size_index(r->size)][write][r->length];
+    const uint32_t value = gs_access(form->stub, r->offset, i);
+    if (through_tp) {
       ++report.common.extra_user_loads;
     } else {
-      const struct stream_form *form = form_for[size_index(r->size)][write][r->length];
       report.lengths_approximated += form->length != r->length;
-      value = gs_access(form->stub, r->offset, value);
       if (r->offset < 0) ++report.common.gs_negative;
       else ++report.common.gs_positive;
     }
