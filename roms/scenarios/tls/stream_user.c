@@ -4,24 +4,20 @@
  * instruction of stream_forms.asm of the recorded length (or the nearest one there is);
  * a switch marker is a SYS_YIELD to the recorded thread. With stream=virt-happy a
  * negative offset is reached as -mno-tls-direct-seg-refs code reaches it: the thread
- * pointer loaded from %gs:0, then the access through DS, by a stub of stream_tp_forms
- * called as the %gs forms are (the same table look-up, CALL and RET: the design adds
- * the one load, never less work than native). */
+ * pointer loaded from %gs:0, then the access through DS, by the form's twin (stream_forms.asm)
+ * called as the form is: the same look-up, CALL, RET and bookkeeping, so that the design
+ * differs from native only by the load it adds. */
 #include "hypervisor.h"
 
 struct stream_form {
-  uint32_t stub;  /* address of the instruction, followed by RET */
+  uint32_t stub[2];  /* the instruction followed by RET; [1] its thread-pointer twin */
   uint8_t size, write, length, unused;
 };
 extern const struct stream_form stream_forms[];
 extern const uint32_t stream_form_count;
-extern const struct stream_form stream_tp_forms[];  /* [size 1, 2, 4][read, write] */
 
-/* [size 1, 2, 4][read, write][length 0..15]: the form replaying such a record; with
- * stream=virt-happy, tp_form_for the same for a negative offset (every length: the
- * thread-pointer code has one form per size and direction). */
+/* [size 1, 2, 4][read, write][length 0..15]: the form replaying such a record. */
 static const struct stream_form *form_for[3][2][16];
-static const struct stream_form *tp_form_for[3][2][16];
 
 static unsigned size_index(uint32_t size) { return size == 4 ? 2 : size - 1; }
 
@@ -34,13 +30,10 @@ static void choose_forms(void) {
     for (unsigned length = 0; length < 16; ++length)
       if (!row[length] || distance(form->length, length) < distance(row[length]->length, length)) row[length] = form;
   }
-  for (unsigned size = 0; size < 3; ++size)
-    for (unsigned write = 0; write < 2; ++write)
-      for (unsigned length = 0; length < 16; ++length) tp_form_for[size][write][length] = &stream_tp_forms[size * 2 + write];
 }
 
 /* Runs a stub: EBX = offset, EAX = the value stored, or the value loaded (low bytes);
- * the thread-pointer stubs use EDX. */
+ * the twins use EDX for the thread pointer. */
 static inline uint32_t gs_access(uint32_t stub, int32_t offset, uint32_t value) {
   __asm__ volatile("call *%2" : "+a"(value) : "b"(offset), "r"(stub) : "edx", "memory", "cc");
   return value;
@@ -63,6 +56,8 @@ static uint64_t read_pmc(uint32_t counter) {
 void stream_user_main(void) {
   choose_forms();
   uint32_t checksum = 0;
+  uint32_t *const counters[3] = {&report.common.gs_positive, &report.common.gs_negative,
+                                 &report.common.extra_user_loads};
   /* The replay loop alone (CR4.PCE lets ring 3 use RDPMC): the workload and the
    * designs' work, without the stream check and the TLS set-up before it. */
   const uint64_t instructions_before = read_pmc(0), cycles_before = read_pmc(1);
@@ -75,17 +70,13 @@ void stream_user_main(void) {
     }
     const unsigned write = r->flags & TLS_STREAM_WRITE;
     /* -mno-tls-direct-seg-refs: one thread-pointer load per negative access (gcc reuses
-     * it within a function, which the stream does not record: an upper bound). */
-    const int through_tp = r->offset < 0 && hv_stream.virt_happy;
-    const struct stream_form *form = (through_tp ? tp_form_for : form_for)[size_index(r->size)][write][r->length];
-    const uint32_t value = gs_access(form->stub, r->offset, i);
-    if (through_tp) {
-      ++report.common.extra_user_loads;
-    } else {
-      report.lengths_approximated += form->length != r->length;
-      if (r->offset < 0) ++report.common.gs_negative;
-      else ++report.common.gs_positive;
-    }
+     * it within a function, which the stream does not record: an upper bound). Indexed,
+     * not branched, so that every design runs the same instructions around the stub. */
+    const unsigned negative = r->offset < 0, through_tp = negative & hv_stream.virt_happy;
+    const struct stream_form *form = form_for[size_index(r->size)][write][r->length];
+    report.lengths_approximated += form->length != r->length;
+    const uint32_t value = gs_access(form->stub[through_tp], r->offset, i);
+    ++*counters[negative + through_tp];
     report.writes += write;
     ++report.common.operations;
     if (!write) checksum = checksum * 33 + value;
