@@ -304,14 +304,31 @@ int compare_command(const std::vector<std::string>& args) {
   else if (format == "markdown") write_markdown(std::cout, report);
   else if (format == "json") write_json(std::cout, report);
   else write_csv(std::cout, report);
-  if (tls_real && format == "text") write_tls_real_text(std::cout, *tls_real, results);
+  // The stack-protector knob: the same designs again on the stream without the canary reads.
+  std::optional<TlsRealRun> plain;
+  std::vector<VariantResult> plain_results;
+  if (tls_real) {
+    plain = without_canary_reads(*tls_real);
+    std::vector<ScenarioManifest> plain_manifests = manifests;
+    replace_modules(plain_manifests, plain->recorded.stream_file);
+    std::vector<VariantJob> plain_jobs;
+    for (const VariantSpec* variant : selected[0]) plain_jobs.push_back({&plain_manifests[0], plain_manifests[0].find(variant->name)});
+    plain_results = run_variants(plain_jobs, base, jobs);
+  }
+  if (tls_real && format == "text") {
+    write_tls_real_text(std::cout, *tls_real, results, base.cost_model);
+    write_tls_real_text(std::cout, *plain, plain_results, base.cost_model);
+  }
   std::cout.flush();
   if (tls_real && files) {
-    std::ostringstream text, json;
-    write_tls_real_text(text, *tls_real, results);
-    write_tls_real_json(json, *tls_real, results);
+    std::ostringstream text, json, plain_json;
+    write_tls_real_text(text, *tls_real, results, base.cost_model);
+    write_tls_real_text(text, *plain, plain_results, base.cost_model);
+    write_tls_real_json(json, *tls_real, results, base.cost_model);
+    write_tls_real_json(plain_json, *plain, plain_results, base.cost_model);
     write_whole_file((out / "tls-real.txt").string(), text.str(), "report file");
     write_whole_file((out / "tls-real.json").string(), json.str(), "report file");
+    write_whole_file((out / "tls-real-no-canary.json").string(), plain_json.str(), "report file");
     if (!tls_real->recorded.serial.empty())
       write_whole_file((out / "tls-real-console.txt").string(), tls_real->recorded.serial, "report file");
   }
