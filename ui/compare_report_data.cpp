@@ -103,6 +103,7 @@ void write_json(std::ostream& out, const CompareReport& report) {
                                         : nlohmann::json();
       row["seed_inside"] = figure.interval ? nlohmann::json(figure.seed_inside) : nlohmann::json();
       row["comparable"] = figure.comparable;
+      if (!figure.comparable) row["incomparable_why"] = figure.incomparable_why;
       row["verdict"] = figure.verdict == Verdict::None ? nlohmann::json() : nlohmann::json(name_of(figure.verdict));
       row["effects"] = nlohmann::json::array();
       for (const ConstantEffect& e : figure.effects) {

@@ -228,9 +228,9 @@ std::vector<std::string> findings(const std::vector<SeedFigure>& figures) {
                                            : ": undecided, the interval holds 1");
       text += " (" + label_words(f) + ").";
     } else if (!f.comparable) {
-      text += "x86lab gives " + optional_cell(f.x86lab_value) + " cycles" +
-              (f.interval ? " (" + interval_cell(f) + " over the assumption ranges)" : std::string()) + "; the seed's " +
-              optional_cell(f.seed_value) + " is wall-clock time of a larger workload, so only the ratios compare.";
+      text += "x86lab gives " + optional_cell(f.x86lab_value) +
+              (f.interval ? " (" + interval_cell(f) + " over the assumption ranges)" : std::string()) + " against the seed's " +
+              optional_cell(f.seed_value) + ", not set against it: " + f.incomparable_why + ".";
     } else if (f.interval) {
       text += interval_words(f, ratio) + " (" + label_words(f) + ").";
     } else {
@@ -320,7 +320,14 @@ void write_seed_figures(std::ostream& out, const CompareReport& report, bool mar
            "it. The verdicts come from the interval, never from the point value. The largest parts are count x\n"
            "cycles of the measured window (ctxsw: Luca's loop minus the empty loop, per run; irq: the ping-pong\n"
            "window) or of the whole run; report.json's `seed_figures` holds every source, the whole breakdown,\n"
-           "`shares`, `interval`, `seed_inside` and `verdict` (docs/compare.md).\n";
+           "`shares`, `interval`, `seed_inside` and `verdict` (docs/compare.md, \"Labels, intervals and verdicts\"). A\n"
+           "row whose seed quantity is not x86lab's (wall-clock time against cycles; ls -R against the tls\n"
+           "micro-loop, whose every operation is a TLS access) gets no verdict: its finding says why.\n"
+           "\n"
+           "Absent here: the seed's ls -R slowdowns themselves. They come from `x86lab compare tls-real`\n"
+           "(docs/compare.md, \"Linux workloads\"), which replays the TLS stream of ls -R recorded on the\n"
+           "Linux compare guest, with and without the stack protector's canary reads; `compare all` does not\n"
+           "boot Linux, so its report holds no tls-real rows.\n";
   write_figures(out, report.scenarios, report.model, report.profile, markdown, "Seed figures");
   for (const auto& run : report.seed_profile_runs)
     write_figures(out, {run->comparison}, run->model, run->profile, markdown,

@@ -45,7 +45,9 @@ struct SeedFigure {
   std::optional<std::pair<double, double>> interval;
   bool seed_inside = false;              // the seed's value lies in `interval`
   Verdict verdict = Verdict::None;       // from `interval`, never from the point value
-  bool comparable = true;                // false: the seed's unit is not x86lab's (ms against cycles)
+  bool comparable = true;                // false: the seed's quantity is not x86lab's (ms against cycles,
+                                         // ls -R against a micro-loop); `incomparable_why` says why
+  std::string incomparable_why;
   std::vector<ConstantEffect> effects;   // the assumption constants that move it most
 };
 
