@@ -252,7 +252,7 @@ int compare_command(const std::vector<std::string>& args) {
     for (const VariantSpec* variant : selected[s]) variant_jobs.push_back({&manifests[s], variant});
   const std::vector<VariantResult> results = run_variants(variant_jobs, base, jobs);
 
-  CompareReport report{regenerate_command(names, vm), vm["profile"].as<std::string>(), base.cost_model, {}, {}};
+  CompareReport report{regenerate_command(names, vm), vm["profile"].as<std::string>(), base.cost_model, {}, {}, {}};
   std::set<std::string> uncosted;
   for (const VariantResult& result : results) uncosted.insert(result.ledger.uncosted.begin(), result.ledger.uncosted.end());
   if (!uncosted.empty())
@@ -275,6 +275,34 @@ int compare_command(const std::vector<std::string>& args) {
       }
     }
     report.scenarios.push_back(build_comparison(manifests[s], selected[s], scenario_results));
+  }
+
+  // irq at the seed's conditions: HZ 100, 250 and 1000 (Linux 2.6's choices) beside the
+  // scenario's 99.4 kHz default, classic against csvec_a0 (the seed's before and after).
+  for (std::size_t s = 0; s < manifests.size(); ++s) {
+    if (manifests[s].scenario != "irq" || !manifests[s].find("classic") || !manifests[s].find("csvec_a0")) continue;
+    for (const u32 hz : {100u, 250u, 1000u}) {
+      auto run = std::make_unique<CompareReport::RateRun>();
+      run->manifest = manifests[s];
+      run->manifest.scenario = "irq@" + std::to_string(hz) + "Hz";
+      std::vector<const VariantSpec*> chosen;
+      for (VariantSpec& variant : run->manifest.variants)
+        if (variant.name == "classic" || variant.name == "csvec_a0") {
+          variant.append += (variant.append.empty() ? "" : " ") + std::string("timer_hz=") + std::to_string(hz);
+          chosen.push_back(&variant);
+        }
+      std::vector<VariantJob> rate_jobs;
+      for (const VariantSpec* variant : chosen) rate_jobs.push_back({&run->manifest, variant});
+      run->results = run_variants(rate_jobs, base, jobs);
+      std::vector<const VariantResult*> pointers;
+      for (const VariantResult& result : run->results) {
+        pointers.push_back(&result);
+        if (!result.succeeded)
+          std::cerr << "x86lab: " << run->manifest.scenario << "/" << result.name << " failed: " << result.failure << "\n";
+      }
+      run->comparison = build_comparison(run->manifest, chosen, pointers);
+      report.rate_runs.push_back(std::move(run));
+    }
   }
 
   // The seed's own CPU (seed_profile): the same variants again under its profile.

@@ -115,7 +115,7 @@ void write_json(std::ostream& out, const CompareReport& report) {
       root["seed_figures"].push_back(std::move(row));
     }
   };
-  add_figures(report.scenarios, report.model, report.profile);
+  add_figures(report.figure_scenarios(), report.model, report.profile);
   root["sensitivity"] = sensitivity(report.scenarios, report.model);
   for (const auto& run : report.seed_profile_runs) {
     add_figures({run->comparison}, run->model, run->profile);

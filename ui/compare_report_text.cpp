@@ -328,7 +328,7 @@ void write_seed_figures(std::ostream& out, const CompareReport& report, bool mar
            "(docs/compare.md, \"Linux workloads\"), which replays the TLS stream of ls -R recorded on the\n"
            "Linux compare guest, with and without the stack protector's canary reads; `compare all` does not\n"
            "boot Linux, so its report holds no tls-real rows.\n";
-  write_figures(out, report.scenarios, report.model, report.profile, markdown, "Seed figures");
+  write_figures(out, report.figure_scenarios(), report.model, report.profile, markdown, "Seed figures");
   for (const auto& run : report.seed_profile_runs)
     write_figures(out, {run->comparison}, run->model, run->profile, markdown,
                   "Seed figures of " + run->comparison.manifest->scenario + " under the seed's CPU");

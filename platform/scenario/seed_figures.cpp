@@ -342,6 +342,11 @@ std::vector<SeedFigure> seed_figures(const std::vector<ScenarioComparison>& comp
                 "as the four figures it divides");
   f.metric_ratio("irq", "long RDTSC latencies more often after the patch (p99 after / before)", std::nullopt,
                  "csvec_a0", "classic", "rdtsc_delta.p99", false);
+  // The same ratio at the timer rates of a 2.6 kernel (compare runs classic and csvec_a0
+  // again with timer_hz as the scenarios irq@100Hz, irq@250Hz, irq@1000Hz).
+  for (const char* hz : {"100", "250", "1000"})
+    f.metric_ratio(std::string("irq@") + hz + "Hz", std::string("hackbench after / before, timer at ") + hz + " Hz",
+                   mean(1.775, 1.740) / mean(1.698, 1.712), "csvec_a0", "classic", "pingpong_cycles", false, pingpong);
   return std::move(f.out);
 }
 
