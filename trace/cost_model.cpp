@@ -42,7 +42,46 @@ std::pair<std::string, ConstantProvenance> split_tag(const std::string& rest, co
                                 "' has no provenance (source:, assumption: or calibrated on:)");
   const std::string text = trim(rest.substr(at + std::string(found->text).size()));
   if (text.empty()) throw std::invalid_argument(where + "the " + found->text + " of '" + key + "' is empty");
-  return {trim(rest.substr(0, at)), ConstantProvenance{found->kind, text, 0, 0}};
+  ConstantProvenance provenance;
+  provenance.kind = found->kind, provenance.text = text;
+  return {trim(rest.substr(0, at)), provenance};
+}
+
+// Splits an optional range "[low..high]" off the end of `value_text` into `provenance`
+// (docs/cost-model.md, "Ranges"); `where` prefixes errors.
+void parse_range(std::string& value_text, ConstantProvenance& provenance, const std::string& key,
+                 const std::string& where) {
+  const auto open = value_text.find('[');
+  if (open == std::string::npos) return;
+  const auto close = value_text.find(']', open);
+  const auto dots = value_text.find("..", open);
+  const auto bad = [&](const std::string& problem) {
+    return std::invalid_argument(where + "the range of '" + key + "' " + problem);
+  };
+  if (close == std::string::npos || close + 1 != value_text.size() || dots == std::string::npos || dots > close)
+    throw bad("must be written [low..high] after the number");
+  const auto number = [&](const std::string& text) {
+    std::size_t used = 0;
+    double v = -1;
+    try {
+      v = std::stod(text, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used == 0 || used != text.size() || v < 0 || !std::isfinite(v) || v > kMaxCostCycles)
+      throw bad("has '" + text + "', not a non-negative number");
+    return v;
+  };
+  provenance.low = number(trim(value_text.substr(open + 1, dots - open - 1)));
+  provenance.high = number(trim(value_text.substr(dots + 2, close - dots - 2)));
+  if (provenance.low > provenance.high) throw bad("has low above high");
+  if (provenance.kind != Provenance::Assumption) throw bad("is given on a line not tagged assumption:");
+  const auto reason = provenance.text.find("range:");
+  if (reason == std::string::npos || trim(provenance.text.substr(reason + 6)).empty())
+    throw bad("has no reasoning (\"range: why these bounds\" in the text)");
+  provenance.range_reason = trim(provenance.text.substr(reason + 6));
+  provenance.range_given = true;
+  value_text = trim(value_text.substr(0, open));
 }
 
 // The cache model's keys (docs/cost-model.md, "Cache model"): l1i-size, l1i-ways,
@@ -116,6 +155,7 @@ CostModel parse_cost_model(const std::string& text, const std::string& file_name
     if (const auto first = model.provenance.find(key); first != model.provenance.end())
       throw std::invalid_argument(where + "'" + key + "' is given twice (first on line " +
                                   std::to_string(first->second.line) + ")");
+    if (key != "name") parse_range(value_text, provenance, key, where);
     if (key == "name") {
       model.name = value_text;
       model.provenance.emplace(key, provenance);
@@ -134,6 +174,14 @@ CostModel parse_cost_model(const std::string& text, const std::string& file_name
       throw std::invalid_argument(where + "'" + value_text + "' cycles is too large (at most " +
                                   std::to_string(kMaxCostCycles) + ")");
     provenance.value = value;
+    if (provenance.range_given) {
+      if (provenance.low > value || provenance.high < value)
+        throw std::invalid_argument(where + "the range of '" + key + "' does not hold its value " + value_text);
+    } else if (provenance.kind == Provenance::Assumption) {
+      provenance.low = value / 2, provenance.high = value * 2;  // the default: half to double
+    } else {
+      provenance.low = provenance.high = value;
+    }
     const u32 subcycles = static_cast<u32>(std::lround(value * kSubcyclesPerCycle));
     bool known = parse_cache_key(model, key, value, where, cache_key_lines, number);
     for (std::size_t p = 0; p < kCostPartCount; ++p)

@@ -26,10 +26,17 @@ enum class Provenance : u8 {
 const char* name_of(Provenance provenance);  // "source", "assumption", "calibrated"
 
 struct ConstantProvenance {
-  Provenance kind;
+  Provenance kind = Provenance::Assumption;
   std::string text;  // what follows the tag
   int line = 0;      // in the profile file
   double value = 0;  // the number as written (cycles, or MHz for cpu-mhz)
+  // The range an `assumption:` constant may plausibly take (cycles, low <= value <= high;
+  // docs/cost-model.md "Ranges"): written `value [low..high]`, its reasoning after
+  // `range:` in the text. A line without one gets half to double its value
+  // (`range_given` false). Other tags: low = high = value.
+  double low = 0, high = 0;
+  bool range_given = false;
+  std::string range_reason;  // the text after "range:", empty when not given
 };
 
 struct CostModel {
@@ -63,9 +70,12 @@ inline constexpr u32 kMaxCostCycles = ~u32{0} / kSubcyclesPerCycle;
 using MnemonicCheck = std::function<bool(const std::string&)>;
 
 // Parses a profile file's text. Each non-blank, non-comment line is
-//   key = number  TAG text
+//   key = number [low..high]  TAG text
 // with TAG one of `source:`, `assumption:`, `calibrated on:` (the first on the line,
-// followed by text). Throws std::invalid_argument "FILE:LINE: problem" for an unknown key
+// followed by text); the optional range belongs to `assumption:` lines only and its
+// reasoning follows `range:` in the text. Throws std::invalid_argument "FILE:LINE: problem"
+// for a malformed range, a range that does not hold the value or is on a line not tagged
+// `assumption:`, a range without `range:` reasoning, an unknown key
 // (instruction.default among them: there is no default cost), a key given twice, a bad
 // number, a cost above kMaxCostCycles, an instruction.MNEMONIC that `is_mnemonic` does
 // not know, a missing tag or one without text, or a NUL byte.

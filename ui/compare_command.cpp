@@ -252,7 +252,7 @@ int compare_command(const std::vector<std::string>& args) {
     for (const VariantSpec* variant : selected[s]) variant_jobs.push_back({&manifests[s], variant});
   const std::vector<VariantResult> results = run_variants(variant_jobs, base, jobs);
 
-  CompareReport report{regenerate_command(names, vm), vm["profile"].as<std::string>(), base.cost_model, {}, {}};
+  CompareReport report{regenerate_command(names, vm), vm["profile"].as<std::string>(), base.cost_model, {}, {}, {}};
   std::set<std::string> uncosted;
   for (const VariantResult& result : results) uncosted.insert(result.ledger.uncosted.begin(), result.ledger.uncosted.end());
   if (!uncosted.empty())
@@ -275,6 +275,34 @@ int compare_command(const std::vector<std::string>& args) {
       }
     }
     report.scenarios.push_back(build_comparison(manifests[s], selected[s], scenario_results));
+  }
+
+  // irq at the seed's conditions: HZ 100, 250 and 1000 (Linux 2.6's choices) beside the
+  // scenario's 99.4 kHz default, classic against csvec_a0 (the seed's before and after).
+  for (std::size_t s = 0; s < manifests.size(); ++s) {
+    if (manifests[s].scenario != "irq" || !manifests[s].find("classic") || !manifests[s].find("csvec_a0")) continue;
+    for (const u32 hz : {100u, 250u, 1000u}) {
+      auto run = std::make_unique<CompareReport::RateRun>();
+      run->manifest = manifests[s];
+      run->manifest.scenario = "irq@" + std::to_string(hz) + "Hz";
+      std::vector<const VariantSpec*> chosen;
+      for (VariantSpec& variant : run->manifest.variants)
+        if (variant.name == "classic" || variant.name == "csvec_a0") {
+          variant.append += (variant.append.empty() ? "" : " ") + std::string("timer_hz=") + std::to_string(hz);
+          chosen.push_back(&variant);
+        }
+      std::vector<VariantJob> rate_jobs;
+      for (const VariantSpec* variant : chosen) rate_jobs.push_back({&run->manifest, variant});
+      run->results = run_variants(rate_jobs, base, jobs);
+      std::vector<const VariantResult*> pointers;
+      for (const VariantResult& result : run->results) {
+        pointers.push_back(&result);
+        if (!result.succeeded)
+          std::cerr << "x86lab: " << run->manifest.scenario << "/" << result.name << " failed: " << result.failure << "\n";
+      }
+      run->comparison = build_comparison(run->manifest, chosen, pointers);
+      report.rate_runs.push_back(std::move(run));
+    }
   }
 
   // The seed's own CPU (seed_profile): the same variants again under its profile.
@@ -304,14 +332,31 @@ int compare_command(const std::vector<std::string>& args) {
   else if (format == "markdown") write_markdown(std::cout, report);
   else if (format == "json") write_json(std::cout, report);
   else write_csv(std::cout, report);
-  if (tls_real && format == "text") write_tls_real_text(std::cout, *tls_real, results);
+  // The stack-protector knob: the same designs again on the stream without the canary reads.
+  std::optional<TlsRealRun> plain;
+  std::vector<VariantResult> plain_results;
+  if (tls_real) {
+    plain = without_canary_reads(*tls_real);
+    std::vector<ScenarioManifest> plain_manifests = manifests;
+    replace_modules(plain_manifests, plain->recorded.stream_file);
+    std::vector<VariantJob> plain_jobs;
+    for (const VariantSpec* variant : selected[0]) plain_jobs.push_back({&plain_manifests[0], plain_manifests[0].find(variant->name)});
+    plain_results = run_variants(plain_jobs, base, jobs);
+  }
+  if (tls_real && format == "text") {
+    write_tls_real_text(std::cout, *tls_real, results, base.cost_model);
+    write_tls_real_text(std::cout, *plain, plain_results, base.cost_model);
+  }
   std::cout.flush();
   if (tls_real && files) {
-    std::ostringstream text, json;
-    write_tls_real_text(text, *tls_real, results);
-    write_tls_real_json(json, *tls_real, results);
+    std::ostringstream text, json, plain_json;
+    write_tls_real_text(text, *tls_real, results, base.cost_model);
+    write_tls_real_text(text, *plain, plain_results, base.cost_model);
+    write_tls_real_json(json, *tls_real, results, base.cost_model);
+    write_tls_real_json(plain_json, *plain, plain_results, base.cost_model);
     write_whole_file((out / "tls-real.txt").string(), text.str(), "report file");
     write_whole_file((out / "tls-real.json").string(), json.str(), "report file");
+    write_whole_file((out / "tls-real-no-canary.json").string(), plain_json.str(), "report file");
     if (!tls_real->recorded.serial.empty())
       write_whole_file((out / "tls-real-console.txt").string(), tls_real->recorded.serial, "report file");
   }

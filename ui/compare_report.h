@@ -26,6 +26,21 @@ struct CompareReport {
     ScenarioComparison comparison;
   };
   std::vector<std::unique_ptr<SeedProfileRun>> seed_profile_runs;
+  // irq again at the seed's timer rates (the manifest's timer_hz knob; docs/compare.md,
+  // "Labels, intervals and verdicts"): classic and csvec_a0 under the scenario name
+  // "irq@HZHz", whose seed figures are reported with the others.
+  struct RateRun {
+    ScenarioManifest manifest;           // irq's, renamed, the two variants' append with timer_hz=HZ
+    std::vector<VariantResult> results;  // `comparison` points into these
+    ScenarioComparison comparison;
+  };
+  std::vector<std::unique_ptr<RateRun>> rate_runs;
+  // The scenarios and the rate runs' comparisons: what the seed figures are taken from.
+  std::vector<ScenarioComparison> figure_scenarios() const {
+    std::vector<ScenarioComparison> all = scenarios;
+    for (const auto& run : rate_runs) all.push_back(run->comparison);
+    return all;
+  }
 };
 
 void write_text(std::ostream& out, const CompareReport& report);

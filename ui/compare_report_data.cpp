@@ -96,10 +96,26 @@ void write_json(std::ostream& out, const CompareReport& report) {
       for (const CostLine& line : figure.breakdown)
         row["breakdown"].push_back({{"part", line.part}, {"count", number(line.count)}, {"cycles_each", number(line.cycles_each)}});
       row["note"] = figure.note;
+      const PriceShares& shares = figure.shares;
+      row["shares"] = {{"source", shares.source}, {"calibrated", shares.calibrated}, {"assumption", shares.assumption},
+                       {"counted", shares.counted}};
+      row["interval"] = figure.interval ? nlohmann::json::array({figure.interval->first, figure.interval->second})
+                                        : nlohmann::json();
+      row["seed_inside"] = figure.interval ? nlohmann::json(figure.seed_inside) : nlohmann::json();
+      row["comparable"] = figure.comparable;
+      if (!figure.comparable) row["incomparable_why"] = figure.incomparable_why;
+      row["verdict"] = figure.verdict == Verdict::None ? nlohmann::json() : nlohmann::json(name_of(figure.verdict));
+      row["effects"] = nlohmann::json::array();
+      for (const ConstantEffect& e : figure.effects) {
+        nlohmann::json effect = {{"constant", e.key}, {"assumed", e.assumed}, {"low", e.low}, {"high", e.high},
+                                 {"value_at_low", e.value_at_low}, {"value_at_high", e.value_at_high}};
+        effect["break_even"] = e.break_even ? nlohmann::json(*e.break_even) : nlohmann::json();
+        row["effects"].push_back(effect);
+      }
       root["seed_figures"].push_back(std::move(row));
     }
   };
-  add_figures(report.scenarios, report.model, report.profile);
+  add_figures(report.figure_scenarios(), report.model, report.profile);
   root["sensitivity"] = sensitivity(report.scenarios, report.model);
   for (const auto& run : report.seed_profile_runs) {
     add_figures({run->comparison}, run->model, run->profile);

@@ -132,55 +132,135 @@ std::string largest_parts(const std::vector<CostLine>& lines, std::size_t how_ma
   return text.empty() ? "-" : text;
 }
 
+std::string percent_of(double part, double total) {
+  char text[16];
+  std::snprintf(text, sizeof text, "%.0f", total > 0 ? 100 * part / total : 0.0);
+  return text;
+}
+
+// "source/calibrated/assumption %" of the breakdown's cycles, "-" without a breakdown.
+std::string shares_cell(const SeedFigure& f) {
+  const double total = f.shares.total();
+  if (total <= 0) return "-";
+  return percent_of(f.shares.source, total) + "/" + percent_of(f.shares.calibrated, total) + "/" +
+         percent_of(f.shares.assumption, total);
+}
+
+std::string interval_cell(const SeedFigure& f) {
+  if (!f.interval) return "-";
+  return format_seed(f.interval->first) + " .. " + format_seed(f.interval->second);
+}
+
+// inside / below / above for a comparable row with an interval, else "-".
+std::string verdict_cell(const SeedFigure& f) {
+  return f.verdict == Verdict::None ? "-" : name_of(f.verdict);
+}
+
 Grid seed_figure_grid(const std::vector<SeedFigure>& figures) {
   Grid grid;
-  grid.header = {"scenario", "figure", "seed", "x86lab", "derivation", "sources", "largest parts (count x cycles)"};
+  grid.header = {"scenario", "figure", "seed", "x86lab", "interval", "seed vs interval", "derivation",
+                 "src/cal/asm %", "sources", "largest parts (count x cycles)"};
   grid.numeric = false;
   for (const SeedFigure& f : figures)
     grid.rows.push_back({f.scenario, f.figure, optional_cell(f.seed_value), optional_cell(f.x86lab_value),
-                         name_of(f.derivation), std::to_string(f.sources.size()), largest_parts(f.breakdown, 3)});
+                         interval_cell(f), verdict_cell(f), name_of(f.derivation), shares_cell(f),
+                         std::to_string(f.sources.size()), largest_parts(f.breakdown, 3)});
   return grid;
 }
 
-// One sentence per figure for a reader of the seeds: what reproduces and what does not.
+std::string signed_percent(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%+.1f%%", value * 100);
+  return text;
+}
+
+// What the label means for the reader, after the derivation's name.
+std::string label_words(const SeedFigure& f) {
+  const double total = f.shares.total();
+  std::string text = std::string(name_of(f.derivation)) + ": sourced constants price " +
+                     percent_of(f.shares.source, total) + "% of its cycles, calibrated " +
+                     percent_of(f.shares.calibrated, total) + "%, assumptions " + percent_of(f.shares.assumption, total) + "%";
+  return text;
+}
+
+// The interval's verdict in words; ratio rows also as changes (+75 % for 1.75).
+std::string interval_words(const SeedFigure& f, bool ratio) {
+  const auto [low, high] = *f.interval;
+  const double seed = *f.seed_value;
+  const auto show = [&](double v) { return ratio ? signed_percent(v - 1) : format_seed(v); };
+  std::string text = "seed " + show(seed) + ", x86lab " + show(*f.x86lab_value) + " within [" + show(low) + ", " +
+                     show(high) + "] over the assumption ranges";
+  switch (f.verdict) {
+    case Verdict::Inside: text += ": the seed's value lies inside x86lab's interval (consistent; the model cannot tell it from the seed)"; break;
+    case Verdict::Below: text += ": x86lab is below the seed at every corner of the ranges"; break;
+    case Verdict::Above: text += ": x86lab is above the seed at every corner of the ranges"; break;
+    case Verdict::None: break;
+  }
+  return text;
+}
+
+// One sentence per figure for a reader of the seeds: what reproduces, within which
+// range, and what does not. Verdicts come from the interval (docs/compare.md).
 std::vector<std::string> findings(const std::vector<SeedFigure>& figures) {
   std::vector<std::string> sentences;
   for (const SeedFigure& f : figures) {
     std::string text = f.scenario + ", " + f.figure + ": ";
+    const bool ratio = f.figure.find(" / ") != std::string::npos;
     if (f.derivation == Derivation::NotModeled) {
       text += "not modeled (" + f.note + ").";
     } else if (f.derivation == Derivation::Calibrated) {
       text += "x86lab gives " + optional_cell(f.x86lab_value) + " because a constant was set from this figure (" +
               optional_cell(f.seed_value) + "); it is an input, not a reproduction.";
+    } else if (f.derivation == Derivation::Counted) {
+      // A count has no constants: the point is the result.
+      const double seed_change = *f.seed_value - 1, change = *f.x86lab_value - 1;
+      text += "seed " + signed_percent(seed_change) + ", x86lab " + signed_percent(change) +
+              " (counted, no constant in it): " +
+              (std::fabs(change - seed_change) <= 0.1 * std::fabs(seed_change) ? "reproduces within 10% of the change."
+                                                                                  : "does not reproduce within 10% of the change.");
     } else if (!f.seed_value) {
       // The seed says it in words: "more often after the patch" is a ratio above 1.
-      const bool above = f.x86lab_value && *f.x86lab_value > 1;
-      text += "the seed says it in words (a ratio above 1); x86lab's " + f.note + " is " + optional_cell(f.x86lab_value) +
-              (above ? ": reproduced." : ": not reproduced.");
-    } else if (f.figure.find(", ms") != std::string::npos || f.figure.find(", s") != std::string::npos) {
-      text += "x86lab gives " + optional_cell(f.x86lab_value) + " cycles (" + f.note + "); the seed's " +
-              optional_cell(f.seed_value) + " is wall-clock time of a larger workload, so only the ratios compare.";
-    } else if (f.figure.find(" / ") != std::string::npos && *f.seed_value != 1) {
-      // A ratio: compare the changes it stands for (+3% against +0.6%), not the ratios.
-      const double seed_change = *f.seed_value - 1, change = *f.x86lab_value - 1;
-      char changes[96];
-      std::snprintf(changes, sizeof changes, "seed %+.1f%%, x86lab %+.1f%%", seed_change * 100, change * 100);
-      text += std::string(changes) + " (" + name_of(f.derivation) + "): " +
-              (seed_change * change <= 0 ? "the direction does not reproduce"
-               : std::fabs(change - seed_change) <= 0.1 * std::fabs(seed_change)
-                   ? "reproduces within 10% of the change"
-                   : "the direction reproduces, the size does not") +
-              (f.breakdown.empty() ? std::string(".")
-                                   : "; the largest parts of the difference are " + largest_parts(f.breakdown, 3) + ".");
+      text += "the seed says it in words (a ratio above 1); x86lab's " + f.note + " is " + optional_cell(f.x86lab_value);
+      if (f.interval)
+        text += " within [" + format_seed(f.interval->first) + ", " + format_seed(f.interval->second) + "]" +
+                (f.interval->first > 1 ? ", above 1 across it: reproduced"
+                 : f.interval->second <= 1 ? ", not above 1 anywhere in it: not reproduced"
+                                           : ": undecided, the interval holds 1");
+      text += " (" + label_words(f) + ").";
+    } else if (!f.comparable) {
+      text += "x86lab gives " + optional_cell(f.x86lab_value) +
+              (f.interval ? " (" + interval_cell(f) + " over the assumption ranges)" : std::string()) + " against the seed's " +
+              optional_cell(f.seed_value) + ", not set against it: " + f.incomparable_why + ".";
+    } else if (f.interval) {
+      text += interval_words(f, ratio) + " (" + label_words(f) + ").";
     } else {
-      const double ratio = *f.x86lab_value / *f.seed_value;
-      char percent[32];
-      std::snprintf(percent, sizeof percent, "%+.0f%%", (ratio - 1) * 100);
-      text += "seed " + optional_cell(f.seed_value) + ", x86lab " + optional_cell(f.x86lab_value) + " (" + percent + ", " +
-              name_of(f.derivation) + "): " +
-              (std::fabs(ratio - 1) <= 0.1 ? "reproduces within 10%." : "does not reproduce; the largest parts of the modeled value are " + largest_parts(f.breakdown, 3) + ".");
+      text += "x86lab " + optional_cell(f.x86lab_value) + "; no interval (a denominator reaches zero within the ranges).";
     }
     sentences.push_back(text);
+  }
+  return sentences;
+}
+
+// For each seed comparison: the assumption constants that move x86lab's value most
+// over their ranges, and the constant's value at which x86lab's equals the seed's.
+std::vector<std::string> comparison_sensitivity(const std::vector<SeedFigure>& figures) {
+  std::vector<std::string> sentences;
+  for (const SeedFigure& f : figures) {
+    if (f.effects.empty() || f.derivation == Derivation::Calibrated) continue;
+    std::string text = f.scenario + ", " + f.figure + ": ";
+    for (std::size_t i = 0; i < f.effects.size(); ++i) {
+      const ConstantEffect& e = f.effects[i];
+      text += (i ? "; " : "") + e.key + " " + format_seed(e.low) + ".." + format_seed(e.high) + " (assumed " +
+              format_seed(e.assumed) + ") moves it " + format_seed(e.value_at_low) + " .. " + format_seed(e.value_at_high);
+      if (f.seed_value && f.comparable) {
+        if (e.break_even)
+          text += ", equal to the seed's " + format_seed(*f.seed_value) + " at " + format_seed(*e.break_even) +
+                  (*e.break_even >= e.low && *e.break_even <= e.high ? " (inside its range)" : " (outside its range)");
+        else
+          text += ", and no value of it (zero or more) gives the seed's";
+      }
+    }
+    sentences.push_back(text + ".");
   }
   return sentences;
 }
@@ -205,13 +285,19 @@ void write_figures(std::ostream& out, const std::vector<ScenarioComparison>& sce
     grid.write_markdown(out);
     out << "\n### Findings (" << profile << ")\n\n";
     for (const std::string& sentence : findings(figures)) out << "- " << sentence << "\n";
-    out << "\n### Sensitivity to the assumption constants (" << profile << ")\n\n";
+    out << "\n### Sensitivity of the seed comparisons (" << profile << ")\n\n"
+        << "Each figure's three assumption constants with the largest swing over their ranges (every other\n"
+        << "constant at its value), and the value of the constant at which x86lab's figure equals the seed's.\n\n";
+    for (const std::string& sentence : comparison_sensitivity(figures)) out << "- " << sentence << "\n";
+    out << "\n### Sensitivity of the rankings to the assumption constants (" << profile << ")\n\n";
     for (const std::string& sentence : robustness) out << "- " << sentence << "\n";
   } else {
     out << title << " (profile " << profile << ")\n\n";
     grid.write_text(out, "  ");
     out << "\n";
     for (const std::string& sentence : findings(figures)) out << "  " << sentence << "\n";
+    out << "\n";
+    for (const std::string& sentence : comparison_sensitivity(figures)) out << "  " << sentence << "\n";
     out << "\n";
     for (const std::string& sentence : robustness) out << "  " << sentence << "\n";
     out << "\n";
@@ -221,12 +307,28 @@ void write_figures(std::ostream& out, const std::vector<ScenarioComparison>& sce
 void write_seed_figures(std::ostream& out, const CompareReport& report, bool markdown) {
   if (markdown)
     out << "\n## How to read the seed figures\n\n"
-           "Every figure of docs/scenarios.md. Derivation: `counted` from the guest run alone; `modeled` counts x\n"
-           "constants with at least one sourced constant; `calibrated` a constant was set from this figure (an input,\n"
-           "not a reproduction); `not-modeled` no x86lab counterpart. The largest parts are count x cycles of the\n"
-           "measured window (ctxsw: Luca's loop minus the empty loop, per run; irq: the ping-pong window) or of the\n"
-           "whole run; report.json's `seed_figures` holds every source and the whole breakdown (docs/cost-model.md).\n";
-  write_figures(out, report.scenarios, report.model, report.profile, markdown, "Seed figures");
+           "Every figure of docs/scenarios.md. Each x86lab value is counts x constants, and the cycles of its\n"
+           "breakdown (|count x cycles|, so parts of a difference that cancel count both) are split by the\n"
+           "provenance of their constants: `src/cal/asm %` is the share priced by `source:`, `calibrated on:`\n"
+           "and `assumption:` constants (the rest is counted idle time). Derivation: `counted` from the guest run\n"
+           "alone; `modeled` sourced constants price more than half of the cycles; otherwise `assumption-priced`\n"
+           "or `calibrated-derived`, whichever of the two prices more; `calibrated` a constant was set from this\n"
+           "figure (an input, not a reproduction); `not-modeled` no x86lab counterpart. The interval is the\n"
+           "value's exact minimum and maximum with every assumption constant anywhere in its range (the cost\n"
+           "files' `[low..high]`, docs/cost-model.md \"Ranges\"), found at the corners of the ranges; `seed vs\n"
+           "interval` says whether the seed's value lies inside it, or the whole interval lies below or above\n"
+           "it. The verdicts come from the interval, never from the point value. The largest parts are count x\n"
+           "cycles of the measured window (ctxsw: Luca's loop minus the empty loop, per run; irq: the ping-pong\n"
+           "window) or of the whole run; report.json's `seed_figures` holds every source, the whole breakdown,\n"
+           "`shares`, `interval`, `seed_inside` and `verdict` (docs/compare.md, \"Labels, intervals and verdicts\"). A\n"
+           "row whose seed quantity is not x86lab's (wall-clock time against cycles; ls -R against the tls\n"
+           "micro-loop, whose every operation is a TLS access) gets no verdict: its finding says why.\n"
+           "\n"
+           "Absent here: the seed's ls -R slowdowns themselves. They come from `x86lab compare tls-real`\n"
+           "(docs/compare.md, \"Linux workloads\"), which replays the TLS stream of ls -R recorded on the\n"
+           "Linux compare guest, with and without the stack protector's canary reads; `compare all` does not\n"
+           "boot Linux, so its report holds no tls-real rows.\n";
+  write_figures(out, report.figure_scenarios(), report.model, report.profile, markdown, "Seed figures");
   for (const auto& run : report.seed_profile_runs)
     write_figures(out, {run->comparison}, run->model, run->profile, markdown,
                   "Seed figures of " + run->comparison.manifest->scenario + " under the seed's CPU");

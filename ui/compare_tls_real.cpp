@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "platform/input_error.h"
+#include "platform/scenario/figure_interval.h"
 
 namespace x86lab {
 namespace {
@@ -30,9 +31,24 @@ struct DesignRow {
   u64 instructions, cycles;
   i64 replay_cycles;
   double slowdown_percent;  // of the real workload: (W + R_design - R_native) / W - 1
+  // The slowdown over the assumption constants' ranges (platform/scenario/figure_interval.h):
+  // R_design - R_native re-priced from the two runs' ledgers, W at its recorded value.
+  std::optional<std::pair<double, double>> slowdown_interval;
 };
 
-std::vector<DesignRow> design_rows(const TlsRealRun& run, const std::vector<VariantResult>& results) {
+std::optional<std::pair<double, double>> slowdown_interval(const VariantResult& design, const VariantResult& native,
+                                                           double own, const CostModel& model) {
+  const Affine added = Affine::of(cost_lines(design.ledger, model), model) - Affine::of(cost_lines(native.ledger, model), model);
+  const double measured = double(metric(design, "replay_cycles_measured") - metric(native, "replay_cycles_measured"));
+  const Affine percent = Affine::of(cost_lines(design.ledger, model), model, 100 / own) -
+                         Affine::of(cost_lines(native.ledger, model), model, 100 / own);
+  Affine shifted = percent;
+  shifted.fixed += 100 * (measured - added.at(model)) / own;  // what the whole runs have beyond the replay loop
+  return interval_over_ranges(FigureFunction{shifted, std::nullopt}, model);
+}
+
+std::vector<DesignRow> design_rows(const TlsRealRun& run, const std::vector<VariantResult>& results,
+                                   const CostModel& model) {
   const VariantResult* native = nullptr;
   for (const VariantResult& result : results)
     if (result.name == "native") native = &result;
@@ -41,9 +57,11 @@ std::vector<DesignRow> design_rows(const TlsRealRun& run, const std::vector<Vari
   for (const VariantResult& r : results) {
     DesignRow row{r.name, r.succeeded, metric(r, "gp_faults"), static_cast<i64>(r.counters.replayed_instructions),
                   metric(r, "flips_to_expand_down") + metric(r, "flips_to_expand_up"), metric(r, "emulations"),
-                  r.counters.instructions, r.cycles, metric(r, "replay_cycles_measured"), std::nan("")};
-    if (native && native->succeeded && r.succeeded && own > 0)
+                  r.counters.instructions, r.cycles, metric(r, "replay_cycles_measured"), std::nan(""), std::nullopt};
+    if (native && native->succeeded && r.succeeded && own > 0) {
       row.slowdown_percent = 100.0 * (own + row.replay_cycles - metric(*native, "replay_cycles_measured")) / own - 100.0;
+      row.slowdown_interval = slowdown_interval(r, *native, own, model);
+    }
     rows.push_back(row);
   }
   return rows;
@@ -62,17 +80,19 @@ std::string percent(double value) {
   return text.str();
 }
 
-// How a slowdown compares with the seed's, in words.
-std::string against(double ours, double seed) {
-  if (std::isnan(ours)) return "could not be computed (a variant failed)";
+// How a slowdown compares with the seed's, in words: from its interval over the
+// assumption ranges, never from the point (docs/compare.md, "Labels, intervals and verdicts").
+std::string against(const DesignRow& row, double seed) {
+  if (std::isnan(row.slowdown_percent)) return "could not be computed (a variant failed)";
   std::ostringstream text;
-  text << percent(ours) << " against the seed's +" << seed << " %: ";
-  const double ratio = ours / seed;
-  if (ratio < 0.5) text << "well below it";
-  else if (ratio < 0.9) text << "below it";
-  else if (ratio <= 1.1) text << "about the same";
-  else if (ratio <= 2) text << "above it";
-  else text << "well above it";
+  text << percent(row.slowdown_percent);
+  if (!row.slowdown_interval) return text.str() + " against the seed's +" + std::to_string(int(seed)) + " %: no interval";
+  const auto [low, high] = *row.slowdown_interval;
+  text << " (" << percent(low) << " .. " << percent(high) << " over the assumption ranges) against the seed's +" << seed
+       << " %: ";
+  if (high < seed) text << "below it across the interval";
+  else if (low > seed) text << "above it across the interval";
+  else text << "the seed lies inside the interval (not distinguished)";
   return text.str();
 }
 
@@ -112,14 +132,40 @@ TlsRealRun record_tls_real(const std::filesystem::path& scenario_dir, const std:
   return run;
 }
 
-void write_tls_real_text(std::ostream& out, const TlsRealRun& run, const std::vector<VariantResult>& results) {
+TlsRealRun without_canary_reads(const TlsRealRun& run) {
+  TlsRealRun plain = run;
+  plain.stack_protector = "none";
+  RecordedWorkload& w = plain.recorded;
+  w.stream.records.clear();
+  w.accesses = w.negative_accesses = 0;
+  for (const tls_stream_record& r : run.recorded.stream.records) {
+    const bool access = !(r.flags & TLS_STREAM_SWITCH);
+    if (access && r.offset == 0x14 && r.size == 4 && !(r.flags & TLS_STREAM_WRITE)) {
+      ++plain.canary_reads_removed;
+      continue;
+    }
+    w.stream.records.push_back(r);
+    if (access) ++w.accesses, w.negative_accesses += r.offset < 0;
+  }
+  w.stream_file = std::filesystem::temp_directory_path() / ("x86lab-tls-real-" + run.workload + "-no-canary.x86ltls");
+  write_tls_stream(w.stream, w.stream_file);
+  return plain;
+}
+
+void write_tls_real_text(std::ostream& out, const TlsRealRun& run, const std::vector<VariantResult>& results,
+                         const CostModel& model) {
   const RecordedWorkload& w = run.recorded;
-  out << "\ntls-real: workload '" << run.workload << "' of the Linux compare guest (Debian 12 i386 glibc)\n"
+  out << "\ntls-real: workload '" << run.workload << "' of the Linux compare guest (Debian 12 i386 glibc), stack-protector "
+      << run.stack_protector
+      << (run.stack_protector == "none" ? " (its " + std::to_string(run.canary_reads_removed) +
+                                              " canary reads of %gs:0x14 removed, approximating the 2004 binaries)"
+                                        : std::string(" (the stream as recorded, canary reads of %gs:0x14 included)"))
+      << "\n"
       << "  the workload's own: " << w.window.instructions << " instructions, " << w.window.cycles
       << " modeled cycles (between its markers; the whole boot " << w.boot_instructions << " instructions)\n"
       << "  its TLS stream: " << w.accesses << " accesses through %gs at CPL 3, " << w.negative_accesses
       << " at negative offsets, " << w.stream.threads << " threads, " << w.switches << " switches\n\n";
-  const std::vector<DesignRow> rows = design_rows(run, results);
+  const std::vector<DesignRow> rows = design_rows(run, results, model);
   out << std::left << std::setw(22) << "design" << std::right << std::setw(10) << "faults" << std::setw(10)
       << "replays" << std::setw(10) << "flips" << std::setw(14) << "instructions" << std::setw(14) << "cycles"
       << std::setw(14) << "replay cyc." << std::setw(12) << "slowdown" << "\n";
@@ -137,8 +183,8 @@ void write_tls_real_text(std::ostream& out, const TlsRealRun& run, const std::ve
   const DesignRow* emulation = find_row(rows, "emulation");
   const DesignRow* flipping = find_row(rows, "flipping");
   if (emulation && flipping) {
-    out << "  emulation: " << against(emulation->slowdown_percent, kSeedEmulationPercent) << "\n"
-        << "  flipping:  " << against(flipping->slowdown_percent, kSeedFlippingPercent) << "\n";
+    out << "  emulation: " << against(*emulation, kSeedEmulationPercent) << "\n"
+        << "  flipping:  " << against(*flipping, kSeedFlippingPercent) << "\n";
     if (!std::isnan(emulation->slowdown_percent) && !std::isnan(flipping->slowdown_percent))
       out << "  order: flipping is " << (flipping->slowdown_percent > emulation->slowdown_percent ? "slower" : "not slower")
           << " than emulation here; in the seed it was slower (+117 % against +67 %)\n";
@@ -148,10 +194,11 @@ void write_tls_real_text(std::ostream& out, const TlsRealRun& run, const std::ve
   }
 }
 
-void write_tls_real_json(std::ostream& out, const TlsRealRun& run, const std::vector<VariantResult>& results) {
+void write_tls_real_json(std::ostream& out, const TlsRealRun& run, const std::vector<VariantResult>& results,
+                         const CostModel& model) {
   const RecordedWorkload& w = run.recorded;
   nlohmann::ordered_json designs = nlohmann::ordered_json::array();
-  for (const DesignRow& row : design_rows(run, results)) {
+  for (const DesignRow& row : design_rows(run, results, model)) {
     nlohmann::ordered_json d = {{"name", row.name}, {"succeeded", row.succeeded}};
     if (row.succeeded) {
       d["faults"] = row.faults;
@@ -162,11 +209,16 @@ void write_tls_real_json(std::ostream& out, const TlsRealRun& run, const std::ve
       d["cycles"] = row.cycles;
       d["replay_cycles_measured"] = row.replay_cycles;
       if (!std::isnan(row.slowdown_percent)) d["slowdown_percent"] = std::round(row.slowdown_percent * 10) / 10;
+      if (row.slowdown_interval)
+        d["slowdown_interval"] = {std::round(row.slowdown_interval->first * 10) / 10,
+                                  std::round(row.slowdown_interval->second * 10) / 10};
     }
     designs.push_back(d);
   }
   const nlohmann::ordered_json report = {
       {"workload", run.workload},
+      {"stack_protector", run.stack_protector},
+      {"canary_reads_removed", run.canary_reads_removed},
       {"workload_instructions", w.window.instructions},
       {"workload_cycles", w.window.cycles},
       {"boot_instructions", w.boot_instructions},

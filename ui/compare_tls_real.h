@@ -20,7 +20,18 @@ namespace x86lab {
 struct TlsRealRun {
   std::string workload;  // the tls-real variant (ls, find, threads, boot)
   RecordedWorkload recorded;
+  // The stack-protector knob: "as recorded", or "none" (without_canary_reads).
+  std::string stack_protector = "as recorded";
+  u64 canary_reads_removed = 0;
 };
+
+// The recording without the stack protector's canary reads, approximating binaries built
+// before GCC's -fstack-protector (2006; the seed measured in 2004): glibc's i386 TCB keeps
+// the guard at %gs:0x14 (tcbhead_t.stack_guard), which protected functions read in their
+// prologue and epilogue, so every 4-byte read at offset 0x14 is dropped. The stream goes to
+// a temporary file; the workload's own cycles W stay as recorded (the two reads per call
+// it no longer makes are a small part of W).
+TlsRealRun without_canary_reads(const TlsRealRun& run);
 
 // Loads `scenario_dir`/tls-real/variants.json, boots the workload variant `workload`
 // (InputError for an unknown one, a missing guest, or a run that does not reach its
@@ -33,7 +44,10 @@ TlsRealRun record_tls_real(const std::filesystem::path& scenario_dir, const std:
 // The summary of the replay `results` (the tls-stream variants, native first) for the
 // recording: a table and the comparison with the seed in words (text), and the same
 // as JSON (tls-real.json: the workload's counts, the stream's and each design's).
-void write_tls_real_text(std::ostream& out, const TlsRealRun& run, const std::vector<VariantResult>& results);
-void write_tls_real_json(std::ostream& out, const TlsRealRun& run, const std::vector<VariantResult>& results);
+// `model` prices the runs' ledgers for the slowdowns' intervals over the assumption ranges.
+void write_tls_real_text(std::ostream& out, const TlsRealRun& run, const std::vector<VariantResult>& results,
+                         const CostModel& model);
+void write_tls_real_json(std::ostream& out, const TlsRealRun& run, const std::vector<VariantResult>& results,
+                         const CostModel& model);
 
 }  // namespace x86lab

@@ -44,6 +44,23 @@ checks = [
     ("virt-happy never faults", d["virt-happy"]["faults"] == 0),
     ("at least two threads", s["threads"] >= 2),
     ("the workload's own instructions exceed its TLS accesses", r["workload_instructions"] > s["accesses"]),
+    # -mno-tls-direct-seg-refs code only adds a load: never faster than native.
+    ("virt-happy slowdown >= 0", d["virt-happy"]["slowdown_percent"] >= 0),
+    ("every slowdown has its interval around it",
+     all(x["slowdown_interval"][0] <= x["slowdown_percent"] <= x["slowdown_interval"][1]
+         for x in r["designs"] if "slowdown_interval" in x)),
+    ("labelled as recorded", r["stack_protector"] == "as recorded"),
+]
+# The stack-protector knob: the canary reads (4-byte reads of %gs:0x14) removed, emulation
+# keeps every #GP (they are all at negative offsets), flipping loses flips.
+n = json.load(open(sys.argv[1].replace("tls-real.json", "tls-real-no-canary.json")))
+nd = {x["name"]: x for x in n["designs"]}
+checks += [
+    ("no-canary labelled none", n["stack_protector"] == "none"),
+    ("no-canary removed reads", n["canary_reads_removed"] > 0
+     and n["stream"]["accesses"] == s["accesses"] - n["canary_reads_removed"]),
+    ("no-canary emulation #GP unchanged", nd["emulation"]["faults"] == d["emulation"]["faults"]),
+    ("no-canary flipping has fewer flips", nd["flipping"]["flips"] < d["flipping"]["flips"]),
 ]
 bad = [name for name, ok in checks if not ok]
 for name in bad: print("failed:", name)

@@ -346,6 +346,59 @@ TEST(CostModel, EachTagGivesItsProvenance) {
   EXPECT_EQ(model.part(CostPart::PageWalk), 3u * 256);
 }
 
+// docs/cost-model.md "Ranges": value [low..high] on assumption lines, reasoning after range:.
+TEST(CostModel, AnAssumptionRangeIsParsedWithItsReasoning) {
+  const CostModel model = parse_cost_model(
+      "name = x  source: t\niret = 20 [10..60]  assumption: microcoded; range: the Pentium's 27\n"
+      "page-walk = 10  assumption: a guess\nfar-transfer = 4  source: a table\n", "x.cost", {});
+  const ConstantProvenance& iret = model.provenance.at("iret");
+  EXPECT_TRUE(iret.range_given);
+  EXPECT_EQ(iret.value, 20);
+  EXPECT_EQ(iret.low, 10);
+  EXPECT_EQ(iret.high, 60);
+  EXPECT_EQ(iret.range_reason, "the Pentium's 27");
+  EXPECT_EQ(model.part(CostPart::Iret), 20u * 256);
+  // No range given: half to double; a sourced constant is a point.
+  EXPECT_FALSE(model.provenance.at("page-walk").range_given);
+  EXPECT_EQ(model.provenance.at("page-walk").low, 5);
+  EXPECT_EQ(model.provenance.at("page-walk").high, 20);
+  EXPECT_EQ(model.provenance.at("far-transfer").low, 4);
+  EXPECT_EQ(model.provenance.at("far-transfer").high, 4);
+}
+
+TEST(CostModel, ABadRangeIsAnErrorNamingTheLine) {
+  const auto parse = [](const std::string& line) { return parse_cost_model("name = x  source: t\n" + line + "\n", "x.cost", {}); };
+  expect_invalid_argument([&] { parse("iret = 20 [30..60]  assumption: a; range: b"); },
+                          "x.cost:2: the range of 'iret' does not hold its value 20");
+  expect_invalid_argument([&] { parse("iret = 20 [60..10]  assumption: a; range: b"); },
+                          "x.cost:2: the range of 'iret' has low above high");
+  expect_invalid_argument([&] { parse("iret = 20 [10..x]  assumption: a; range: b"); },
+                          "x.cost:2: the range of 'iret' has 'x', not a non-negative number");
+  expect_invalid_argument([&] { parse("iret = 20 [10-60]  assumption: a; range: b"); },
+                          "x.cost:2: the range of 'iret' must be written [low..high] after the number");
+  expect_invalid_argument([&] { parse("iret = 20 [10..60]  source: a; range: b"); },
+                          "x.cost:2: the range of 'iret' is given on a line not tagged assumption:");
+  expect_invalid_argument([&] { parse("iret = 20 [10..60]  assumption: a guess"); },
+                          "x.cost:2: the range of 'iret' has no reasoning (\"range: why these bounds\" in the text)");
+}
+
+// Every assumption of the built-in profiles says how far it may be off, and why.
+TEST(CostModel, EveryBuiltinAssumptionHasARangeWithItsReasoning) {
+  for (const std::string& name : builtin_cost_model_names())
+    for (const auto& [key, p] : builtin_cost_model(name).provenance) {
+      if (p.kind != Provenance::Assumption) continue;
+      EXPECT_TRUE(p.range_given) << name << " " << key;
+      EXPECT_FALSE(p.range_reason.empty()) << name << " " << key;
+      EXPECT_LE(p.low, p.value) << name << " " << key;
+      EXPECT_GE(p.high, p.value) << name << " " << key;
+    }
+  // p3's delivery range spans the earlier processors' figures (the Pentium's INT 48, the
+  // Intel386's 99 clocks) that its reasoning cites.
+  const ConstantProvenance& delivery = builtin_cost_model("p3").provenance.at("exception-delivery");
+  EXPECT_LE(delivery.low, 48);
+  EXPECT_GE(delivery.high, 99);
+}
+
 TEST(CostModel, ATagWithoutTextIsAnError) {
   expect_invalid_argument([] { parse_cost_model("name = x  source: t\niret = 2  assumption:\n", "x.cost", {}); },
                           "x.cost:2: the assumption: of 'iret' is empty");

@@ -3,15 +3,34 @@
 ; MOV C6/C7 /0, CMP 80/81/83 /7) followed by RET. The offset is in EBX (ModRM rm = 011,
 ; with a zero disp8 or disp32 for the longer forms), the value in EAX/AX/AL (reg = 000).
 ; Redundant GS prefixes (at most three prefix bytes in all, which the emulating #GP
-; handler decodes) make the other lengths. stream_forms lists them: address, operand
-; size, write (1) or read (0), instruction length; stream_user.c picks, per record, the
+; handler decodes) make the other lengths. stream_forms lists them: address, its twin's
+; address (TWIN), operand size, write (1) or read (0), instruction length; stream_user.c picks, per record, the
 ; form of its size and direction with the nearest length (the first listed on a tie).
 bits 32
 global stream_forms, stream_form_count
 
 %define IMM8 0x5A  ; every immediate byte (stored values and compare operands)
 
-; FORM size, write, pads, bytes...: one stub with `pads` extra GS prefixes.
+; TWIN size, write: the access of stream=virt-happy, as -mno-tls-direct-seg-refs code
+; makes it (GCC manual, x86 options): the thread pointer loaded from %gs:0 (MOV EDX,GS:[0],
+; 65 8B 15 disp32), then the access through DS at EDX+EBX (ModRM 04, SIB 1A: base EDX,
+; index EBX) of the form's size and direction, then RET.
+%macro TWIN 2
+  db 0x65, 0x8B, 0x15, 0, 0, 0, 0
+%if %1 == 2
+  db 0x66
+%endif
+%if %1 == 1
+  db 0x8A + %2 * (0x88 - 0x8A), 0x04, 0x1A   ; MOV AL,[EDX+EBX] / MOV [EDX+EBX],AL
+%else
+  db 0x8B + %2 * (0x89 - 0x8B), 0x04, 0x1A   ; MOV eAX,[EDX+EBX] / MOV [EDX+EBX],eAX
+%endif
+  ret
+%endmacro
+
+; FORM size, write, pads, bytes...: one stub with `pads` extra GS prefixes, and right
+; after it its twin (TWIN), so that both designs run code of the same place and the
+; same call and return: virt-happy adds the one load.
 %macro FORM 4+
 section .text
 %%stub:
@@ -19,8 +38,10 @@ section .text
   db %4
 %%end:
   ret
+%%twin:
+  TWIN %1, %2
 section .rodata
-  dd %%stub
+  dd %%stub, %%twin
   db %1, %2, %%end - %%stub, 0
 %assign form_count form_count + 1
 %endmacro

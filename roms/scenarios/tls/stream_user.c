@@ -4,11 +4,13 @@
  * instruction of stream_forms.asm of the recorded length (or the nearest one there is);
  * a switch marker is a SYS_YIELD to the recorded thread. With stream=virt-happy a
  * negative offset is reached as -mno-tls-direct-seg-refs code reaches it: the thread
- * pointer loaded from %gs:0, then the access through DS. */
+ * pointer loaded from %gs:0, then the access through DS, by the form's twin (stream_forms.asm)
+ * called as the form is: the same look-up, CALL, RET and bookkeeping, so that the design
+ * differs from native only by the load it adds. */
 #include "hypervisor.h"
 
 struct stream_form {
-  uint32_t stub;  /* address of the instruction, followed by RET */
+  uint32_t stub[2];  /* the instruction followed by RET; [1] its thread-pointer twin */
   uint8_t size, write, length, unused;
 };
 extern const struct stream_form stream_forms[];
@@ -30,27 +32,11 @@ static void choose_forms(void) {
   }
 }
 
-/* Runs a stub: EBX = offset, EAX = the value stored, or the value loaded (low bytes). */
+/* Runs a stub: EBX = offset, EAX = the value stored, or the value loaded (low bytes);
+ * the twins use EDX for the thread pointer. */
 static inline uint32_t gs_access(uint32_t stub, int32_t offset, uint32_t value) {
-  __asm__ volatile("call *%2" : "+a"(value) : "b"(offset), "r"(stub) : "memory", "cc");
+  __asm__ volatile("call *%2" : "+a"(value) : "b"(offset), "r"(stub) : "edx", "memory", "cc");
   return value;
-}
-
-/* -mno-tls-direct-seg-refs: one thread-pointer load per negative access (gcc reuses it
- * within a function, which the stream does not record: an upper bound). */
-static uint32_t thread_pointer_access(const struct tls_stream_record *r, uint32_t value) {
-  uint32_t tp;
-  __asm__ volatile("movl %%gs:0, %0" : "=r"(tp) : : "memory");
-  const uint32_t address = tp + (uint32_t)r->offset;
-  if (r->flags & TLS_STREAM_WRITE) {
-    if (r->size == 1) *(volatile uint8_t *)address = (uint8_t)value;
-    else if (r->size == 2) *(volatile uint16_t *)address = (uint16_t)value;
-    else *(volatile uint32_t *)address = value;
-    return value;
-  }
-  if (r->size == 1) return *(volatile const uint8_t *)address;
-  if (r->size == 2) return *(volatile const uint16_t *)address;
-  return *(volatile const uint32_t *)address;
 }
 
 static uint32_t do_syscall(uint32_t number, uint32_t argument) {
@@ -70,6 +56,8 @@ static uint64_t read_pmc(uint32_t counter) {
 void stream_user_main(void) {
   choose_forms();
   uint32_t checksum = 0;
+  uint32_t *const counters[3] = {&report.common.gs_positive, &report.common.gs_negative,
+                                 &report.common.extra_user_loads};
   /* The replay loop alone (CR4.PCE lets ring 3 use RDPMC): the workload and the
    * designs' work, without the stream check and the TLS set-up before it. */
   const uint64_t instructions_before = read_pmc(0), cycles_before = read_pmc(1);
@@ -81,17 +69,14 @@ void stream_user_main(void) {
       continue;
     }
     const unsigned write = r->flags & TLS_STREAM_WRITE;
-    uint32_t value = i;
-    if (r->offset < 0 && hv_stream.virt_happy) {
-      value = thread_pointer_access(r, value);
-      ++report.common.extra_user_loads;
-    } else {
-      const struct stream_form *form = form_for[size_index(r->size)][write][r->length];
-      report.lengths_approximated += form->length != r->length;
-      value = gs_access(form->stub, r->offset, value);
-      if (r->offset < 0) ++report.common.gs_negative;
-      else ++report.common.gs_positive;
-    }
+    /* -mno-tls-direct-seg-refs: one thread-pointer load per negative access (gcc reuses
+     * it within a function, which the stream does not record: an upper bound). Indexed,
+     * not branched, so that every design runs the same instructions around the stub. */
+    const unsigned negative = r->offset < 0, through_tp = negative & hv_stream.virt_happy;
+    const struct stream_form *form = form_for[size_index(r->size)][write][r->length];
+    report.lengths_approximated += form->length != r->length;
+    const uint32_t value = gs_access(form->stub[through_tp], r->offset, i);
+    ++*counters[negative + through_tp];
     report.writes += write;
     ++report.common.operations;
     if (!write) checksum = checksum * 33 + value;
