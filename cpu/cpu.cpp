@@ -10,13 +10,15 @@
 
 #include "cpu/instruction_cycle.h"
 #include "cpu/instruction_table.h"
+#include "cpu/linked_runner.h"
 #include "segmentation/system_segments.h"
 #include "trace/tracer.h"
 
 namespace x86lab {
 
 Cpu::Cpu(Mmu& mmu, PortBus& ports, Counters& counters, const CpuProfile& profile)
-    : mmu_(mmu), ports_(ports), counters_(counters), profile_(profile), fetch_(mmu.bus(), counters) {
+    : mmu_(mmu), ports_(ports), counters_(counters), profile_(profile), fetch_(mmu.bus(), counters),
+      runner_(std::make_unique<LinkedRunner>(fetch_.decode_cache())) {
   mmu_.bus().attach_clock(&clock_);
   if (InstructionTable::get().rows().size() > Counters::kInstructionRowCapacity)
     throw std::logic_error("the instruction table has more rows than Counters::instructions_by_row holds");
@@ -237,7 +239,7 @@ StopReason Cpu::run_instructions(u64 max_instructions) {
   attention_.raise(Attention::kCheckInterrupt);
   // The slice goes to the accelerator unless something observes every instruction
   // or the decode cache is off.
-  if (!tracer() && !monitor_ && decode_cache_on_) [[likely]] return runner_.run(*this, max_instructions);
+  if (!tracer() && !monitor_ && decode_cache_on_) [[likely]] return runner_->run(*this, max_instructions);
   return InstructionCycle::run_reference(*this, max_instructions);
 }
 

@@ -17,7 +17,6 @@
 #include "cpu/x87/error_pins.h"
 #include "cpu/flags.h"
 #include "cpu/instruction.h"
-#include "cpu/linked_runner.h"
 #include "cpu/replay_watch.h"
 #include "mmu/paging.h"
 #include "mmu/port_bus.h"
@@ -26,6 +25,7 @@
 #include "trace/cost_model.h"
 #include "trace/state_archive.h"
 
+#include <memory>
 #include <span>
 #include <string>
 #include <unordered_set>
@@ -86,6 +86,7 @@ class StepMonitor {
 void transfer_cpu_state(StateArchive& archive, CpuState& state);
 
 class Cpu;
+class LinkedRunner;
 
 // An observer of the data accesses made through one segment register (Cpu::observe_segment;
 // `x86lab run --record-tls` watches GS, the thread pointer of Linux i386 glibc). Called
@@ -589,7 +590,7 @@ class Cpu {
   // side table beside the decode cache's slots (cpu/code_lines.h).
   CodeFootprint footprint_{counters_, clock_, DecodeCache::kEntries};
   std::optional<Fault> signalled_fault_;  // raised by signal_fault, delivered by the instruction cycle
-  LinkedRunner runner_{fetch_.decode_cache()};  // the accelerator (cpu/linked_runner.h): its links, fetch contexts, code page
+  std::unique_ptr<LinkedRunner> runner_;  // the accelerator (cpu/linked_runner.h): its links, fetch contexts, code page
   u32 pending_debug_ = 0;             // DR6 bits of #DB traps waiting for the next instruction boundary
   u32 instruction_debug_hits_ = 0;    // data breakpoints hit by the current instruction (B0-B3)
   u8 code_breakpoints_ = 0;           // enabled execute breakpoints, bit n = DRn

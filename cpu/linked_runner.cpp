@@ -10,17 +10,18 @@ namespace x86lab {
 
 LinkedRunner::LinkedRunner(DecodeCache& cache)
     : cache_(cache), links_(std::make_unique<Links[]>(DecodeCache::kEntries)) {
+  for (u32 slot = 0; slot < DecodeCache::kEntries; ++slot) links_[slot].entry = &cache_.entry_at(slot);
   cache_.attach_link_table(this);
 }
 
 LinkedRunner::~LinkedRunner() { cache_.attach_link_table(nullptr); }
 
 void LinkedRunner::drop_all_links() {
-  for (u32 slot = 0; slot < DecodeCache::kEntries; ++slot) links_[slot] = {};
+  for (u32 slot = 0; slot < DecodeCache::kEntries; ++slot) links_[slot].link = {};
 }
 
 [[gnu::always_inline]] inline bool LinkedRunner::ready(const Cpu& cpu) const {
-  return !cpu.needs_slow_step() && previous_slot_ != kNoSlot && !cpu.tracer() && fetch_context_.context.db;
+  return !cpu.needs_slow_step() && previous_ && !cpu.tracer() && fetch_context_.context.db;
 }
 
 [[gnu::always_inline]] inline LinkedRunner::FetchContext LinkedRunner::current_fetch_context(const Cpu& cpu) {
@@ -28,8 +29,8 @@ void LinkedRunner::drop_all_links() {
   return {cpu.mmu().translation_epoch(), cs.base, cs.valid_min, cs.valid_max, cpu.state.cpl, cs.db};
 }
 
-// The slow step's fetch. Successor links: an entry remembers the entry that ran
-// after it (for the EIP it ran at). While the fetch context (TLB, CS, CPL) stays the
+// The slow step's fetch. Successor links: the row of an entry's slot remembers the
+// entry that ran after it (for the EIP it ran at). While the fetch context (TLB, CS, CPL) stays the
 // same and no entry has been replaced or retired (DecodeCache::link_key()), a full
 // look-up for that EIP would find the same entry with the same checks passing, so the
 // link is taken instead. Otherwise the full look-up of the reference fetch
@@ -44,17 +45,19 @@ void LinkedRunner::drop_all_links() {
   const u32 offset = db ? eip : eip & 0xFFFF;
   const bool same_page = code_page_.serial == fetch_context_.serial && offset - code_page_.offset_base < 0x1000;
   FetchUnit& unit = cpu.fetch_unit();
-  if (previous_slot_ != kNoSlot) [[likely]] {
-    if (const Link* link = linked(previous_slot_, eip, cache_.link_key(fetch_context_.serial))) [[likely]] {
+  if (previous_) [[likely]] {
+    if (const Link* link = linked(*previous_, eip, cache_.link_key(fetch_context_.serial))) [[likely]] {
       // Another code page: translated as the full path does, which tells the TLB model
       // (it counts instruction fetches once per change of page). A TLB hit: no
       // translation has changed since the link was made (same fetch context).
       if (!same_page) [[unlikely]] translate_code_page(cpu, offset);
-      link_from_ = kNoSlot;  // linked already
-      return &unit.use_entry(*link->next);
+      link_from_ = nullptr;  // linked already
+      fetched_row_ = link->next;
+      return &unit.use_entry(*link->next->entry);
     }
   }
-  link_from_ = previous_slot_;  // the link follows at the retirement
+  link_from_ = previous_;  // the link follows at the retirement
+  fetched_row_ = nullptr;
   if (offset < cs.valid_min || offset > cs.valid_max) [[unlikely]] {
     code_page_.serial = 0;  // decode_at follows: its byte fetches may move the TLB model's code page
     return nullptr;
@@ -98,9 +101,9 @@ u32 LinkedRunner::context_serial(const FetchContext& context) {
 // the linked run need not look at them. Instructions in the code range (counted at
 // every retirement) get no link.
 [[gnu::always_inline]] inline void LinkedRunner::retired(Cpu& cpu, DecodeCache::Entry* entry, u32 linear) {
-  if (link_from_ != kNoSlot && entry) [[unlikely]]
+  if (link_from_ && entry) [[unlikely]]
     link_fetched(cpu, *entry, linear);
-  previous_slot_ = entry ? cache_.slot(*entry) : kNoSlot;
+  previous_ = entry ? &row_of_fetched(*entry) : nullptr;
 }
 
 // An instruction that faults is linked too (one that faults every time, as a trapped
@@ -109,12 +112,12 @@ u32 LinkedRunner::context_serial(const FetchContext& context) {
 // leads to an instruction whose retirement would add code lines.
 [[gnu::always_inline]] inline void LinkedRunner::faulted(Cpu& cpu) {
   DecodeCache::Entry* current = cpu.fetch_unit().current_entry();
-  if (current && link_from_ != kNoSlot) [[unlikely]] {
+  if (current && link_from_) [[unlikely]] {
     const u32 linear = fetch_context_.context.base + cpu.instruction_eip();
     if (!kStatistics || cpu.code_footprint().known_at(cache_.slot(*current), linear))
       link_fetched(cpu, *current, linear);
   }
-  previous_slot_ = link_from_ = kNoSlot;
+  previous_ = link_from_ = nullptr;
   code_page_.serial = 0;  // the fault may have come from decode_at's byte fetches
 }
 
@@ -138,7 +141,7 @@ StopReason LinkedRunner::run(Cpu& cpu, u64 max_steps) {
 bool LinkedRunner::link_fetched(Cpu& cpu, DecodeCache::Entry& entry, u32 linear) {
   if (fetch_link_key_ != cache_.link_key(fetch_context_.serial)) return false;
   if (kStatistics && cpu.counters().in_code_range(linear)) return false;
-  link(link_from_, cpu.instruction_eip(), &entry, cache_.slot(entry), fetch_link_key_);
+  link(*link_from_, cpu.instruction_eip(), entry, fetch_link_key_);
   return true;
 }
 
@@ -176,14 +179,14 @@ u64 LinkedRunner::run_linked(Cpu& cpu, u64 max_steps) {
 // and the count): the others are loaded from members.
 template <bool kWatchReplay, bool kL1i>
 u64 LinkedRunner::run_linked_loop(Cpu& cpu, u64 max_steps) {
-  link_from_ = kNoSlot;  // (its instructions come through links)
+  link_from_ = nullptr;  // (its instructions come through links)
   // Constant in the run: a retirement of entries ends it (Attention::kCodePageWritten).
   const u64 link_key = cache_.link_key(fetch_context_.serial);
   // The only EIP the replay watch needs to see in this run (CS and the CPL stay the
   // same; a fault or a replay start ends the run).
   const u32 watch_eip = kWatchReplay ? cpu.replay_watch().only_eip(fetch_context_.context.base, cpu.state.eip) : 0;
   u64 remaining = max_steps;
-  u32 previous = previous_slot_;  // the last retired instruction's slot
+  Links* previous = previous_;  // the last retired instruction's row
   FetchUnit& unit = cpu.fetch_unit();
   const Attention& attention = cpu.attention();
   // The CS offset of the L1I line the last instruction of this run started in (the
@@ -198,9 +201,9 @@ u64 LinkedRunner::run_linked_loop(Cpu& cpu, u64 max_steps) {
     while (remaining) {
       if (cpu.clock().subcycles >= cpu.subcycle_limit()) [[unlikely]] break;
       const u32 eip = cpu.state.eip;
-      const Link* const link = linked(previous, eip, link_key);
+      const Link* const link = linked(*previous, eip, link_key);
       if (!link) [[unlikely]] break;
-      DecodeCache::Entry* const next = link->next;
+      Links* const next = link->next;
       cpu.begin_instruction();
       if constexpr (kWatchReplay)
         if (eip == watch_eip) [[unlikely]] cpu.watch_replay_start();
@@ -210,34 +213,36 @@ u64 LinkedRunner::run_linked_loop(Cpu& cpu, u64 max_steps) {
       if constexpr (kL1i) {
         if (eip - line_offset >= line_bytes) [[unlikely]] {
           if (eip - code_page_.offset_base >= 0x1000) translate_code_page(cpu, eip);
-          cpu.caches().fetch(next->physical);
+          cpu.caches().fetch(next->entry->physical);
           line_offset = ((base + eip) & ~(line_bytes - 1)) - base;
         }
       } else if (eip - code_page_.offset_base >= 0x1000) [[unlikely]] {
         translate_code_page(cpu, eip);
       }
-      const Instruction& insn = unit.use_entry(*next);
+      const Instruction& insn = unit.use_entry(*next->entry);
       cpu.state.eip = eip + insn.length;  // a 32-bit code segment (the fetch context's D bit)
       insn.execute(cpu, insn);
       --remaining;
       if (attention.any()) [[unlikely]] {
-        // retired() or faulted() sets previous_slot_.
+        // retired() or faulted() sets previous_. The entry that ran is the fetch
+        // unit's current one (a retirement of entries may have dropped the link).
         if (!InstructionCycle::deliver_signalled_fault(cpu, start_esp_, *this)) {
           if (cpu.data_breakpoint_hit()) cpu.note_debug_traps(false);
-          const u32 linear = fetch_context_.context.base + eip;
-          retired(cpu, next, linear);  // (link_from_ is kNoSlot)
-          InstructionCycle::retire<true, false>(cpu, next->insn, next, linear);
+          const u32 linear = fetch_context_.context.base + cpu.instruction_eip();
+          DecodeCache::Entry* const ran = unit.current_entry();
+          fetched_row_ = next;
+          retired(cpu, ran, linear);  // (link_from_ is null)
+          InstructionCycle::retire<true, false>(cpu, ran->insn, ran, linear);
         }
         const u64 done = max_steps - remaining;
         cpu.count_steps(done);
         return done;
       }
-      InstructionCycle::retire<false, true>(cpu, next->insn, next, 0);
-      // (No entry was replaced or retired, so the link table is as it was: that would
-      // have raised the attention word.)
-      previous = link->next_slot;
+      DecodeCache::Entry* const ran = next->entry;
+      InstructionCycle::retire<false, true>(cpu, ran->insn, ran, 0);
+      previous = next;
     }
-    previous_slot_ = previous;
+    previous_ = previous;
   } catch (const Fault& fault) {
     const u64 done = max_steps - remaining + 1;
     cpu.count_steps(done);

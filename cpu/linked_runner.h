@@ -51,34 +51,42 @@ class LinkedRunner final : public DecodeCache::LinkTable {
 
  private:
   // ---- the successor links (DecodeCache::LinkTable) ----
-  // The instructions that ran after the entry in a slot the last two times they
-  // differed (a conditional branch's fall-through and target): each the entry (and its
-  // slot) decoded for EIP `eip`, valid while the cache's link_key() for the CPU's
-  // fetch context is still `key`. [0] is the more recent.
+  // A slot's row: the instructions that ran after its entry the last two times they
+  // differed (a conditional branch's fall-through and target), each the row of the
+  // entry decoded for EIP `eip`, valid while the cache's link_key() for the CPU's
+  // fetch context is still `key` (link[0] is the more recent); and the slot's entry
+  // (fixed: entries do not move). A row is one 64-byte line.
+  struct Links;
   struct Link {
     u32 eip = 0;
-    u32 next_slot = 0;
     u64 key = 0;  // 0: never valid (a key's link stamp part is never 0)
-    DecodeCache::Entry* next = nullptr;
+    Links* next = nullptr;
     bool valid(u32 for_eip, u64 now) const { return eip == for_eip && key == now; }
   };
-  using Links = std::array<Link, 2>;
-  static constexpr u32 kNoSlot = ~u32{0};
-  void slot_filled(u32 slot) override { links_[slot] = {}; }
-  void drop_all_links() override;
-  // Records that `next` (in slot `next_slot`, found by a full look-up for `next_eip`)
-  // ran after the entry in slot `from`, under link key `key`. A valid link to another
-  // EIP moves to the second place.
-  void link(u32 from, u32 next_eip, DecodeCache::Entry* next, u32 next_slot, u64 key) {
-    Links& links = links_[from];
-    if (links[0].eip != next_eip && links[0].valid(links[0].eip, key)) links[1] = links[0];
-    links[0] = {next_eip, next_slot, key, next};
+  struct alignas(64) Links {
+    std::array<Link, 2> link{};
+    DecodeCache::Entry* entry = nullptr;
+  };
+  // The row of the entry in `entry`'s slot.
+  Links& links_of(const DecodeCache::Entry& entry) { return links_[cache_.slot(entry)]; }
+  // The same, without the slot's division when `entry` came through a link (fetched_row_).
+  Links& row_of_fetched(const DecodeCache::Entry& entry) {
+    return fetched_row_ && fetched_row_->entry == &entry ? *fetched_row_ : links_of(entry);
   }
-  // The link from slot `from` for EIP `eip` under link key `key`, or null.
-  const Link* linked(u32 from, u32 eip, u64 key) const {
-    const Links& links = links_[from];
-    if (links[0].valid(eip, key)) [[likely]] return &links[0];
-    if (links[1].valid(eip, key)) return &links[1];
+  void slot_filled(u32 slot) override { links_[slot].link = {}; }
+  void drop_all_links() override;
+  // Records that `next` (found by a full look-up for `next_eip`) ran after the entry
+  // whose row is `from`, under link key `key`. A valid link to another EIP moves to
+  // the second place.
+  void link(Links& from, u32 next_eip, DecodeCache::Entry& next, u64 key) {
+    Link& first = from.link[0];
+    if (first.eip != next_eip && first.valid(first.eip, key)) from.link[1] = first;
+    first = {next_eip, key, &links_of(next)};
+  }
+  // The link from the row `from` for EIP `eip` under link key `key`, or null.
+  static const Link* linked(const Links& from, u32 eip, u64 key) {
+    if (from.link[0].valid(eip, key)) [[likely]] return &from.link[0];
+    if (from.link[1].valid(eip, key)) return &from.link[1];
     return nullptr;
   }
 
@@ -121,11 +129,12 @@ class LinkedRunner final : public DecodeCache::LinkTable {
   std::array<NumberedContext, 4> recent_contexts_{};  // serial 0: empty
   u32 next_context_serial_ = 2;
   u8 next_recent_context_ = 0;
-  u32 previous_slot_ = kNoSlot;  // the last retired instruction's decode-cache slot, or kNoSlot
+  Links* previous_ = nullptr;  // the last retired instruction's row of links, or null
   u64 fetch_link_key_ = 0;  // the decode cache's link key when the executing instruction was fetched
-  // The slot to link the executing instruction from at its retirement (its fetch was
-  // a full look-up after it), or kNoSlot (linked already, or no predecessor).
-  u32 link_from_ = kNoSlot;
+  // The row to link the executing instruction from at its retirement (its fetch was
+  // a full look-up after it), or null (linked already, or no predecessor).
+  Links* link_from_ = nullptr;
+  Links* fetched_row_ = nullptr;  // the row of the executing instruction when a link led to it, or null
   // The translation of the page the last instruction came from, valid in the fetch
   // context it was made in: the page holds the CS offsets offset_base .. offset_base
   // + FFFh (modulo 2^32). While the context is the same and the offset lies in the
