@@ -1,5 +1,6 @@
-// Reset, the run loop and instruction fetch (Intel SDM Vol. 3, "Processor State After
-// Reset"; Vol. 2, "Instruction Format"). Fault delivery is in cpu/delivery.cpp.
+// Reset, control registers, segment loads, the cost model's bookkeeping and run()
+// (Intel SDM Vol. 3, "Processor State After Reset"). The instruction cycle is in
+// cpu/instruction_cycle.*, fetch in cpu/fetch_unit.*, fault delivery in cpu/delivery.cpp.
 #include "cpu/cpu.h"
 
 #include <algorithm>
@@ -7,16 +8,17 @@
 #include <set>
 #include <stdexcept>
 
-#include "cpu/decoder.h"
-#include "cpu/execute_one.h"
+#include "cpu/instruction_cycle.h"
 #include "cpu/instruction_table.h"
+#include "cpu/linked_runner.h"
 #include "segmentation/system_segments.h"
 #include "trace/tracer.h"
 
 namespace x86lab {
 
 Cpu::Cpu(Mmu& mmu, PortBus& ports, Counters& counters, const CpuProfile& profile)
-    : mmu_(mmu), ports_(ports), counters_(counters), profile_(profile), decode_cache_(mmu.bus(), counters) {
+    : mmu_(mmu), ports_(ports), counters_(counters), profile_(profile), fetch_(mmu.bus(), counters),
+      runner_(std::make_unique<LinkedRunner>(fetch_.decode_cache())) {
   mmu_.bus().attach_clock(&clock_);
   if (InstructionTable::get().rows().size() > Counters::kInstructionRowCapacity)
     throw std::logic_error("the instruction table has more rows than Counters::instructions_by_row holds");
@@ -24,7 +26,7 @@ Cpu::Cpu(Mmu& mmu, PortBus& ports, Counters& counters, const CpuProfile& profile
   // A changed translation or a written code page ends a linked run after its
   // instruction (LinkedRunner::run_linked).
   mmu_.watch_translation_changes(attention_);
-  decode_cache_.watch_retirements(attention_);
+  fetch_.decode_cache().watch_retirements(attention_);
   reset();
 }
 
@@ -137,7 +139,7 @@ void Cpu::set_cost_model(const CostModel& model) {
   }
   clock_.costs = model.parts;
   caches_.configure(model.l1i, model.l1d);  // (its miss costs are in clock_.costs)
-  decode_cache_.clear();  // cached instructions carry the old costs
+  fetch_.decode_cache().clear();  // cached instructions carry the old costs
 }
 
 void Cpu::set_cache_model(bool on) {
@@ -187,7 +189,7 @@ void Cpu::close_cost_window() {
   auto charged = clock_.charged;
   u64& memory_operand = charged[static_cast<std::size_t>(CostPart::MemoryOperand)];
   memory_operand = counters_.memory_operand_instructions;
-  decode_cache_.for_each_pending([&](const Instruction& insn, u64 n) {
+  fetch_.decode_cache().for_each_pending([&](const Instruction& insn, u64 n) {
     now[insn.row] += n;
     if (insn.is_memory()) memory_operand += n;
   });
@@ -198,121 +200,6 @@ void Cpu::close_cost_window() {
 std::vector<CostWindow> Cpu::cost_windows() const {
   const auto& rows = InstructionTable::get().rows();
   return cost_windows_.windows([&](std::size_t row) { return std::string(rows[row]->mnemonic); });
-}
-
-// The executor of an instruction that may load CS (kLoadsCs): the form's own, then
-// Attention::kCodeSegmentLoaded, which ends a linked run after it, since the fetch
-// context the run assumes may be gone (LinkedRunner::run_linked).
-void Cpu::execute_ending_run(Cpu& cpu, const Instruction& insn) {
-  insn.form_executor()(cpu, insn);
-  cpu.attention_.raise(Attention::kCodeSegmentLoaded);
-}
-
-// The executor decode_at gives `insn`.
-Executor Cpu::own_executor(const Instruction& insn) {
-  return insn.form->attributes & kLoadsCs ? &execute_ending_run : insn.form_executor();
-}
-
-void Cpu::decode_at(u32 eip, Instruction& insn, u8* bytes) {
-  current_entry_ = nullptr;  // the fetch may fault
-  const SegmentRegister& cs = state.segments[CS];
-  decode([&](unsigned i) -> u8 {
-    const u32 offset = cs.cache.db ? eip + i : (eip + i) & 0xFFFF;
-    if (offset < cs.cache.valid_min || offset > cs.cache.valid_max) throw gp(0, "code segment limit");
-    // (Mmu::fetch, keeping the first byte's physical address for the cache model.)
-    const u32 physical = mmu_.translate(cs.cache.base + offset, AccessIntent::Execute, user());
-    if (i == 0) decoded_physical_ = physical & mmu_.bus().a20_mask();
-    const u8 byte = mmu_.bus().fetch<u8>(physical);
-    if (bytes) bytes[i] = byte;
-    return byte;
-  }, cs.cache.db, insn);
-  insn.cost = instruction_cost(insn);
-  insn.execute = own_executor(insn);
-  insn.operands_resolved = true;
-  for (unsigned n = 0; n < insn.register_operand.size(); ++n) {
-    insn.register_operand[n] = operand_detail::register_operand(insn, n);
-    if (insn.register_operand[n] == kNoRegister || insn.register_operand[n] == kModrmMemoryOperand)
-      insn.operands_resolved = false;
-    if (insn.register_operand[n] == kImmediateOperand) insn.immediate_operand = operand_detail::immediate_value(insn, n);
-  }
-}
-
-// The reference fetch (docs/performance.md). It has the same effects as decode_at:
-// the first byte's limit check and translation come first (a #GP or #PF there is the
-// one decode_at would raise); a hit then needs every byte inside the limit (and, for
-// a 16-bit segment, no wrap at FFFFh) and counts the bytes as code fetches. Any other
-// case returns null and decode_at repeats the fetch byte by byte: the repeated
-// translation hits the TLB the first one filled and is counted in the TLB model once
-// per page, as before.
-[[gnu::always_inline]] inline const Instruction* Cpu::cached_instruction(u32 eip, Instruction& scratch) {
-  const DescriptorCache& cs = state.segments[CS].cache;
-  const u32 offset = cs.db ? eip : eip & 0xFFFF;
-  if (offset < cs.valid_min || offset > cs.valid_max) [[unlikely]] return nullptr;
-  current_entry_ = nullptr;  // the translation may fault
-  const u32 physical = mmu_.translate(cs.base + offset, AccessIntent::Execute, user()) & mmu_.bus().a20_mask();
-  return look_up(eip, offset, physical, scratch);
-}
-
-// The decode cache's miss path (out of line, so the hit path stays short).
-const Instruction* Cpu::decode_and_cache(u32 eip, u32 offset, u32 physical, Instruction& scratch) {
-  const bool db = state.segments[CS].cache.db;
-  decode_at(eip, scratch, nullptr);
-  // Cached only when the bytes were contiguous: no wrap of the offset or linear address.
-  const u32 last = offset + scratch.length - 1;
-  if (last >= offset && (db || last <= 0xFFFF) && decode_cache_.cacheable(physical, scratch.length)) {
-    current_entry_ = decode_cache_.insert(physical, db, scratch);
-    footprint_.decoded(decode_cache_.slot(*current_entry_));
-    // Its retirement or fault counts the bytes as fetched, and the bus has counted
-    // this fetch already.
-    if constexpr (kStatistics)
-      counters_.accesses_by_kind[static_cast<std::size_t>(AccessKind::CodeFetch)] -= scratch.length;
-  }
-  return &scratch;
-}
-
-void Cpu::retire_uncached(const Instruction& insn, u32 linear) {
-  ++counters_.opcodes[insn.opcode_index];
-  ++counters_.instructions_by_row[insn.row];
-  if (insn.is_memory()) ++counters_.memory_operand_instructions;
-  counters_.code_bytes += insn.length;
-  footprint_.retired_uncached(linear, insn.length);
-}
-
-void Cpu::abort_instruction(const Fault& fault, u32 start_esp) {
-  // An instruction from the decode cache was fetched: its bytes count as fetched (the
-  // bus counted those of one decoded from memory).
-  if (kStatistics && current_entry_)
-    counters_.accesses_by_kind[static_cast<std::size_t>(AccessKind::CodeFetch)] += current_entry_->insn.length;
-  current_entry_ = nullptr;
-  if (fault.vector == static_cast<u8>(Vector::UD) && fault.cause == "undefined opcode") ++counters_.undefined_opcodes;
-  instruction_debug_hits_ = 0;  // an instruction that faults reports no data breakpoint
-  if (task_switch_committed_) {
-    task_switch_committed_ = false;  // the fault is the new task's: its CS:EIP and ESP stay
-  } else {
-    state.eip = instruction_eip_;
-    state.gpr[ESP] = start_esp;
-  }
-  clock_.charge(CostPart::FaultingInstruction);
-  deliver_fault(fault);
-}
-
-// The Instruction event of a retired instruction fetched at `selector`:EIP (CS at its
-// start; a far transfer changes it), linear address `linear`.
-void Cpu::trace_retired(const Instruction& insn, u16 selector, bool code32, u32 linear,
-                        const std::array<u8, kMaxInstructionBytes>& bytes, const std::array<u32, 10>& before) {
-  Tracer* tracer = this->tracer();
-  emit(tracer, events::Instruction{.cs = selector, .eip = instruction_eip_, .linear = linear, .cpl = state.cpl,
-                                   .bytes = std::span<const u8>(bytes.data(), insn.length),
-                                   .mnemonic = insn.form->mnemonic, .code_size = static_cast<u8>(code32 ? 32 : 16)});
-  if (!tracer->wants(EventKind::RegisterWrite)) return;
-  std::array<u32, 10> after{};
-  std::copy(state.gpr.begin(), state.gpr.end(), after.begin());
-  after[8] = state.eip;
-  after[9] = state.eflags;
-  for (u8 r = 0; r < 10; ++r) {
-    if (r == 8 || before[r] == after[r]) continue;  // EIP changes every instruction: not an event
-    emit(tracer, events::RegisterWrite{.reg = r, .old_value = before[r], .new_value = after[r]});
-  }
 }
 
 bool Cpu::try_deliver_interrupt() {
@@ -331,12 +218,7 @@ bool Cpu::try_deliver_interrupt() {
   return true;
 }
 
-void Cpu::step() {
-  attention_.raise(Attention::kCheckInterrupt);  // as at the start of run(): the state may have been edited
-  ReferenceFetch reference;
-  execute_step(reference);
-  decode_cache_.settle();
-}
+void Cpu::step() { InstructionCycle::step(*this); }
 
 StopReason Cpu::run(u64 max_instructions) {
   // Counters are exact between runs. At most 2^30 steps between two settles keep a
@@ -345,7 +227,7 @@ StopReason Cpu::run(u64 max_instructions) {
   for (;;) {
     const u64 chunk = std::min(max_instructions, kSettleSteps);
     const StopReason reason = run_instructions(chunk);
-    decode_cache_.settle();
+    fetch_.decode_cache().settle();
     max_instructions -= chunk;
     if (reason != StopReason::InstructionLimit || max_instructions == 0) return reason;
   }
@@ -355,17 +237,10 @@ StopReason Cpu::run_instructions(u64 max_instructions) {
   // The state may have been changed from outside (a debugger setting IF, a loader):
   // look at INTR once; from here on the PIC and IF changes ask for the check.
   attention_.raise(Attention::kCheckInterrupt);
-  // The slice goes to the accelerator unless something observes every instruction.
-  if (!tracer() && !monitor_) [[likely]] return LinkedRunner::run(*this, max_instructions);
-  ReferenceFetch reference;
-  StopReason reason;
-  for (u64 i = 0; i < max_instructions; ++i) {
-    if (stop_before_step(reason)) [[unlikely]] return reason;
-    execute_step(reference);
-    ++steps_;
-    if (stop_after_step(reason)) [[unlikely]] return reason;
-  }
-  return StopReason::InstructionLimit;
+  // The slice goes to the accelerator unless something observes every instruction
+  // or the decode cache is off.
+  if (!tracer() && !monitor_ && decode_cache_on_) [[likely]] return runner_->run(*this, max_instructions);
+  return InstructionCycle::run_reference(*this, max_instructions);
 }
 
 }  // namespace x86lab

@@ -5,18 +5,18 @@
 // (signal_fault: the operand helpers, try_read/try_write), restores the
 // instruction-start EIP and ESP and is delivered by the run loop. The data accesses'
 // bodies are in cpu/memory_access.h and the operand helpers in cpu/operands.h (both
-// included at the end); the run loops' inline per-step helpers in cpu/execute_one.h.
+// included at the end). The instruction cycle that drives it is cpu/instruction_cycle.h,
+// its fetch and decode cache cpu/fetch_unit.h, the accelerator cpu/linked_runner.h.
 #pragma once
 #include <array>
 #include <atomic>
 #include "cpu/code_lines.h"
 #include "cpu/cpu_profile.h"
 #include "cpu/cpu_state.h"
-#include "cpu/decode_cache.h"
+#include "cpu/fetch_unit.h"
 #include "cpu/x87/error_pins.h"
 #include "cpu/flags.h"
 #include "cpu/instruction.h"
-#include "cpu/linked_runner.h"
 #include "cpu/replay_watch.h"
 #include "mmu/paging.h"
 #include "mmu/port_bus.h"
@@ -25,6 +25,7 @@
 #include "trace/cost_model.h"
 #include "trace/state_archive.h"
 
+#include <memory>
 #include <span>
 #include <string>
 #include <unordered_set>
@@ -85,6 +86,7 @@ class StepMonitor {
 void transfer_cpu_state(StateArchive& archive, CpuState& state);
 
 class Cpu;
+class LinkedRunner;
 
 // An observer of the data accesses made through one segment register (Cpu::observe_segment;
 // `x86lab run --record-tls` watches GS, the thread pointer of Linux i386 glibc). Called
@@ -142,9 +144,20 @@ class Cpu {
   void stop_from_signal() { attention_.raise_from_signal(); }
   // Steps (instructions and deliveries) run() has taken since construction.
   u64 steps() const { return steps_; }
-  // The reference interpreter: executes one instruction (fetch from the decode cache,
-  // execute, retire), or delivers one pending interrupt, or does nothing when halted.
+  // The reference interpreter (InstructionCycle::step): executes one instruction
+  // (fetch from the decode cache, execute, retire), or delivers one pending interrupt,
+  // or does nothing when halted.
   void step();
+  // Turns the decode cache off (or on again, the default): off, every instruction is
+  // decoded from its bytes (FetchUnit::decode_at) and run() takes the reference
+  // interpreter's loop. Results, counters and traces are the same either way (the
+  // accelerator contract, tests/platform/accelerator_contract_test.cpp, compares a
+  // run without the cache to one with the accelerator); off is slower.
+  void set_decode_cache(bool on) {
+    decode_cache_on_ = on;
+    fetch_.decode_cache().clear();
+  }
+  bool decode_cache_on() const { return decode_cache_on_; }
   void stop() { attention_.raise(Attention::kStopRequested); }
   // Sets (or, with null, removes) the debugger's step monitor.
   void set_step_monitor(StepMonitor* monitor) {
@@ -212,6 +225,7 @@ class Cpu {
     ports_.set_tracer(tracer);
   }
   Mmu& mmu() { return mmu_; }
+  const Mmu& mmu() const { return mmu_; }
   PortBus& ports() { return ports_; }
 
   // ---- mode ----
@@ -368,7 +382,7 @@ class Cpu {
   // shutdown by the SDM's class table.
   void deliver_fault(const Fault& fault);
   // Raises `fault` from an executor's own check without C++ unwinding: the executor
-  // returns at once after the call, and execute_one then restores the instruction-start
+  // returns at once after the call, and the instruction cycle then restores the instruction-start
   // state and delivers the fault exactly as it does a thrown Fault (same state, counters
   // and trace). For the faults trap-and-emulate guests take on every iteration (#GP from
   // IN/OUT, CLI/STI, HLT and privileged instructions at CPL > 0, and the #GP, #SS and
@@ -454,77 +468,88 @@ class Cpu {
   // CR0.AM or DR7 change).
   void update_access_checks();
 
- private:
-  static constexpr u32 kDr6Bs = 1u << 14, kDr6Bt = 1u << 15;
-  static constexpr std::string_view kInstructionBreakpointCause = "instruction breakpoint";
-  friend class LinkedRunner;
-  // The reference fetch policy of execute_one: a full look-up in the decode cache
-  // (cached_instruction). LinkedRunner is the other one (links, the code page reused).
-  struct ReferenceFetch {
-    const Instruction* fetch(Cpu& cpu, u32 eip, Instruction& scratch) { return cpu.cached_instruction(eip, scratch); }
-    void retired(Cpu&, DecodeCache::Entry*, u32) {}
-    void faulted(Cpu&) {}
-  };
-  // One instruction: fetch (through `fetch`), execute, retire; a fault restores the
-  // instruction-start state and is delivered (cpu/execute_one.h).
-  template <class Fetch>
-  void execute_one(Fetch& fetch);
-  // step() without its INTR re-check (the run loops' step).
-  template <class Fetch>
-  void execute_step(Fetch& fetch);
-  // The checks of a run loop before a step: the step monitor, a stop request, the
-  // cycle limit and the signal stop. True (with `reason`) when run() returns.
-  bool stop_before_step(StopReason& reason);
-  // After a step: shutdown, or a halt nothing can wake (an interrupt it can take or an NMI).
-  bool stop_after_step(StopReason& reason) const;
-  // Decodes the instruction at CS:EIP byte by byte (segment limit, paging and the
-  // code-page mark per byte), filling `bytes` when it is not null.
-  void decode_at(u32 eip, Instruction& insn, u8* bytes);
-  static void execute_ending_run(Cpu& cpu, const Instruction& insn);
-  static Executor own_executor(const Instruction& insn);
-  // Instruction::cost of a decoded instruction under the installed cost model.
+  // ---- for runners (cpu/instruction_cycle.h, cpu/linked_runner.h) ----
+  // The attention word: every reason to leave the linked run (mmu/attention.h).
+  Attention& attention() { return attention_; }
+  const Attention& attention() const { return attention_; }
+  FetchUnit& fetch_unit() { return fetch_; }
+  // The code footprint's observer (Counters::code_lines_*, the code range; cpu/code_lines.h).
+  CodeFootprint& code_footprint() { return footprint_; }
+  // Counters::replayed_instructions' observer (cpu/replay_watch.h).
+  ReplayWatch& replay_watch() { return replay_; }
+  // The profile's L1 caches (trace/cache_model.h).
+  CacheObserver& caches() { return caches_; }
+  StepMonitor* step_monitor() const { return monitor_; }
+  InterruptController* interrupt_controller() const { return pic_; }
+  // The cycle limit of set_cycle_limit in 1/256 cycles (ModeledClock::subcycles).
+  u64 subcycle_limit() const { return subcycle_limit_; }
+  // Adds `n` to steps().
+  void count_steps(u64 n) { steps_ += n; }
+  // The instruction at CS:EIP starts (instruction_eip()).
+  void begin_instruction() { instruction_eip_ = state.eip; }
+  // Before each instruction: tells the replay watch of the starts that can change it
+  // (at the faulting CPL, and at its CS:EIP when the handler ran at that CPL too); a
+  // replay's start asks for the slow step, whose retirement counts it.
+  void watch_replay_start() {
+    if (!replay_.pending()) [[likely]] return;
+    const SegmentRegister& cs = state.segments[CS];
+    const u32 linear = cs.cache.base + state.eip;
+    if (!replay_.may_act_at(state.cpl, linear)) return;
+    // The linked run retires a replay's start in its attention branch (LinkedRunner::run_linked).
+    if (replay_.instruction_starts(state.cpl, cs.selector, linear)) request_slow_step();
+  }
+  // Instruction::cost of a decoded instruction under the installed cost model, in 1/256 cycles.
   u32 instruction_cost(const Instruction& insn) const;
-  // The decoded instruction at CS:EIP from the decode cache (decoding and caching it
-  // on a miss), or null when it must be decoded byte by byte (see cpu.cpp).
-  const Instruction* cached_instruction(u32 eip, Instruction& scratch);
-  // Its look-up once the first byte passed the limit check and was translated to
-  // `physical` (A20 applied; `offset`: EIP as a CS offset).
-  const Instruction* look_up(u32 eip, u32 offset, u32 physical, Instruction& scratch);
-  [[gnu::noinline]] const Instruction* decode_and_cache(u32 eip, u32 offset, u32 physical, Instruction& scratch);
-  // Between instructions (between_instructions.cpp): debug traps, NMI, INTR. True
-  // when an event was delivered (it takes the place of an instruction).
-  bool service_events();
-  // Delivers an event, escalating faults during its delivery to #DF and shutdown.
-  void deliver_event(u8 vector, std::optional<u32> error_code, EventSource source);
-  void deliver_through_task_gate(const Descriptor& gate, std::optional<u32> error_code, u32 return_eip);
-  void record_fault(u8 vector, std::optional<u32> error_code, std::string_view cause);
-  void shutdown();
-  void check_code_breakpoint();
-  void check_access(u32 linear, unsigned size, bool is_write);
-  void note_debug_traps(bool single_step);
-  // The statistics of a retired instruction that did not come from the decode cache.
-  [[gnu::noinline]] void retire_uncached(const Instruction& insn, u32 linear);
-  // Restores the instruction-start state after `fault` and delivers it (execute_one).
-  void abort_instruction(const Fault& fault, u32 start_esp);
-  StopReason run_instructions(u64 max_instructions);  // run() without settling the statistics
-  // Counts a retired instruction: the instruction and its cost, a replayed start, the
-  // statistics (in its decode-cache entry when it came from one; `linear`: its linear
-  // address, CS base + instruction_eip_). `kMayBeReplay` false: the caller knows it
-  // is no replay candidate. kViaLink: it came through a successor link, so its code
-  // lines are in the set already (LinkedRunner::retired makes links only to retired
-  // instructions) and `linear` is unused.
-  template <bool kMayBeReplay, bool kViaLink>
-  [[gnu::always_inline]] void count_retirement(const Instruction& insn, DecodeCache::Entry* entry, u32 linear);
+  // An instruction that may load CS or change CPL ran (Attention::kCodeSegmentLoaded):
+  // the fetch context a linked run assumes may be gone.
+  void note_code_segment_load() { attention_.raise(Attention::kCodeSegmentLoaded); }
   // Something only the slow step handles before the next instruction: the attention
   // word (interrupt check, trap, NMI, stop request, monitor), an armed code
   // breakpoint, TF or RF, HLT or shutdown (the linked run checks it after each instruction).
   bool needs_slow_step() const {
     return attention_.any() | code_breakpoints_ | state.halted | state.shutdown | (state.eflags & (flag::RF | flag::TF));
   }
-  // Delivers a fault raised by signal_fault during the instruction as a caught one
-  // (execute_one, the linked run), after telling `fetch`; false when none was raised.
-  template <class Fetch>
-  bool deliver_signalled_fault(u32 start_esp, Fetch& fetch);
+  // Between instructions (between_instructions.cpp): debug traps, NMI, INTR. True
+  // when an event was delivered (it takes the place of an instruction).
+  bool service_events();
+  // Whether an execute breakpoint is enabled in DR7, and its check at CS:EIP (#DB
+  // fault on a hit; SDM "Instruction-Breakpoint Exception Condition").
+  bool code_breakpoints_armed() const { return code_breakpoints_ != 0; }
+  void check_code_breakpoint();
+  // Whether a data breakpoint was hit by the current instruction, and the #DB traps of
+  // a retired instruction (single step, data breakpoints) noted for the next boundary.
+  bool data_breakpoint_hit() const { return instruction_debug_hits_ != 0; }
+  void note_debug_traps(bool single_step);
+  // The fault signal_fault raised in the current instruction (fault_signalled() must
+  // be true), cleared.
+  Fault take_signalled_fault() {
+    const Fault fault = *signalled_fault_;
+    signalled_fault_.reset();
+    return fault;
+  }
+  // The instruction-start state after a fault of the current instruction: EIP and
+  // ESP (`start_esp`) restored, unless a task switch committed (the fault is then the
+  // new task's); its data breakpoint hits dropped (a faulting instruction reports none).
+  void restore_instruction_start(u32 start_esp) {
+    instruction_debug_hits_ = 0;
+    if (task_switch_committed_) {
+      task_switch_committed_ = false;
+    } else {
+      state.eip = instruction_eip_;
+      state.gpr[ESP] = start_esp;
+    }
+  }
+
+ private:
+  static constexpr u32 kDr6Bs = 1u << 14, kDr6Bt = 1u << 15;
+  static constexpr std::string_view kInstructionBreakpointCause = "instruction breakpoint";
+  // Delivers an event, escalating faults during its delivery to #DF and shutdown.
+  void deliver_event(u8 vector, std::optional<u32> error_code, EventSource source);
+  void deliver_through_task_gate(const Descriptor& gate, std::optional<u32> error_code, u32 return_eip);
+  void record_fault(u8 vector, std::optional<u32> error_code, std::string_view cause);
+  void shutdown();
+  void check_access(u32 linear, unsigned size, bool is_write);
+  StopReason run_instructions(u64 max_instructions);  // run() without settling the statistics
   // signal_fault for a failed try_read/try_write; returns false (the access's result).
   [[gnu::cold]] bool signal_access_fault(const Fault& fault);
   // A SegmentLoad event for a real-mode or virtual-8086 load (no descriptor).
@@ -533,10 +558,6 @@ class Cpu {
     emit(tracer(), events::SegmentLoad{.reg = segment, .selector = reg.selector, .base = reg.cache.base,
                                        .limit = reg.cache.limit, .no_descriptor = true});
   }
-  // The Instruction event (and, when wanted, RegisterWrite events) of a retired
-  // instruction; only called while tracing. `code32` is CS.D at its start.
-  void trace_retired(const Instruction& insn, u16 selector, bool code32, u32 linear, const std::array<u8, 15>& bytes,
-                     const std::array<u32, 10>& before);
   bool try_deliver_interrupt();
   void deliver_real_mode(u8 vector, u32 return_eip);
   void deliver_protected_mode(u8 vector, std::optional<u32> error_code, EventSource source, u32 return_eip);
@@ -561,28 +582,15 @@ class Cpu {
   void close_cost_window();
   // The profile's L1 caches (trace/cache_model.h), observing fetches here and data
   // accesses at the bus, which keeps its address while the model is on (the Cpu
-  // is neither copied nor moved: the address stays valid until ~Cpu detaches it);
-  // decoded_physical_: the physical address (A20 applied) of the first byte decode_at
-  // fetched.
+  // is neither copied nor moved: the address stays valid until ~Cpu detaches it).
   CacheObserver caches_{counters_, clock_};
-  u32 decoded_physical_ = 0;
-  DecodeCache decode_cache_;          // decoded instructions by physical address (cpu/decode_cache.h)
+  FetchUnit fetch_;  // fetch and the decode cache (cpu/fetch_unit.h)
+  bool decode_cache_on_ = true;  // set_decode_cache
   // The code footprint's observer (Counters::code_lines_*, the code range), with its
   // side table beside the decode cache's slots (cpu/code_lines.h).
   CodeFootprint footprint_{counters_, clock_, DecodeCache::kEntries};
-  Instruction scratch_;               // the instruction being decoded outside the cache
-  std::optional<Fault> signalled_fault_;  // raised by signal_fault, delivered by execute_one
-  // The executing instruction comes from `entry` (its retirement is counted there).
-  const Instruction& use_entry(DecodeCache::Entry& entry) {
-    current_entry_ = &entry;
-    return entry.insn;
-  }
-  // The executing instruction's entry, or null: set when the fetch completes, and
-  // cleared by every fetch step that can fault before that (the translation,
-  // decode_at, check_code_breakpoint), so a fault finds here only an instruction
-  // that was fetched from the entry (abort_instruction).
-  DecodeCache::Entry* current_entry_ = nullptr;
-  LinkedRunner runner_;  // the accelerator (cpu/linked_runner.h): links, fetch contexts, code page
+  std::optional<Fault> signalled_fault_;  // raised by signal_fault, delivered by the instruction cycle
+  std::unique_ptr<LinkedRunner> runner_;  // the accelerator (cpu/linked_runner.h): its links, fetch contexts, code page
   u32 pending_debug_ = 0;             // DR6 bits of #DB traps waiting for the next instruction boundary
   u32 instruction_debug_hits_ = 0;    // data breakpoints hit by the current instruction (B0-B3)
   u8 code_breakpoints_ = 0;           // enabled execute breakpoints, bit n = DRn
@@ -601,10 +609,6 @@ class Cpu {
   std::array<FaultRecord, 8> fault_chain_{};
   // Counters::replayed_instructions' observer (cpu/replay_watch.h), dormant unless attached.
   ReplayWatch replay_;
-  // Before each instruction: tells the replay watch of the starts that can change it
-  // (at the faulting CPL, and at its CS:EIP when the handler ran at that CPL too); a
-  // replay's start asks for the slow step, whose retirement counts it.
-  void watch_replay_start();
   u8 fault_chain_size_ = 0;
 };
 

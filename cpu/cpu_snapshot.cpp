@@ -126,10 +126,10 @@ void Cpu::transfer_state(StateArchive& a) {
   // paging bits flushes it), and no decoded instruction or link survives.
   write_debug_register(7, state.dr[7]);
   sync_paging();
-  decode_cache_.clear();
+  fetch_.decode_cache().clear();
   signalled_fault_.reset();
   task_switch_committed_ = false;
-  current_entry_ = nullptr;
+  fetch_.forget_entry();
   // Everything the slow step might have to look at: asking costs one slow step.
   attention_.clear(~u32{Attention::kMonitor});
   attention_.raise(Attention::kCheckInterrupt | Attention::kSlowStep | Attention::kTranslationChanged |

@@ -55,7 +55,7 @@ void Cpu::update_access_checks() {
 }
 
 void Cpu::check_code_breakpoint() {
-  current_entry_ = nullptr;  // a code breakpoint faults before the fetch
+  fetch_.forget_entry();  // a code breakpoint faults before the fetch
   const u32 linear = state.segments[CS].cache.base + state.eip;
   u32 hits = 0;
   for (unsigned b = 0; b < 4; ++b)

@@ -42,22 +42,28 @@ class DecodeCache final : public CodeWriteListener {
     // Retirements of this instruction not yet added to Counters (per-opcode counts,
     // code bytes, code-fetch bytes; settle()).
     u32 executions = 0;
-    // The instructions that ran after this one the last two times they differed (a
-    // conditional branch's fall-through and target): each the entry decoded for EIP
-    // `eip`, valid while the cache's link_key() for the CPU's fetch context is still
-    // `key` (Cpu's successor shortcut). links[0] is the more recent.
-    struct Link {
-      u32 eip = 0;
-      u64 key = 0;
-      Entry* next = nullptr;
-      bool valid(u32 for_eip, u64 now) const { return eip == for_eip && key == now; }
-    };
-    std::array<Link, 2> links{};
     Instruction insn;
   };
   // The entry's slot number (0 .. kEntries - 1), for side tables kept beside the cache
-  // (an insert() reuses the slot of the entry it replaces; cpu/code_lines.h).
+  // (an insert() reuses the slot of the entry it replaces; cpu/code_lines.h, the
+  // runner's successor links).
   u32 slot(const Entry& e) const { return static_cast<u32>(&e - entries_.get()); }
+  Entry& entry_at(u32 slot) { return entries_[slot]; }
+
+  // A table of links kept beside the slots by its owner (LinkedRunner's successor
+  // links), whose validity the link keys decide (link_key()): told when a slot gets a
+  // new entry (insert()) and when every link must go (the link stamp wrapped, so that
+  // an old key could match again). It must outlive its attachment.
+  class LinkTable {
+   public:
+    virtual void slot_filled(u32 slot) = 0;
+    virtual void drop_all_links() = 0;
+
+   protected:
+    ~LinkTable() = default;
+  };
+  // Attaches `table` (null: none).
+  void attach_link_table(LinkTable* table) { link_table_ = table; }
 
   // The entry of the instruction decoded at `physical` (A20 already applied) for
   // CS.D = `default32`, or null.
@@ -82,8 +88,8 @@ class DecodeCache final : public CodeWriteListener {
     e.generation = generations_[block_slot(physical)];
     // Reaching into the next block: a write there must retire this block too.
     if ((physical % kCodeBlockBytes) + insn.length > kCodeBlockBytes) set_reached_into(block_slot(physical) + 1);
-    e.links = {};
     e.insn = insn;
+    if (link_table_) link_table_->slot_filled(slot(e));
     return &e;
   }
   // True when an instruction of `length` bytes at `physical` may be cached: inside one
@@ -140,21 +146,8 @@ class DecodeCache final : public CodeWriteListener {
   u64 link_key(u32 context) const { return (u64{link_stamp_} << 32) | context; }
   // Makes every link stale.
   void unlink_all() { next_link_stamp(); }
-  // Records that `next` (found by a full look-up for `next_eip`) ran after `from`, in
-  // the context of link key `key`. A valid link to another EIP moves to the second place.
-  void link(Entry& from, u32 next_eip, Entry* next, u64 key) {
-    Entry::Link& first = from.links[0];
-    if (first.eip != next_eip && first.valid(first.eip, key)) from.links[1] = first;
-    first = {next_eip, key, next};
-  }
-  // The linked successor of `from` for EIP `eip` under link key `key`, or null.
-  static Entry* linked(const Entry& from, u32 eip, u64 key) {
-    if (from.links[0].valid(eip, key)) [[likely]] return from.links[0].next;
-    if (from.links[1].valid(eip, key)) return from.links[1].next;
-    return nullptr;
-  }
 
-  static constexpr u32 kEntries = 1u << 15;          // direct-mapped; 136 bytes each, ~4.3 MiB
+  static constexpr u32 kEntries = 1u << 15;          // direct-mapped; 88 bytes each, ~2.8 MiB
   // Code blocks share a generation slot by block number mod 512Ki (32 MiB apart), which
   // only retires more than needed.
   static constexpr u32 kGenerationSlots = 1u << 19;
@@ -165,7 +158,7 @@ class DecodeCache final : public CodeWriteListener {
   // every link is dropped first.
   void next_link_stamp() {
     if (++link_stamp_ != 0) [[likely]] return;
-    for (u32 i = 0; i < kEntries; ++i) entries_[i].links = {};
+    if (link_table_) link_table_->drop_all_links();
     link_stamp_ = 1;
   }
   static u32 block_slot(u32 physical) { return (physical / kCodeBlockBytes) & (kGenerationSlots - 1); }
@@ -205,6 +198,7 @@ class DecodeCache final : public CodeWriteListener {
   u32 link_stamp_ = 1;  // links start out stale (next_stamp 0)
   Attention unwatched_;
   Attention* watch_ = &unwatched_;  // watch_retirements()
+  LinkTable* link_table_ = nullptr;  // attach_link_table()
 };
 
 }  // namespace x86lab

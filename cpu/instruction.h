@@ -80,7 +80,7 @@ enum Attribute : u16 {
   kProtectedModeOnly = 1 << 8,
   // Loads CS or changes CPL without a fault: far JMP/CALL/RET, IRET, INT n, INT3, INTO,
   // INT1, SYSENTER, SYSEXIT (and the task switches they may make). The CPU runs them
-  // through Cpu::execute_ending_run, which ends a linked run after them; any other
+  // through execute_ending_run (cpu/fetch_unit.cpp), which ends a linked run after them; any other
   // instruction that changes CS or CPL does so by faulting.
   kLoadsCs = 1 << 9,
   // MOV to/from DRn: DR7.GD raises #DB (SDM "Debug Control Register (DR7)") before

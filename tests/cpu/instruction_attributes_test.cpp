@@ -42,7 +42,7 @@ TEST(Instructions, ProtectedModeOnlyRowsAreTheSdmsList) {
 }
 
 // The fast path's attribute: a row that can load CS or change CPL without faulting
-// must carry kLoadsCs (Cpu::execute_ending_run ends a linked run after it; a linked run
+// must carry kLoadsCs (execute_ending_run in cpu/fetch_unit.cpp ends a linked run after it; a linked run
 // would otherwise go on with a stale fetch context). The SDM's instructions that load
 // CS (Vol. 2 "JMP", "CALL", "RET", "IRET/IRETD", "INT n/INTO/INT3/INT1", "SYSENTER",
 // "SYSEXIT"; Vol. 3 "Task Switching"): far JMP and CALL (a direct far pointer Ap or a

@@ -1,17 +1,20 @@
-// The contract between the reference interpreter (Cpu::step) and the accelerator
-// (LinkedRunner, which Cpu::run picks when nothing observes every instruction;
-// docs/performance.md "The contract"): over every ROM under roms/tests/ and the two
-// test386 images, a machine run with the accelerator ends in the same state as one in
-// which a step monitor makes every step go through the reference interpreter: the
-// same run result, debug-console bytes, CPU, MMU, device, clock and counter sections
-// of a machine snapshot (platform/snapshot/machine_state.h) and the same RAM. The
-// reference side is the independent source here: each instruction fetched by a full
-// decode-cache look-up and retired through the complete count.
+// The contract between the reference interpreter (InstructionCycle::run_reference) and
+// the accelerator (LinkedRunner, which Cpu::run picks when nothing observes every
+// instruction; docs/performance.md "The contract"): over every ROM under roms/tests/
+// and the two test386 images, a machine run with the accelerator ends in the same
+// state as one with the decode cache off (Cpu::set_decode_cache(false)): the same run
+// result, debug-console bytes, CPU, MMU, device, clock and counter sections of a
+// machine snapshot (platform/snapshot/machine_state.h) and the same RAM. The reference
+// side is the independent source here: each instruction decoded from its bytes at
+// every step (FetchUnit::decode_at), no decode cache at all, and retired through the
+// complete count; so a wrong decode-cache entry shows as a difference (the second
+// test corrupts one and sees the comparison fail).
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -23,11 +26,6 @@ namespace x86lab {
 namespace {
 
 namespace fs = std::filesystem;
-
-// Looks at every step: run() then takes the reference interpreter's loop.
-struct EveryStep final : StepMonitor {
-  void before_step() override {}
-};
 
 struct Outcome {
   RunResult result{};
@@ -55,27 +53,64 @@ std::vector<std::string> test_roms() {
   return roms;
 }
 
-Outcome run_rom(const std::string& image, u64 max_steps, bool reference) {
+// Runs `bios` for at most `max_steps` steps, with the accelerator or (`reference`)
+// with the decode cache off. `after_steps`, when set, is called once after the
+// first `pause_at` steps (a test hook into the accelerated machine).
+Outcome run_bios(std::vector<u8> bios, u64 max_steps, bool reference, u64 pause_at = 0,
+                 const std::function<void(Machine&)>& after_steps = {}) {
   Outcome outcome;
   char* buffer = nullptr;
   std::size_t size = 0;
   std::FILE* console = open_memstream(&buffer, &size);
   {
     MachineConfig config;
-    config.bios = read_rom_image(image);
+    config.bios = std::move(bios);
     config.debug_console = console;
     config.max_instructions = max_steps;
     Machine machine(config);
-    EveryStep monitor;
-    if (reference) machine.cpu.set_step_monitor(&monitor);
+    if (reference) machine.cpu.set_decode_cache(false);
+    if (after_steps) {
+      machine.run_for(pause_at);
+      after_steps(machine);
+    }
     outcome.result = machine.run();
-    machine.cpu.set_step_monitor(nullptr);
     outcome.state = capture_machine_state(machine);
   }
   std::fclose(console);
   outcome.console.assign(buffer, size);
   std::free(buffer);
   return outcome;
+}
+
+// The contract's comparison: what differs between the two outcomes, one line each
+// (empty: they end alike).
+std::vector<std::string> differences(const Outcome& fast, const Outcome& reference) {
+  std::vector<std::string> found;
+  const auto check = [&](bool same, const std::string& what) {
+    if (!same) found.push_back(what);
+  };
+  check(fast.result.reason == reference.result.reason, "run result");
+  check(fast.result.exit_status == reference.result.exit_status, "exit status");
+  check(fast.console == reference.console, "debug console");
+  check(fast.state.steps == reference.state.steps, "steps");
+  check(fast.state.instructions == reference.state.instructions, "instructions");
+  check(fast.state.cpu == reference.state.cpu, "CPU section");
+  check(fast.state.mmu == reference.state.mmu, "MMU section (TLB, its statistics model)");
+  check(fast.state.devices == reference.state.devices, "devices section");
+  check(fast.state.clock == reference.state.clock, "clock section (modeled cycles, device events)");
+  check(fast.state.counters == reference.state.counters, "counters section");
+  check(fast.state.ram.size() == reference.state.ram.size(), "RAM page count");
+  for (std::size_t i = 0; i < std::min(fast.state.ram.size(), reference.state.ram.size()); ++i)
+    check(fast.state.ram[i].index == reference.state.ram[i].index &&
+              *fast.state.ram[i].bytes == *reference.state.ram[i].bytes,
+          "RAM page " + std::to_string(fast.state.ram[i].index));
+  return found;
+}
+
+std::string joined(const std::vector<std::string>& lines) {
+  std::string text;
+  for (const std::string& line : lines) text += line + "; ";
+  return text;
 }
 
 TEST(AcceleratorContract, EveryTestRomEndsAsUnderTheReferenceInterpreter) {
@@ -85,28 +120,65 @@ TEST(AcceleratorContract, EveryTestRomEndsAsUnderTheReferenceInterpreter) {
     const std::string image = std::string(X86LAB_ROM_DIR) + "/" + rom;
     // test386 runs on past its POST FFh loop; 3 million steps cover its tests.
     const u64 max_steps = rom.starts_with("test386/") ? 3'000'000 : 50'000'000;
-    const Outcome fast = run_rom(image, max_steps, false), reference = run_rom(image, max_steps, true);
+    const Outcome fast = run_bios(read_rom_image(image), max_steps, false);
+    const Outcome reference = run_bios(read_rom_image(image), max_steps, true);
     SCOPED_TRACE(rom);
-    EXPECT_EQ(fast.result.reason, reference.result.reason);
-    EXPECT_EQ(fast.result.exit_status, reference.result.exit_status);
-    EXPECT_EQ(fast.console, reference.console);
-    EXPECT_EQ(fast.state.steps, reference.state.steps);
-    EXPECT_EQ(fast.state.instructions, reference.state.instructions);
-    EXPECT_TRUE(fast.state.cpu == reference.state.cpu) << "CPU section";
-    EXPECT_TRUE(fast.state.mmu == reference.state.mmu) << "MMU section (TLB, its statistics model)";
-    EXPECT_TRUE(fast.state.devices == reference.state.devices) << "devices section";
-    EXPECT_TRUE(fast.state.clock == reference.state.clock) << "clock section (modeled cycles, device events)";
-    EXPECT_TRUE(fast.state.counters == reference.state.counters) << "counters section";
-    ASSERT_EQ(fast.state.ram.size(), reference.state.ram.size());
-    for (std::size_t i = 0; i < fast.state.ram.size(); ++i) {
-      EXPECT_EQ(fast.state.ram[i].index, reference.state.ram[i].index);
-      EXPECT_TRUE(*fast.state.ram[i].bytes == *reference.state.ram[i].bytes) << "RAM page " << fast.state.ram[i].index;
-    }
+    EXPECT_TRUE(differences(fast, reference).empty()) << joined(differences(fast, reference));
     // A ROM that passes prints PASS (the reference run must not be vacuous).
     if (!rom.starts_with("test386/")) {
       EXPECT_NE(reference.console.find("PASS"), std::string::npos);
     }
   }
+}
+
+// A 64 KiB BIOS image whose reset vector (F000:FFF0) jumps to a loop at F000:0100
+// that adds 1 to EAX 100 times, writes AL to the debug console (port E9h) and halts
+// with IF = 0. Real mode, 16-bit code; hand-assembled (SDM Vol. 2 opcode tables).
+constexpr u16 kAddOffset = 0x0106;  // ADD EAX, 1 (66 83 C0 01)
+std::vector<u8> counting_loop_bios() {
+  std::vector<u8> image(kRomGranule, 0xF4);  // HLT everywhere else
+  const std::vector<u8> code = {
+      0x66, 0x31, 0xC0,        // 0100: xor eax, eax
+      0xB9, 0x64, 0x00,        // 0103: mov cx, 100
+      0x66, 0x83, 0xC0, 0x01,  // 0106: add eax, 1
+      0xE2, 0xFA,              // 010A: loop 0106
+      0xE6, 0xE9,              // 010C: out E9h, al
+      0xF4,                    // 010E: hlt
+  };
+  std::copy(code.begin(), code.end(), image.begin() + 0x100);
+  const std::vector<u8> reset = {0xE9, 0x0D, 0x01};  // FFF0: jmp near 0100 (FFF3 + 010Dh)
+  std::copy(reset.begin(), reset.end(), image.begin() + 0xFFF0);
+  return image;
+}
+
+// The comparison fails when the accelerated side runs a decode-cache entry that no
+// longer matches its bytes: after 10 steps (the loop's ADD decoded and cached), the
+// test hook changes the cached ADD's immediate from 1 to 2; the cache-free reference
+// decodes the bytes and still adds 1. Without the corruption the sides agree, so the
+// difference is the entry's.
+TEST(AcceleratorContract, AWrongDecodeCacheEntryMakesTheComparisonFail) {
+  constexpr u64 kMaxSteps = 10'000;
+  const Outcome reference = run_bios(counting_loop_bios(), kMaxSteps, true);
+  ASSERT_NE(reference.result.reason, RunResult::Reason::InstructionLimit);
+  ASSERT_EQ(reference.console, std::string(1, char(100)));  // 100 additions of 1
+
+  const Outcome intact = run_bios(counting_loop_bios(), kMaxSteps, false, 10, [](Machine&) {});
+  EXPECT_TRUE(differences(intact, reference).empty()) << joined(differences(intact, reference));
+
+  bool corrupted = false;
+  const Outcome broken = run_bios(counting_loop_bios(), kMaxSteps, false, 10, [&](Machine& machine) {
+    const u32 physical = (0xFFFF0000u + kAddOffset) & machine.cpu.mmu().bus().a20_mask();
+    DecodeCache::Entry* entry = machine.cpu.fetch_unit().decode_cache().find_entry(physical, false);
+    if (!entry) return;
+    entry->insn.immediate = 2;
+    entry->insn.immediate_operand = 2;
+    corrupted = true;
+  });
+  ASSERT_TRUE(corrupted) << "the ADD was not in the decode cache after 10 steps";
+  const std::vector<std::string> found = differences(broken, reference);
+  EXPECT_FALSE(found.empty());
+  EXPECT_NE(std::find(found.begin(), found.end(), "CPU section"), found.end()) << joined(found);
+  EXPECT_NE(broken.console, reference.console);
 }
 
 }  // namespace
