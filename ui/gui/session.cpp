@@ -24,6 +24,7 @@ Session::~Session() {
 }
 
 void Session::build(const MachineConfig& config) {
+  if (debugger_slot_) debugger_slot_->store(nullptr);  // before the debugger it names goes
   debugger_.reset();
   snapshots_.reset();
   if (machine_) machine_->finish_tracing();  // closes the --trace files of the machine replaced
@@ -45,6 +46,7 @@ void Session::build(const MachineConfig& config) {
   auto ring = std::make_unique<TraceRing>(options_.trace_capacity, &machine_->cpu.state);
   trace_ = ring.get();
   debugger_ = std::make_unique<Debugger>(*machine_);
+  if (debugger_slot_) debugger_slot_->store(debugger_.get());
   if (options_.history_mib) {
     snapshots_ = std::make_unique<SnapshotHistory>(options_.history_mib << 20, options_.history_interval_steps);
     debugger_->set_snapshot_history(snapshots_.get());
