@@ -14,6 +14,16 @@ namespace x86lab::gui {
 Session::Session(SessionOptions options) : options_(std::move(options)), serial_(options_.serial_forward) {
   catalog_ = ScenarioCatalog::scan(options_.scenarios);
   build(options_.config);
+  if (!options_.snapshot.empty()) {
+    const MachineState state = read_snapshot_file(options_.snapshot.string());
+    try {
+      restore_machine_state(*machine_, state);
+    } catch (const InputError& error) {
+      throw InputError("snapshot '" + options_.snapshot.string() + "': " + error.what());
+    }
+    timeline_->furthest = machine_->cpu.steps();
+    previous_ = machine_->cpu.state;
+  }
   if (!options_.symbols.empty()) symbols_ = ElfSymbols::load(options_.symbols);
 }
 
@@ -288,6 +298,10 @@ void Session::restart() {
   if (options_.fixed_machine) {
     debugger_->reset();
     message_ = "gdb is served on this machine (--gdb): Reset is a CPU reset; RAM and devices stay";
+    return;
+  }
+  if (!options_.snapshot.empty()) {  // --load-snapshot: back to the machine saved there
+    load_snapshot(options_.snapshot.string());
     return;
   }
   Breakpoints breakpoints = debugger_->breakpoints();

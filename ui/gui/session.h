@@ -40,6 +40,9 @@ enum class RunState : u8 { Paused, Running, Busy, Ended };
 struct SessionOptions {
   MachineConfig config;              // the machine (rebuilt with a variant's image by LaunchVariant)
   std::filesystem::path symbols;     // ELF file for the Disassembly window, or empty
+  // --load-snapshot: the machine starts as saved in this file (config.bios must be the
+  // snapshot's), and Restart goes back to it; or empty.
+  std::filesystem::path snapshot;
   std::filesystem::path scenarios = default_scenario_dir();
   // The scenario variant the machine comes from (its code range is counted), if any.
   std::optional<VariantSpec> variant;
