@@ -99,7 +99,7 @@ class Debugger::Hooks final : public StepMonitor, public TraceSink {
     Cpu& cpu = d_.machine_.cpu;
     if (d_.history_on_) note_history(event);
     if (stop || event.kind == EventKind::Instruction) return;
-    if (auto hit = d_.breakpoints_.match_event(event, cpu.state)) {
+    if (auto hit = d_.breakpoints_.match_event(event, cpu.state, &d_.machine_.mmu)) {
       if (hit->kind != BreakpointKind::Vector) {
         hit->cs = cpu.state.segments[CS].selector;
         hit->eip = cpu.instruction_eip();
