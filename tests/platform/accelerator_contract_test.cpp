@@ -47,9 +47,9 @@ std::vector<std::string> test_roms() {
   // test386 is built only from ../shared/tests/test386 (roms/guest/test386/CMakeLists.txt):
   // every image that exists is compared (issue 39: a plain clone has none); with the
   // sources there, a missing image fails.
-  const bool sources = fs::is_directory(testing::shared_dir() / "tests" / "test386" / "src");
+  const bool test386_sources = fs::is_directory(testing::shared_dir() / "tests" / "test386" / "src");
   for (const char* image : {"test386/test386.bin", "test386/test386_rom128.bin"}) {
-    if (sources || fs::exists(fs::path(X86LAB_ROM_DIR) / image)) roms.push_back(image);
+    if (test386_sources || fs::exists(fs::path(X86LAB_ROM_DIR) / image)) roms.push_back(image);
     else std::printf("AcceleratorContract: %s is not built (no %s/tests/test386/src): not compared\n", image,
                      testing::shared_dir().c_str());
   }
