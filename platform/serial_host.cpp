@@ -174,8 +174,14 @@ std::optional<u8> StreamSerialHost::receive() {
   return byte;
 }
 
+// The bytes read and the end of the input are kept for a regular file only, which a
+// later run given the same file goes on reading (resume_input seeks); a terminal, pipe
+// or FIFO cannot be read again, so after one (a snapshot saved at an interactive shell)
+// the next run's input starts at its first byte, even a file's (issue 39: it skipped as
+// many bytes as the terminal had given).
 SerialHost::InputPosition StreamSerialHost::input_position() const {
-  return {std::vector<u8>(buffer_.begin() + static_cast<std::ptrdiff_t>(next_), buffer_.end()), read_bytes_, input_fd_ < 0};
+  return {std::vector<u8>(buffer_.begin() + static_cast<std::ptrdiff_t>(next_), buffer_.end()),
+          regular_file_ ? read_bytes_ : 0, regular_file_ && input_fd_ < 0};
 }
 
 void StreamSerialHost::resume_input(const InputPosition& position) {

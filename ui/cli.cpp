@@ -1,5 +1,6 @@
 // Command-line parsing with Boost.Program_options and the `run` subcommand.
 #include "ui/cli.h"
+#include "ui/help_text.h"
 
 #include <unistd.h>
 
@@ -148,7 +149,7 @@ int run_command(const std::vector<std::string>& args) {
       ("no-progress", "never show the progress line");
   const po::variables_map vm = parse_command_options(args, options, "run");
   if (vm.count("help")) {
-    std::cout << options;
+    std::cout << format_options(options);
     return 0;
   }
   MachineConfig config;

@@ -1,6 +1,7 @@
 // `x86lab compare` (docs/compare.md): option parsing, finding the scenarios, running
 // their variants on threads and writing the report.
 #include "ui/compare_command.h"
+#include "ui/help_text.h"
 
 #include <unistd.h>
 
@@ -208,7 +209,7 @@ int compare_command(const std::vector<std::string>& args) {
   po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
   po::notify(vm);
   if (vm.count("help")) {
-    std::cout << options;
+    std::cout << format_options(options);
     return 0;
   }
   const std::string format = vm["format"].as<std::string>();

@@ -1,6 +1,7 @@
 // `x86lab compare sweep` (docs/compare.md, "Sweeps"): the plan, running its points,
 // the point result text and sweep.csv.
 #include "ui/compare_sweep.h"
+#include "ui/help_text.h"
 
 #include <boost/program_options.hpp>
 #include <iostream>
@@ -306,7 +307,7 @@ std::optional<po::variables_map> parse_sweep_args(const std::vector<std::string>
   po::store(po::command_line_parser(args).options(all).positional(words).run(), vm);
   po::notify(vm);
   if (vm.count("help")) {
-    std::cout << options;
+    std::cout << format_options(options);
     return std::nullopt;
   }
   return vm;

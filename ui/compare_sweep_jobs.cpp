@@ -13,6 +13,7 @@
 #include "trace/input_file.h"
 #include "trace/output_file.h"
 #include "ui/compare_command.h"
+#include "ui/help_text.h"
 #include "ui/compare_sweep.h"
 #include "ui/trace_command.h"
 
@@ -202,7 +203,7 @@ int compare_sweep_point_command(const std::vector<std::string>& args) {
   po::store(po::command_line_parser(args).options(options).run(), vm);
   po::notify(vm);
   if (vm.count("help")) {
-    std::cout << options;
+    std::cout << format_options(options);
     return 0;
   }
   for (const char* required : {"manifest", "set", "out"})

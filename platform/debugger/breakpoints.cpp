@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "mmu/paging.h"
+
 namespace x86lab {
 
 namespace {
@@ -28,6 +30,23 @@ u32 register_value(const CpuState& state, ConditionRegister reg) {
 // arithmetic so ranges ending at 4 GiB do not wrap).
 bool overlaps(u32 a, u32 a_size, u32 b, u32 b_size) {
   return u64{a} < u64{b} + b_size && u64{b} < u64{a} + a_size;
+}
+
+// Whether a write event touches the bytes of the linear range [first, first + size):
+// at those linear addresses, or (with `mmu`) at the physical bytes each 4 KiB page of
+// the range maps to now (Mmu::debug_translate: no Accessed bits, no TLB fill; pages
+// not present hold no table bytes). The event's physical address is its first byte's.
+bool writes_range(const Event& event, u32 first, u32 size, const Mmu* mmu) {
+  if (overlaps(event.a, event.size, first, size)) return true;
+  if (!mmu) return false;
+  const u64 end = u64{first} + size;
+  for (u64 at = first; at < end;) {
+    const u64 page_end = std::min<u64>(end, (at | 0xFFF) + 1);
+    const std::optional<u32> physical = mmu->debug_translate(static_cast<u32>(at));
+    if (physical && overlaps(event.b, event.size, *physical, static_cast<u32>(page_end - at))) return true;
+    at = page_end;
+  }
+  return false;
 }
 
 std::string hex(u32 value, int digits) {
@@ -156,6 +175,7 @@ std::string Breakpoint::describe() const {
     case BreakpointKind::DescriptorWrite:
       text += std::string("break on write to ") + kTables[static_cast<u8>(table)];
       if (entry) text += " entry " + std::to_string(*entry);
+      text += " (its physical bytes, through any linear alias)";
       break;
     case BreakpointKind::IoPort:
       text += std::string("break on io ") + kAccess[static_cast<u8>(watch)] + " port " + hex(address, 4);
@@ -274,7 +294,7 @@ std::optional<BreakpointHit> Breakpoints::match_code(const CpuState& state) {
   return std::nullopt;
 }
 
-std::optional<BreakpointHit> Breakpoints::match_event(const Event& event, const CpuState& state) {
+std::optional<BreakpointHit> Breakpoints::match_event(const Event& event, const CpuState& state, const Mmu* mmu) {
   BreakpointHit hit;
   hit.cs = state.segments[CS].selector;
   hit.eip = state.eip;
@@ -314,7 +334,7 @@ std::optional<BreakpointHit> Breakpoints::match_event(const Event& event, const 
         if (b.table == DescriptorTable::Ldt && (state.ldtr.selector & 0xFFFC) == 0) break;
         const u32 first = b.entry ? base + 8u * *b.entry : base;
         const u32 size = b.entry ? 8u : limit + 1u;
-        matches = overlaps(event.a, event.size, first, size);
+        matches = writes_range(event, first, size, mmu);
         break;
       }
       case BreakpointKind::IoPort:

@@ -16,6 +16,8 @@
 
 namespace x86lab {
 
+class Mmu;
+
 enum class BreakpointKind : u8 {
   Linear,           // code: CS.base + EIP == address
   CsEip,            // code: CS selector == selector and EIP == address
@@ -23,7 +25,8 @@ enum class BreakpointKind : u8 {
   SegmentLoad,      // a load of segment register `reg` (0-5 ES CS SS DS FS GS, 6 LDTR, 7 TR)
   Selector,         // a load of any segment register (or LDTR/TR) with (selector & mask) == (value & mask)
   LockedAccess,     // a locked access of AccessKind `access` (implied locks and LOCK prefix)
-  DescriptorWrite,  // a write into the GDT, LDT or IDT (optionally one entry), by any access kind
+  DescriptorWrite,  // a write into the GDT, LDT or IDT (optionally one entry), by any access kind,
+                    // matched on the table's physical bytes through any linear alias
   IoPort,           // IN/OUT/INS/OUTS to ports [address, address + length - 1]
   Watch,            // memory bytes [address, address + length - 1], linear or physical
 };
@@ -149,8 +152,13 @@ class Breakpoints {
   // holds (counted in `hits`); temporary ones are removed.
   std::optional<BreakpointHit> match_code(const CpuState& state);
   // The first enabled event breakpoint or watchpoint the trace event hits, with the
-  // state at the time of the event (mid-instruction for memory accesses).
-  std::optional<BreakpointHit> match_event(const Event& event, const CpuState& state);
+  // state at the time of the event (mid-instruction for memory accesses). With `mmu`,
+  // a descriptor-table write breakpoint matches a write to the physical bytes the
+  // table's linear range (GDTR, IDTR, the LDT's cache) maps to now, whatever linear
+  // address the write used (Linux 6.1 writes gdt_page through the direct map while
+  // GDTR holds its fixmap alias; the CPU reads the table through GDTR's translation,
+  // SDM Vol. 3 "Segment Descriptor Tables"); without it, only the table's linear range.
+  std::optional<BreakpointHit> match_event(const Event& event, const CpuState& state, const Mmu* mmu = nullptr);
   // Segment loads of ES-GS and locked accesses are seen in all modes through the
   // counters (real-mode loads and page-table A/D updates emit no event): the first
   // breakpoint hit by the counts rising from `before` to `now` during the last step.

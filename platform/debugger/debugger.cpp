@@ -105,7 +105,7 @@ class Debugger::Hooks final : public StepMonitor, public TraceSink {
     if (stop && event.kind == EventKind::Exception && stop->hit && stop->hit->kind == BreakpointKind::Vector)
       stop.reset();
     if (stop || event.kind == EventKind::Instruction) return;
-    if (auto hit = d_.breakpoints_.match_event(event, cpu.state)) {
+    if (auto hit = d_.breakpoints_.match_event(event, cpu.state, &d_.machine_.mmu)) {
       if (hit->kind != BreakpointKind::Vector) {
         hit->cs = cpu.state.segments[CS].selector;
         hit->eip = cpu.instruction_eip();

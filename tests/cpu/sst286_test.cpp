@@ -15,13 +15,14 @@
 
 #include "cpu/decoder.h"
 #include "sst286_runner.h"
+#include "tests/shared_dir.h"
 
 namespace x86lab {
 namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path kDataDir = fs::path(X86LAB_SHARED_DIR) / "tests" / "sst286";
+const fs::path kDataDir = testing::shared_dir() / "tests" / "sst286";
 const fs::path kKnownFailuresFile = fs::path(X86LAB_SOURCE_DIR) / "tests" / "cpu" / "sst286_known_failures.txt";
 const fs::path kDocumentation = fs::path(X86LAB_SOURCE_DIR) / "docs" / "sst286.md";
 constexpr const char* kMissing = "missing";

@@ -278,6 +278,46 @@ TEST(DebuggerBreakpoint, DescriptorTableWriteMatchesTheEntry) {
   EXPECT_EQ(f.state().eip, 0x1017u);
 }
 
+// Issue 39: Linux 6.1 writes gdt_page through the direct map while GDTR holds its
+// fixmap alias. Here 4 MiB pages map linear 0 and 400000h to physical 0; GDTR holds
+// the alias 402000h and the program writes the table through linear 2000h.
+TEST(DebuggerBreakpoint, DescriptorTableWriteMatchesThePhysicalBytesThroughAnyAlias) {
+  Fixture f;
+  const u8 pde[] = {0x83, 0x00, 0x00, 0x00, 0x83, 0x00, 0x00, 0x00};
+  f.machine->bus.load(0x8000, pde);
+  CpuState& s = f.state();
+  s.cr4 |= cr4::PSE;
+  s.cr3 = 0x8000;
+  s.cr0 |= cr0::PE | cr0::PG;
+  s.gdtr = {0x402000, 0x17};  // entries 0-2 at physical 2000h
+  s.eip = 0x1014;             // mov [0x2000], ax (the INT 40h before it would need an IDT now)
+  f.machine->cpu.sync_paging();
+  f.breakpoints().add(Breakpoint::on_descriptor_write(DescriptorTable::Gdt, 1));  // 2008h-200Fh: never written
+  const u32 id = f.breakpoints().add(Breakpoint::on_descriptor_write(DescriptorTable::Gdt, 0));
+  EXPECT_NE(f.breakpoints().find(id)->describe().find("gdt entry 0 (its physical bytes, through any linear alias)"),
+            std::string::npos);
+  const StopInfo stop = f.debugger->run();
+  ASSERT_EQ(stop.kind, StopKind::Event);
+  EXPECT_EQ(stop.hit->id, id);
+  EXPECT_EQ(stop.hit->address, 0x2000u);  // the linear address the write used
+  EXPECT_EQ(stop.hit->physical, 0x2000u);
+  EXPECT_EQ(f.state().eip, 0x1017u);
+
+  // The same table with its alias page not present: no table bytes, no stop for them
+  // (the xchg and lock inc at 2004h-2007h write entry 0 through linear 0).
+  Fixture g;
+  const u8 pde_low_only[] = {0x83, 0x00, 0x00, 0x00};
+  g.machine->bus.load(0x8000, pde_low_only);
+  g.state().cr4 |= cr4::PSE;
+  g.state().cr3 = 0x8000;
+  g.state().cr0 |= cr0::PE | cr0::PG;
+  g.state().gdtr = {0x402000, 0x17};
+  g.state().eip = 0x1014;
+  g.machine->cpu.sync_paging();
+  g.breakpoints().add(Breakpoint::on_descriptor_write(DescriptorTable::Gdt));
+  EXPECT_NE(g.debugger->run().kind, StopKind::Event);
+}
+
 TEST(DebuggerBreakpoint, IoPortBreakpointReportsPortAndValue) {
   Fixture f;
   f.breakpoints().add(Breakpoint::on_port(0x80, 0x80, WatchAccess::Read));  // OUT is no read

@@ -1,6 +1,7 @@
 // The host side of the serial console (platform/serial_host.h): scripted input held
 // back until the guest's prompt (--serial-expect).
 #include <gtest/gtest.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -32,6 +33,48 @@ TEST(SerialHost, InputWithoutAPromptIsDeliveredAtOnce) {
   ScriptedHost script("ls\nhalt -f\n");
   StreamSerialHost host(nullptr, script.fds[0]);
   EXPECT_EQ(script.print_and_read(host, ""), "ls\nhalt -f\n");
+}
+
+// Issue 39: a snapshot saved while COM1 read a terminal (here a pipe, which can no more
+// be read again) went on in a new --serial-input file at the count the terminal had
+// given, skipping the file's first bytes. The bytes not yet taken by the guest stay first.
+TEST(SerialHost, AFileAfterATerminalOrPipeIsReadFromItsStart) {
+  ScriptedHost script("typed at the shell\n");
+  StreamSerialHost saving(nullptr, script.fds[0]);
+  EXPECT_EQ(saving.receive(), u8{'t'});  // the host has read the whole line, the guest one byte
+  const SerialHost::InputPosition position = saving.input_position();
+  EXPECT_EQ(position.read, 0u);
+  EXPECT_FALSE(position.ended);
+  char path[] = "/tmp/x86lab-serial-XXXXXX";
+  const int fd = mkstemp(path);
+  ASSERT_GE(fd, 0);
+  unlink(path);
+  ASSERT_EQ(write(fd, "new\n", 4), 4);
+  ASSERT_EQ(lseek(fd, 0, SEEK_SET), 0);
+  StreamSerialHost loading(nullptr, fd);
+  loading.resume_input(position);
+  EXPECT_EQ(script.print_and_read(loading, ""), "yped at the shell\nnew\n");
+  close(fd);
+}
+
+// A regular file goes on where the saving run left it (the same file given again).
+TEST(SerialHost, TheSameFileGoesOnWhereTheSnapshotLeftIt) {
+  char path[] = "/tmp/x86lab-serial-XXXXXX";
+  const int fd = mkstemp(path);
+  ASSERT_GE(fd, 0);
+  unlink(path);
+  ASSERT_EQ(write(fd, "abcdef", 6), 6);
+  ASSERT_EQ(lseek(fd, 0, SEEK_SET), 0);
+  StreamSerialHost saving(nullptr, fd);
+  EXPECT_EQ(saving.receive(), u8{'a'});
+  const SerialHost::InputPosition position = saving.input_position();
+  EXPECT_EQ(position.read, 6u);
+  ASSERT_EQ(lseek(fd, 0, SEEK_SET), 0);
+  StreamSerialHost loading(nullptr, fd);
+  loading.resume_input(position);
+  ScriptedHost none("");
+  EXPECT_EQ(none.print_and_read(loading, ""), "bcdef");
+  close(fd);
 }
 
 TEST(SerialHost, EachLineWaitsForTheNextPrompt) {

@@ -55,6 +55,24 @@ expect_text "I/O APIC id=1 (IOAPICID=01000000) IOAPICVER=00170011 (version 11, m
 expect_text "pin 23 0000000000010000 vector=00 mode=fixed dest=physical:00 active-high edge remote-irr=0 masked"
 expect_text "echo_kernel: bye"
 
+# The QEMU-style commands (issue 39): info registers, x and xp with QEMU's /FMT (the
+# kernel's first bytes are its Multiboot header: magic 1BADB002h, flags 3, Multiboot
+# Specification "The layout of Multiboot header"), info tlb with paging off, and stats
+# with a filter (only the I/O port lines: COM1's line status register 3FDh, no opcode lines).
+session 'hello\001cinfo registers\rx/4xb 0x100000\rxp/2xw 0x100000\rinfo tlb\rstats io-port\r\rworld q' 33
+expect_text "(x86lab) info registers"
+expect_text "CS =0010 00000000 FFFFFFFF"
+expect_text "00100000: 0x02 0xB0 0xAD 0x1B"
+expect_text "00100000: 0x1BADB002 0x00000003"
+expect_text "paging is off (CR0.PG=0)"
+expect_text "io-port.3fd "
+if grep -q "^opcode\." "$out"; then
+  echo "FAIL: stats io-port printed other counters:"
+  cat -v "$out"
+  failures=$((failures + 1))
+fi
+expect_text "echo_kernel: bye"
+
 session '\001cquit\r' 1
 expect_text "stopped on request"
 

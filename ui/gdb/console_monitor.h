@@ -12,7 +12,8 @@ namespace x86lab {
 
 // The answer of a read-only monitor command shared by gdb's monitor and the console
 // (info segments, info gdt|ldt|idt [FIRST [COUNT]], info tss, info lapic, info ioapic,
-// stats, phys ADDR LEN), or nothing for any other command. Reads without side effects
+// info registers, info tlb|mem [ADDR [COUNT]], x/FMT ADDR, xp/FMT ADDR, stats [WORD...],
+// phys ADDR LEN), or nothing for any other command. Reads without side effects
 // (platform/debugger/inspect.h, apic_inspect.h).
 std::optional<std::string> inspection_command(const Debugger& debugger, const std::string& command);
 

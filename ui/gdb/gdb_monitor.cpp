@@ -6,6 +6,7 @@
 
 #include "platform/debugger/breakpoint_spec.h"
 #include "platform/debugger/inspect.h"
+#include "platform/debugger/inspect_memory.h"
 #include "ui/gdb/apic_monitor.h"
 #include "ui/gdb/console_monitor.h"
 #include "ui/gdb/gdb_protocol.h"
@@ -22,6 +23,9 @@ constexpr const char* kHelp =
     "  info tss                   the current TSS\n"
     "  info lapic                 the local APIC: ID, IA32_APIC_BASE, SVR, priorities, IRR/ISR/TMR, LVT, timer\n"
     "  info ioapic                the I/O APIC: ID, version, IOREGSEL, the 24 redirection entries\n"
+    "  info registers             general, segment and control registers, EFLAGS with its flags\n"
+    "  info tlb | info mem [ADDR [COUNT]]  the page mappings, one a page | ranges by rights\n"
+    "  x/FMT ADDR | xp/FMT ADDR   linear | physical memory, QEMU's FMT: count, x d u o c, b h w g\n"
     "  break-on vector N [M]      stop at the delivery of vectors N..M (any source)\n"
     "  break-on fault on|off      stop at exceptions 0-31 with the signal of the fault\n"
     "  break-on lock KIND         stop after a locked access: accessed-bit, tss-busy-bit,\n"
@@ -33,7 +37,7 @@ constexpr const char* kHelp =
     "  break-on phys ADDR LEN [r|w|a]  watch physical memory\n"
     "  break-on list | delete ID | clear\n"
     "  condition ID EXPR          e.g. condition 3 eax==5 && cs!=8 (empty EXPR: none)\n"
-    "  stats                      the counters\n"
+    "  stats [WORD...]            the counters (only the lines with one of the WORDs)\n"
     "  phys ADDR LEN              hex dump of physical memory (at most 4096 bytes)\n"
     "  history on|off|N           instruction history: record, or show the last N\n"
     "  history snapshots          the snapshot history of reverse execution: span, count, MiB\n"
@@ -135,10 +139,34 @@ std::optional<std::string> inspection_command(const Debugger& debugger, const st
     if (w[0] == "info" && w.size() == 2 && w[1] == "lapic")
       return describe_local_apic(inspect_local_apic(debugger.machine()));
     if (w[0] == "info" && w.size() == 2 && w[1] == "ioapic") return describe_io_apic(inspect_io_apic(debugger.machine()));
+    if (w[0] == "info" && w.size() == 2 && (w[1] == "registers" || w[1] == "r"))
+      return describe_registers(debugger.machine().cpu.state);
+    if (w[0] == "info" && w.size() >= 2 && w.size() <= 4 && (w[1] == "tlb" || w[1] == "mem"))
+      return describe_page_mappings(debugger, w[1] == "mem", w.size() > 2 ? gdb::number(w[2]) : 0,
+                                    w.size() > 3 ? std::clamp<u32>(gdb::number(w[3]), 1, 65536) : 4096);
+    // QEMU's x/FMT ADDR and xp/FMT ADDR (the format may also stand apart: "x /4xb ADDR").
+    if (const auto slash = w[0].find('/'); w[0].substr(0, slash) == "x" || w[0].substr(0, slash) == "xp") {
+      const bool physical = w[0].substr(0, slash) == "xp";
+      std::vector<std::string> rest(w.begin() + 1, w.end());
+      std::string format_text = slash == std::string::npos ? "" : w[0].substr(slash);
+      if (format_text.empty() && !rest.empty() && rest[0].starts_with("/")) {
+        format_text = rest[0];
+        rest.erase(rest.begin());
+      }
+      if (rest.size() != 1) return std::string("usage: ") + (physical ? "xp" : "x") + "/FMT ADDR (e.g. x/8xw 0x1000)\n";
+      return describe_memory(debugger, gdb::number(rest[0]), parse_memory_format(format_text), physical);
+    }
     if (w[0] == "stats") {
       std::ostringstream out;
       debugger.machine().counters.print(out, debugger.machine().cpu.clock().cycles());
-      return out.str();
+      if (w.size() == 1) return out.str();
+      // Only the lines with one of the words (the counters' names: "tlb", "opcode.0f").
+      std::istringstream lines(out.str());
+      std::string text;
+      for (std::string line; std::getline(lines, line);)
+        if (std::any_of(w.begin() + 1, w.end(), [&](const std::string& word) { return line.find(word) != std::string::npos; }))
+          text += line + "\n";
+      return text.empty() ? "no counter line has '" + command.substr(command.find(w[1])) + "'\n" : text;
     }
     if (w[0] == "phys" && w.size() == 3) return describe_physical(debugger, gdb::number(w[1]), gdb::number(w[2]));
   } catch (const std::invalid_argument& error) {

@@ -321,7 +321,12 @@ std::vector<std::string> GdbProtocol::stop_packets(const StopInfo& stop) {
       const BreakpointHit& hit = *stop.hit;
       const Breakpoint* b = debugger_.breakpoints().find(hit.id);
       const auto owned = std::find_if(owned_.begin(), owned_.end(), [&](const Owned& o) { return o.id == hit.id; });
-      if (b && b->kind == BreakpointKind::Watch && owned != owned_.end() && owned->type >= '2') {
+      // Only gdb's own watchpoints (Z2-Z4) are reported as watchpoints: gdb looks the
+      // address up among its watchpoints and silently resumes when it has none there,
+      // so a monitor watchpoint (type 'm', `break-on phys|watch`) is a SIGTRAP with
+      // its console line (issue 39: 'm' compared above '2' and it never stopped).
+      const bool gdb_watch = owned != owned_.end() && owned->type >= '2' && owned->type <= '4';
+      if (b && b->kind == BreakpointKind::Watch && gdb_watch) {
         // gdb looks the address up among its watchpoints: report one inside the range.
         const u32 address = std::clamp(hit.address, b->address, b->address + b->length - 1);
         reply += (owned->type == '2' ? "watch:" : owned->type == '3' ? "rwatch:" : "awatch:") + hex_text(address) + ";";

@@ -246,17 +246,24 @@ void on_signal(int signal) {
   if (Debugger* debugger = signalled_debugger.load()) debugger->pause();
 }
 
+// The session keeps signalled_debugger naming its current debugger (Session::build
+// replaces it on Restart and snapshot Load).
 class SignalHandlers {
  public:
-  explicit SignalHandlers(Debugger& debugger)
-      : guard_((caught_signal = 0, signalled_debugger = &debugger, on_signal)) {}  // armed before installed
-  ~SignalHandlers() { signalled_debugger = nullptr; }
+  explicit SignalHandlers(Session& session)
+      : session_((caught_signal = 0, session.publish_debugger(&signalled_debugger), session)),
+        guard_(on_signal) {}  // armed before installed
+  ~SignalHandlers() {
+    session_.publish_debugger(nullptr);
+    signalled_debugger = nullptr;
+  }
   SignalHandlers(const SignalHandlers&) = delete;
   SignalHandlers& operator=(const SignalHandlers&) = delete;
   // The signal caught, or 0.
   static int caught() { return caught_signal.load(); }
 
  private:
+  Session& session_;
   SignalGuard guard_;
 };
 
@@ -385,7 +392,7 @@ AppStats run_app(Session& session, const AppOptions& options) {
   ScriptRunner script(options.script);
   if (options.start_running) commands.push({CommandKind::Run});
   const WakeGuard wake;
-  const SignalHandlers signals(session.debugger());
+  const SignalHandlers signals(session);
   ServiceState service = options.service ? options.service(session) : ServiceState{};
   AppStats stats;
   const auto start = std::chrono::steady_clock::now();

@@ -1,6 +1,7 @@
 // The `gui` subcommand: options, the machine (from the run options or a scenario
 // variant), the session and the inspector window.
 #include "ui/gui/gui_command.h"
+#include "ui/help_text.h"
 
 #include <cstdlib>
 #include <iostream>
@@ -78,7 +79,7 @@ int gui_command(const std::vector<std::string>& args) {
   options.add(machine_options());
   const po::variables_map vm = parse_command_options(args, options, "gui");
   if (vm.count("help")) {
-    std::cout << "usage: x86lab gui [options]\n" << options;
+    std::cout << "usage: x86lab gui [options]\n" << format_options(options);
     return 0;
   }
   SessionOptions session_options;
@@ -94,13 +95,21 @@ int gui_command(const std::vector<std::string>& args) {
     const ScenarioCatalog catalog = ScenarioCatalog::scan(session_options.scenarios);
     session_options.variant = find_variant(catalog, vm["scenario"].as<std::string>(), session_options.title);
     config = variant_config(*session_options.variant, config);
+  } else if (vm.count("load-snapshot")) {
+    for (const char* option : {"bios", "kernel", "initrd", "append", "scenario"})
+      if (vm.count(option))
+        throw InputError(std::string("--load-snapshot takes the machine from its file: --") + option + " cannot be given");
+    session_options.snapshot = vm["load-snapshot"].as<std::string>();
+    config.bios = read_snapshot_file(session_options.snapshot.string()).bios;
+    session_options.title = session_options.snapshot.string();
   } else if (vm.count("bios")) {
     config.bios = read_rom_image(vm["bios"].as<std::string>());
     session_options.title = vm["bios"].as<std::string>();
   } else if (vm.count("kernel")) {
     session_options.title = vm["kernel"].as<std::string>();
   } else {
-    throw InputError("gui needs --bios FILE, --kernel FILE or --scenario NAME (x86lab gui --help lists the options)");
+    throw InputError(
+        "gui needs --bios FILE, --kernel FILE, --load-snapshot FILE or --scenario NAME (x86lab gui --help lists the options)");
   }
   AppOptions app;
   parse_size(vm["size"].as<std::string>(), app);

@@ -14,6 +14,16 @@ namespace x86lab::gui {
 Session::Session(SessionOptions options) : options_(std::move(options)), serial_(options_.serial_forward) {
   catalog_ = ScenarioCatalog::scan(options_.scenarios);
   build(options_.config);
+  if (!options_.snapshot.empty()) {
+    const MachineState state = read_snapshot_file(options_.snapshot.string());
+    try {
+      restore_machine_state(*machine_, state);
+    } catch (const InputError& error) {
+      throw InputError("snapshot '" + options_.snapshot.string() + "': " + error.what());
+    }
+    timeline_->furthest = machine_->cpu.steps();
+    previous_ = machine_->cpu.state;
+  }
   if (!options_.symbols.empty()) symbols_ = ElfSymbols::load(options_.symbols);
 }
 
@@ -24,6 +34,7 @@ Session::~Session() {
 }
 
 void Session::build(const MachineConfig& config) {
+  if (debugger_slot_) debugger_slot_->store(nullptr);  // before the debugger it names goes
   debugger_.reset();
   snapshots_.reset();
   if (machine_) machine_->finish_tracing();  // closes the --trace files of the machine replaced
@@ -45,6 +56,7 @@ void Session::build(const MachineConfig& config) {
   auto ring = std::make_unique<TraceRing>(options_.trace_capacity, &machine_->cpu.state);
   trace_ = ring.get();
   debugger_ = std::make_unique<Debugger>(*machine_);
+  if (debugger_slot_) debugger_slot_->store(debugger_.get());
   if (options_.history_mib) {
     snapshots_ = std::make_unique<SnapshotHistory>(options_.history_mib << 20, options_.history_interval_steps);
     debugger_->set_snapshot_history(snapshots_.get());
@@ -286,6 +298,10 @@ void Session::restart() {
   if (options_.fixed_machine) {
     debugger_->reset();
     message_ = "gdb is served on this machine (--gdb): Reset is a CPU reset; RAM and devices stay";
+    return;
+  }
+  if (!options_.snapshot.empty()) {  // --load-snapshot: back to the machine saved there
+    load_snapshot(options_.snapshot.string());
     return;
   }
   Breakpoints breakpoints = debugger_->breakpoints();

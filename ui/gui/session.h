@@ -3,6 +3,7 @@
 // state at the last stop for change highlighting. Applies the windows' commands
 // between frames. No SDL here: the session is tested headless.
 #pragma once
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -39,6 +40,9 @@ enum class RunState : u8 { Paused, Running, Busy, Ended };
 struct SessionOptions {
   MachineConfig config;              // the machine (rebuilt with a variant's image by LaunchVariant)
   std::filesystem::path symbols;     // ELF file for the Disassembly window, or empty
+  // --load-snapshot: the machine starts as saved in this file (config.bios must be the
+  // snapshot's), and Restart goes back to it; or empty.
+  std::filesystem::path snapshot;
   std::filesystem::path scenarios = default_scenario_dir();
   // The scenario variant the machine comes from (its code range is counted), if any.
   std::optional<VariantSpec> variant;
@@ -81,6 +85,14 @@ class Session {
   const Machine& machine() const { return *machine_; }
   Debugger& debugger() { return *debugger_; }
   const Debugger& debugger() const { return *debugger_; }
+  // Keeps `*slot` naming the current debugger for a signal handler (Debugger::pause() is
+  // async-signal-safe): set now, null while build() (Restart, a snapshot Load) replaces
+  // the debugger, the new one after. publish_debugger(nullptr) stops it (and the caller
+  // clears its slot). Issue 39: a handler that kept the first debugger's address crashed.
+  void publish_debugger(std::atomic<Debugger*>* slot) {
+    debugger_slot_ = slot;
+    if (slot) slot->store(debugger_.get());
+  }
   const TraceRing& trace() const { return *trace_; }
   // The tracer that feeds the Trace ring while the debugger records (Debugger::set_recorder),
   // or null when a --trace tracer attached to the machine feeds it at every step.
@@ -194,6 +206,7 @@ class Session {
   std::unique_ptr<JournalSerialHost> journal_host_;
   std::unique_ptr<Machine> machine_;
   std::unique_ptr<Debugger> debugger_;
+  std::atomic<Debugger*>* debugger_slot_ = nullptr;  // publish_debugger()
   TraceRing* trace_ = nullptr;  // owned by the machine's tracer
   ElfSymbols symbols_;
   ScenarioCatalog catalog_;
