@@ -78,7 +78,6 @@ void PhysicalBus::route_shadow(u32 base, u32 size, bool reads_to_ram, bool write
 }
 
 void PhysicalBus::refresh_page(u32 page) {
-  retire_code_page(page);
   const u32 address = page << 12;
   const bool ram = page < ram_bytes_ / kPageBytes;
   u8* const beneath = rom_byte(address);  // null: open bus
@@ -92,9 +91,16 @@ void PhysicalBus::refresh_page(u32 page) {
   } else {
     reads = writes = ram && !beneath;
   }
-  read_pages_[page] = reads ? ram_page(page) : mmio ? nullptr : beneath;
-  write_pages_[page] = writes ? ram_page(page) : nullptr;
-  page_flags_[page] = reads && writes ? kRamPage : reads ? kRamReadOnly : writes ? kRamWriteOnly : 0;
+  u8* const read_page = reads ? ram_page(page) : mmio ? nullptr : beneath;
+  // Fetched bytes stay valid while reads keep coming from the same bytes (a shadow
+  // page whose writes alone moved); any other change retires them.
+  if (read_page != read_pages_[page] || !read_page) retire_code_page(page);
+  const u8 flags = reads && writes ? kRamPage : reads ? kRamReadOnly : writes ? kRamWriteOnly : 0;
+  const u8 code = page_flags_[page] & kCodePage;
+  read_pages_[page] = read_page;
+  // A code page whose writes reach its fetched bytes takes the slow path for them.
+  write_pages_[page] = writes && !(code && flags == kRamPage) ? ram_page(page) : nullptr;
+  page_flags_[page] = flags | code;
 }
 
 void PhysicalBus::mark_code_byte(u32 address) {
