@@ -19,6 +19,7 @@ PhysicalBus::PhysicalBus(u32 ram_bytes, Counters& counters)
       read_pages_(kPageCount),
       write_pages_(kPageCount),
       page_flags_(kPageCount),
+      routes_(kPageCount),
       code_marks_of_(static_cast<u32*>(std::calloc(kPageCount, sizeof(u32)))) {
   if (!ram_ || !code_marks_of_) throw std::bad_alloc();
   if (ram_bytes % kPageBytes != 0 || ram_bytes > 0xE0000000u)
@@ -34,14 +35,8 @@ void PhysicalBus::map_rom(u32 base, std::span<const u8> image) {
     throw std::invalid_argument("ROM base and size must be multiples of 4 KiB");
   RomRegion region{base, std::make_unique<u8[]>(image.size()), static_cast<u32>(image.size())};
   std::memcpy(region.bytes.get(), image.data(), image.size());
-  for (u32 offset = 0; offset < region.size; offset += kPageBytes) {
-    const u32 page = (base + offset) >> 12;
-    retire_code_page(page);
-    read_pages_[page] = region.bytes.get() + offset;
-    write_pages_[page] = nullptr;  // writes to ROM are dropped
-    page_flags_[page] = 0;
-  }
   roms_.push_back(std::move(region));
+  for (u64 offset = 0; offset < image.size(); offset += kPageBytes) refresh_page(static_cast<u32>((base + offset) >> 12));
   revoke_host_pages(nullptr);
 }
 
@@ -49,12 +44,7 @@ void PhysicalBus::map_mmio(u32 base, u32 size, BusDevice* device) {
   if (size % kPageBytes != 0 || base % kPageBytes != 0)
     throw std::invalid_argument("MMIO base and size must be multiples of 4 KiB");
   mmio_.push_back({base, size, device});
-  for (u32 offset = 0; offset < size; offset += kPageBytes) {
-    const u32 page = (base + offset) >> 12;
-    retire_code_page(page);
-    read_pages_[page] = write_pages_[page] = nullptr;
-    page_flags_[page] = 0;
-  }
+  for (u64 offset = 0; offset < size; offset += kPageBytes) refresh_page(static_cast<u32>((base + offset) >> 12));
   revoke_host_pages(nullptr);
 }
 
@@ -66,22 +56,51 @@ void PhysicalBus::unmap_mmio(BusDevice* device) {
     return true;
   });
   if (removed.empty()) return;
-  for (const MmioRegion& region : removed) {
-    for (u32 offset = 0; offset < region.size; offset += kPageBytes) {
-      const u32 page = (region.base + offset) >> 12;
-      if (find_mmio(page << 12)) continue;  // another device's region still covers it
-      retire_code_page(page);
-      if (page < ram_bytes_ / kPageBytes) {
-        read_pages_[page] = write_pages_[page] = ram_page(page);
-        page_flags_[page] = kRamPage;
-      } else {
-        read_pages_[page] = rom_byte(page << 12);
-        write_pages_[page] = nullptr;
-        page_flags_[page] = 0;
-      }
-    }
-  }
+  for (const MmioRegion& region : removed)
+    for (u64 offset = 0; offset < region.size; offset += kPageBytes)
+      refresh_page(static_cast<u32>((region.base + offset) >> 12));
   revoke_host_pages(nullptr);
+}
+
+void PhysicalBus::route_shadow(u32 base, u32 size, bool reads_to_ram, bool writes_to_ram) {
+  if (size % kPageBytes != 0 || base % kPageBytes != 0)
+    throw std::invalid_argument("shadow RAM base and size must be multiples of 4 KiB");
+  const u8 route = kRouted | (reads_to_ram ? kRouteReads : 0) | (writes_to_ram ? kRouteWrites : 0);
+  bool changed = false;
+  for (u64 offset = 0; offset < size; offset += kPageBytes) {
+    const u32 page = static_cast<u32>((base + offset) >> 12);
+    if (routes_[page] == route) continue;
+    routes_[page] = route;
+    refresh_page(page);
+    changed = true;
+  }
+  if (changed) revoke_host_pages(nullptr);
+}
+
+void PhysicalBus::refresh_page(u32 page) {
+  const u32 address = page << 12;
+  const bool ram = page < ram_bytes_ / kPageBytes;
+  u8* const beneath = rom_byte(address);  // null: open bus
+  bool reads = false, writes = false;
+  const bool mmio = find_mmio(address) != nullptr;
+  if (mmio) {
+    // An MMIO region takes the whole page.
+  } else if (routes_[page] & kRouted) {
+    reads = ram && (routes_[page] & kRouteReads);
+    writes = ram && (routes_[page] & kRouteWrites);
+  } else {
+    reads = writes = ram && !beneath;
+  }
+  u8* const read_page = reads ? ram_page(page) : mmio ? nullptr : beneath;
+  // Fetched bytes stay valid while reads keep coming from the same bytes (a shadow
+  // page whose writes alone moved); any other change retires them.
+  if (read_page != read_pages_[page] || !read_page) retire_code_page(page);
+  const u8 flags = reads && writes ? kRamPage : reads ? kRamReadOnly : writes ? kRamWriteOnly : 0;
+  const u8 code = page_flags_[page] & kCodePage;
+  read_pages_[page] = read_page;
+  // A code page whose writes reach its fetched bytes takes the slow path for them.
+  write_pages_[page] = writes && !(code && flags == kRamPage) ? ram_page(page) : nullptr;
+  page_flags_[page] = flags | code;
 }
 
 void PhysicalBus::mark_code_byte(u32 address) {
@@ -99,9 +118,12 @@ PhysicalBus::CodeMarks& PhysicalBus::code_marks_for(u32 page) {
       code_marks_of_[page] = free_code_marks_.back();
       free_code_marks_.pop_back();
     }
-    // Writes into the page now take the slow path, which checks them.
-    if (write_pages_[page]) revoke_host_pages(write_pages_[page]);
-    write_pages_[page] = nullptr;
+    // Writes into the page now take the slow path, which checks them (writes to a
+    // shadow page whose reads come from beneath change no fetched byte).
+    if (page_flags_[page] & kRamPage) {
+      if (write_pages_[page]) revoke_host_pages(write_pages_[page]);
+      write_pages_[page] = nullptr;
+    }
   }
   return code_marks_[code_marks_of_[page]];
 }
@@ -194,8 +216,9 @@ u8 PhysicalBus::read_byte(u32 address) {
 
 void PhysicalBus::write_byte(u32 address, u8 value) {
   address &= a20_mask_;
-  if (page_flags_[address >> 12] & kRamPage) {
-    note_write(address, 1);
+  const u8 flags = page_flags_[address >> 12];
+  if (flags & (kRamPage | kRamWriteOnly)) {
+    if (flags & kRamPage) note_write(address, 1);
     ram_page(address >> 12)[address & (kPageBytes - 1)] = value;
     return;
   }
@@ -203,7 +226,8 @@ void PhysicalBus::write_byte(u32 address, u8 value) {
     region->device->write(address - region->base, 1, value);
     return;
   }
-  if (read_pages_[address >> 12]) return;  // ROM: dropped silently, like a real ROM chip
+  // ROM (also beneath a shadow page that reads RAM): dropped silently, like a real ROM chip.
+  if ((flags & kRamReadOnly) ? rom_byte(address) != nullptr : read_pages_[address >> 12] != nullptr) return;
   ++counters_.open_bus_writes;
 }
 
@@ -249,7 +273,7 @@ u8 PhysicalBus::peek(u32 address) const {
 void PhysicalBus::poke(u32 address, u8 value) {
   address &= a20_mask_;
   if (page_flags_[address >> 12] & kCodePage) note_code_write(address, 1);  // RAM or ROM
-  if (page_flags_[address >> 12] & kRamPage) {  // (a code page has no write pointer)
+  if (page_flags_[address >> 12] & (kRamPage | kRamReadOnly)) {  // where reads come from
     ram_page(address >> 12)[address & (kPageBytes - 1)] = value;
   } else if (u8* rom = rom_byte(address)) {
     *rom = value;

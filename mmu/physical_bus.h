@@ -90,6 +90,19 @@ class PhysicalBus {
   // pointer the TLBs hold is revoked (a relocated local APIC page, IA32_APIC_BASE).
   void unmap_mmio(BusDevice* device);
 
+  // Shadow RAM (a chipset's programmable attribute map, i440FX PMC data sheet "PAM0-PAM6"):
+  // routes the reads and the writes of the pages from `base` for `size` bytes
+  // (multiples of 4 KiB) separately, each either to RAM or to what lies beneath it
+  // (an MMIO region mapped there, else the newest ROM mapped there, else open bus:
+  // reads FFh, writes dropped). Pages beyond RAM always go beneath. A page whose
+  // routing changes retires its fetched code (what reads see may have changed) and
+  // every host pointer the TLBs hold is revoked. Pages never routed keep the map's
+  // plain rule (a ROM or MMIO mapping replaces RAM).
+  void route_shadow(u32 base, u32 size, bool reads_to_ram, bool writes_to_ram);
+  // Whether page `page`'s reads / writes go to RAM (for tests and the debugger).
+  bool reads_ram(u32 page) const { return page_flags_[page & (kPageCount - 1)] & (kRamPage | kRamReadOnly); }
+  bool writes_ram(u32 page) const { return page_flags_[page & (kPageCount - 1)] & (kRamPage | kRamWriteOnly); }
+
   // A20 gate: when closed, physical address bit 20 reads as 0 (1 MiB wraparound).
   // Each source drives its own input; the gate is open when any input is set. At
   // power-on the keyboard controller's output is set (its port pins reset high).
@@ -227,6 +240,11 @@ class PhysicalBus {
   // page_flags_ bits.
   static constexpr u8 kRamPage = 1 << 0;   // backed by writable RAM (not replaced by ROM or MMIO)
   static constexpr u8 kCodePage = 1 << 1;  // holds fetched instruction bytes (code_marks_of_ names them)
+  // Shadow-routed pages (route_shadow) whose reads and writes go to different places:
+  static constexpr u8 kRamReadOnly = 1 << 2;   // reads from RAM, writes beneath
+  static constexpr u8 kRamWriteOnly = 1 << 3;  // writes to RAM, reads from beneath
+  // route_shadow's per-page routing: kRouted | kRouteReads | kRouteWrites.
+  static constexpr u8 kRouted = 1 << 0, kRouteReads = 1 << 1, kRouteWrites = 1 << 2;
   // The fetched instruction bytes of one code page: bit b of bytes[n] is the byte at
   // page offset n * kCodeBlockBytes + b, so bytes[n] is code block n.
   struct CodeMarks {
@@ -246,6 +264,10 @@ class PhysicalBus {
   u8 read_byte(u32 address);
   void write_byte(u32 address, u8 value);
   const MmioRegion* find_mmio(u32 address) const;
+  // Sets page `page`'s host pointers and flags from the map: MMIO, else its shadow
+  // routing (routes_), else RAM unless a ROM is mapped there. Retires its code first.
+  // The caller revokes the TLBs' host pointers.
+  void refresh_page(u32 page);
   u8* rom_byte(u32 address) const;
   u8* ram_page(u32 page) { return ram_.get() + std::size_t{page} * kPageBytes; }
   void mark_code_byte(u32 address);
@@ -282,7 +304,8 @@ class PhysicalBus {
   std::vector<MmioRegion> mmio_;
   std::vector<u8*> read_pages_;   // host pointer per page for plain RAM/ROM reads, or null
   std::vector<u8*> write_pages_;  // host pointer per page for plain RAM writes (not code pages), or null
-  std::vector<u8> page_flags_;    // kRamPage | kCodePage per page
+  std::vector<u8> page_flags_;    // kRamPage | kCodePage | kRamReadOnly | kRamWriteOnly per page
+  std::vector<u8> routes_;        // per page: kRouted | kRouteReads | kRouteWrites (route_shadow), or 0
   // Per page, while it is a code page: its CodeMarks in code_marks_ (calloc'ed like
   // the RAM: untouched parts take no host memory). Released marks are reused.
   std::unique_ptr<u32[], FreeRam> code_marks_of_;

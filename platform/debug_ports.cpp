@@ -6,13 +6,14 @@
 namespace x86lab {
 
 u32 DebugPorts::read(u32 port, unsigned size) {
-  if (port == 0xE9) return 0xE9;
+  if (port == 0xE9 || port == kSeaBiosDebugPort) return 0xE9;
   return size == 4 ? 0xFFFFFFFFu : (1u << (8 * size)) - 1;
 }
 
 void DebugPorts::write(u32 port, unsigned, u32 value) {
   switch (port) {
     case 0xE9:
+    case kSeaBiosDebugPort:
       if (console_) {
         if (before_output_) before_output_(static_cast<u8>(value));
         std::fputc(static_cast<int>(value & 0xFF), console_);

@@ -1,7 +1,7 @@
 // The debugging ports of Bochs and QEMU: the debug console at port E9h (each byte
 // written is printed; reads return E9h so guests can detect it), POST codes at port
 // 80h, and QEMU's isa-debug-exit at port F4h (writing V ends the run with exit status
-// (V << 1) | 1).
+// (V << 1) | 1). Port 402h is a second debug console port (SeaBIOS's).
 #pragma once
 #include "trace/state_archive.h"
 #include <cstdio>
@@ -16,6 +16,9 @@ class Cpu;
 
 class DebugPorts : public BusDevice {
  public:
+  // SeaBIOS's debug output port (QEMU's debugcon convention at 402h): the same console
+  // as port E9h, and the same read-back (E9h) by which SeaBIOS finds it.
+  static constexpr u16 kSeaBiosDebugPort = 0x402;
   // `console` receives port E9h output (may be null to drop it); `post` prints
   // "POST xx" lines on stderr for port 80h writes; `before_output` (may be empty) is
   // called before either is written, with the byte (a POST line's '\n').

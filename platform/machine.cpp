@@ -26,18 +26,22 @@ Machine::Machine(const MachineConfig& config)
       clock(cpu.clock(), config.cpu_hz),
       config_(config),
       debug_ports_(config.debug_console, config.post, cpu, config.before_console_output),
+      pc_bios_(is_pc_bios(config.bios)),
       port92_(bus, [this] { reset_cpu(); }) {
   cpu.set_cost_model(config.cost_model);
   cpu.set_cache_model(config.cache_model);
   if (!config.bios.empty()) map_bios(bus, config.bios);
   ports.attach(0x80, 0x80, &debug_ports_);
   ports.attach(0xE9, 0xE9, &debug_ports_);
+  ports.attach(DebugPorts::kSeaBiosDebugPort, DebugPorts::kSeaBiosDebugPort, &debug_ports_);
   ports.attach(0xF4, 0xF4, &debug_ports_);
   ports.attach(0x92, 0x92, &port92_);
   devices = std::make_unique<PcDevices>(clock, cpu, bus, ports,
                                         PcDevicesConfig{config.rtc_start, config.com1_host, [this] { reset_cpu(); }});
+  set_up_legacy_memory();
   local_apic = std::make_unique<LocalApic>(cpu, bus, devices->apic_bus, clock, devices->pic,
-                                           LocalApicConfig{.apic_id = 0, .bsp = true, .bus_hz = config.profile->bus_hz});
+                                           LocalApicConfig{.apic_id = 0, .bsp = true, .bus_hz = config.profile->bus_hz,
+                                                           .lint0_ext_int_at_reset = pc_bios_});
   cpu.set_interrupt_controller(local_apic.get());
   cpu.set_apic_base_register(local_apic.get());
   // A device arming an event earlier than the CPU's current slice end shortens the slice.
@@ -50,6 +54,24 @@ Machine::Machine(const MachineConfig& config)
     // give it (it resets to 0).
     devices->io_apic.write_register(IoApic::kIoApicId, u32{boot_tables::kIoApicId} << 24);
   }
+}
+
+void Machine::set_up_legacy_memory() {
+  if (!pc_bios_) {
+    const u32 alias = config_.bios.empty() ? 0 : static_cast<u32>(std::min<std::size_t>(config_.bios.size(), 0x20000));
+    devices->host_bridge.open_shadow_below(0x100000 - alias);
+    return;
+  }
+  if (!config_.vga_bios.empty()) {
+    if (config_.vga_bios.size() > 0x20000) throw InputError("the VGA BIOS must be at most 128 KiB");
+    std::vector<u8> image = config_.vga_bios;
+    image.resize((image.size() + PhysicalBus::kPageBytes - 1) / PhysicalBus::kPageBytes * PhysicalBus::kPageBytes, 0xFF);
+    bus.map_rom(0xC0000, image);
+  }
+  BiosCmosConfig cmos = config_.cmos;
+  cmos.ram_bytes = bus.ram_bytes();
+  cmos.fpu = config_.profile->features_edx & cpuid_edx::FPU;
+  write_bios_cmos(devices->rtc, cmos);
 }
 
 // SDM "Local APIC State After Power-Up or Reset": the reset that restarts the CPU

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cpu/cpu.h"
+#include "platform/bios_cmos.h"
 #include "platform/clock.h"
 #include "platform/debug_ports.h"
 #include "platform/devices/apic/local_apic.h"
@@ -30,6 +31,16 @@ class InputJournal;
 struct MachineConfig {
   u32 memory_mib = 64;                       // RAM size in MiB (1 to kMaxMemoryMib)
   std::vector<u8> bios;                      // ROM image, mapped at the top of 4 GiB; empty for none
+  // When `bios` is a PC BIOS (is_pc_bios(), platform/rom_image.h: SeaBIOS, the Bochs
+  // BIOS; docs/booting.md "BIOS and chipset"):
+  // its top 128 KiB appears at E0000h-FFFFFh behind the i440FX's PAM registers (reads
+  // and writes go to the ROM until the BIOS opens its shadow RAM), the CMOS holds
+  // `cmos` (ram_bytes and fpu filled in by the machine), and `vga_bios`, if not empty
+  // (at most 128 KiB), is an ISA option ROM at C0000h behind the PAM registers.
+  // Otherwise (the project's ROMs, --kernel) the memory below 1 MiB outside the ROM's
+  // alias is read/write RAM, as firmware that opened its shadow RAM leaves it.
+  std::vector<u8> vga_bios;
+  BiosCmosConfig cmos;
   std::FILE* debug_console = nullptr;        // port E9h output, or null
   bool post = false;                         // print port 80h writes
   // Called before each byte of port E9h (with the byte) and each POST line (with
@@ -153,6 +164,8 @@ class Machine {
   void reset_cpu();
 
   const MachineConfig& config() const { return config_; }
+  // Whether the machine runs a PC BIOS (MachineConfig::bios, is_pc_bios()).
+  bool pc_bios() const { return pc_bios_; }
   // Saves, checks or loads what the Machine itself holds (a snapshot,
   // platform/snapshot/machine_state.h): port 92h, the A20 gate's inputs, the count of
   // triple-fault resets, the local APIC.
@@ -174,6 +187,7 @@ class Machine {
  private:
   MachineConfig config_;
   DebugPorts debug_ports_;
+  bool pc_bios_ = false;
   u64 triple_fault_resets_ = 0;  // CPU resets after a shutdown (reset_on_triple_fault)
   Port92 port92_;  // A20 gate and fast reset
   std::unique_ptr<Tracer> tracer_;
@@ -183,6 +197,9 @@ class Machine {
   const std::atomic<bool>* pace_interrupt_ = nullptr;  // set_pace_interrupt
   volatile std::sig_atomic_t interrupted_by_ = 0;      // the signal of interrupt_from_signal, or 0
   RunResult run_steps(u64 first_step, u64 max_steps);
+  // The memory below 1 MiB: PAM registers, the VGA option ROM and the CMOS for a PC
+  // BIOS, or open shadow RAM otherwise (MachineConfig::pc_bios).
+  void set_up_legacy_memory();
   // Sleeps until wall time since `start` catches up with the virtual clock (--realtime);
   // false, at once, when the pace interrupt is set (then or during the wait).
   bool pace(std::chrono::steady_clock::time_point start) const;

@@ -14,7 +14,19 @@ PcDevices::PcDevices(VirtualClock& clock, Cpu& cpu, PhysicalBus& bus, PortBus& p
       keyboard_controller({[this](unsigned irq, bool level) { set_irq(irq, level); },
                            [&bus](bool enabled) { bus.set_a20(A20Source::KeyboardController, enabled); }, config.reset_cpu}),
       vga(bus),
-      fpu_error([this](bool level) { set_irq(13, level); }) {
+      fpu_error([this](bool level) { set_irq(13, level); }),
+      host_bridge(bus),
+      isa_bridge([this](unsigned irq, unsigned pirq, bool level) {
+                   set_irq_source(irq, static_cast<IrqSource>(static_cast<unsigned>(IrqSource::PirqA) + pirq), level);
+                 },
+                 [this, reset_cpu = config.reset_cpu](bool hard) {
+                   if (hard) {
+                     host_bridge.reset();
+                     isa_bridge.reset();
+                   }
+                   if (reset_cpu) reset_cpu();
+                 }),
+      pci(ports, bus, [this](pci::Address address, u8 pin, bool level) { isa_bridge.route_intx(address, pin, level); }) {
   ports.attach(0x20, 0x21, &pic);
   ports.attach(0xF0, 0xF0, &fpu_error);
   cpu.set_x87_error_pins(fpu_error.pins());
@@ -38,9 +50,17 @@ PcDevices::PcDevices(VirtualClock& clock, Cpu& cpu, PhysicalBus& bus, PortBus& p
   cpu.set_interrupt_controller(&pic);
   pic.set_int_output_listener([this](bool level) { io_apic.set_input(0, level); });
   bus.map_mmio(IoApic::kDefaultBase, IoApic::kMmioSize, &io_apic);
+  ports.attach(PciBus::kConfigAddress, PciBus::kConfigData + 3, &pci);
+  ports.attach(Piix3Isa::kResetControl, Piix3Isa::kResetControl, &isa_bridge);
+  pci.plug({0, 0}, host_bridge);
+  pci.plug({1, 0}, isa_bridge);
 }
 
-void PcDevices::set_irq(unsigned irq, bool level) {
+void PcDevices::set_irq_source(unsigned irq, IrqSource source, bool level) {
+  if (irq > 15) return;
+  const u8 bit = static_cast<u8>(1u << static_cast<unsigned>(source));
+  irq_sources_[irq] = static_cast<u8>(level ? irq_sources_[irq] | bit : irq_sources_[irq] & ~bit);
+  level = irq_sources_[irq] != 0;
   pic.set_irq(irq, level);
   if (const unsigned pin = io_apic_pin(irq); pin != kNoPin) io_apic.set_input(pin, level);
 }
@@ -57,6 +77,8 @@ void PcDevices::transfer_state(StateArchive& a) {
   fpu_error.transfer_state(a);
   io_apic.transfer_state(a);
   pm.transfer_state(a);
+  a.array(irq_sources_, "IRQ line sources", 0x1F);
+  pci.transfer_state(a);
 }
 
 }  // namespace x86lab

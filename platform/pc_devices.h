@@ -1,8 +1,9 @@
 // The PC/AT devices of a Machine and their wiring (DESIGN.md section 1, "Target
 // machine"): 8259A pair, 8254 with port 61h, MC146818 RTC/CMOS, COM1 and COM2
 // 16550As, the 8042 keyboard controller, the VGA text buffer, the 82093AA I/O APIC
-// and the PIIX4's ACPI PM1 registers, on the PC's I/O ports, memory and IRQ lines. Port 92h and the debug ports are
-// attached by the Machine.
+// and the PIIX4's ACPI PM1 registers, on the PC's I/O ports, memory and IRQ lines; PCI
+// bus 0 with the i440FX host bridge (00:00.0) and the PIIX3 ISA bridge (00:01.0).
+// Port 92h and the debug ports are attached by the Machine.
 #pragma once
 #include <functional>
 
@@ -12,6 +13,9 @@
 #include "platform/devices/apic/io_apic.h"
 #include "platform/devices/fpu_error.h"
 #include "platform/devices/i8042.h"
+#include "platform/devices/pci/i440fx.h"
+#include "platform/devices/pci/pci_bus.h"
+#include "platform/devices/pci/piix3_isa.h"
 #include "platform/devices/pic.h"
 #include "platform/devices/piix4_pm.h"
 #include "platform/devices/pit.h"
@@ -28,6 +32,10 @@ struct PcDevicesConfig {
   std::function<void()> reset_cpu;          // the 8042's CPU reset line
 };
 
+// The sources that can drive one ISA IRQ line (PcDevices::set_irq_source): the ISA
+// device wired to it, and the PIIX3's PIRQA#-PIRQD# routed onto it.
+enum class IrqSource : u8 { IsaDevice = 0, PirqA = 1, PirqB = 2, PirqC = 3, PirqD = 4 };
+
 class PcDevices {
  public:
   PcDevices(VirtualClock& clock, Cpu& cpu, PhysicalBus& bus, PortBus& ports, const PcDevicesConfig& config);
@@ -42,7 +50,14 @@ class PcDevices {
   // the cascade and reaches no I/O APIC pin. This is the wiring that the MP table's
   // I/O interrupt entries and the MADT's interrupt source override describe
   // (platform/loaders/mp_table.h, acpi_tables.h).
-  void set_irq(unsigned irq, bool level);
+  // The line is the OR of its sources (IrqSource): the ISA device's level given here,
+  // and the PCI interrupts the PIIX3 routes onto it (level-triggered sharing, with the
+  // ELCR selecting level mode at the 8259A; PCI interrupts reach the I/O APIC as an
+  // active-high level, the polarity the ACPI tables SeaBIOS builds declare).
+  void set_irq(unsigned irq, bool level) { set_irq_source(irq, IrqSource::IsaDevice, level); }
+  void set_irq_source(unsigned irq, IrqSource source, bool level);
+  // The sources driving IRQ `irq` now, bit n = IrqSource n.
+  u8 irq_sources(unsigned irq) const { return irq < 16 ? irq_sources_[irq] : 0; }
   // The I/O APIC pin that ISA IRQ `irq` drives (IRQ 2: none, returns kNoPin).
   static constexpr unsigned kNoPin = ~0u;
   static constexpr unsigned io_apic_pin(unsigned irq) { return irq == 0 ? 2 : irq == 2 || irq > 15 ? kNoPin : irq; }
@@ -62,6 +77,15 @@ class PcDevices {
   FpuErrorLatch fpu_error;  // FERR# -> IRQ 13, port F0h -> IGNNE#
   // The ACPI PM1a event and control blocks the FADT declares (ports 600h-605h).
   Piix4PowerManagement pm;
+  // PCI bus 0 (CF8h/CFCh) and the chipset's functions on it. The PIIX3's reset control
+  // register (CF9h) resets the CPU; a hard reset also puts the chipset's registers back
+  // to their reset values (the shadow RAM closes).
+  I440fx host_bridge;
+  Piix3Isa isa_bridge;
+  PciBus pci;
+
+ private:
+  std::array<u8, 16> irq_sources_{};  // per ISA IRQ, bit n = IrqSource n asserted
 };
 
 }  // namespace x86lab

@@ -13,6 +13,15 @@ std::vector<u8> read_rom_image(const std::string& path) {
   return image;
 }
 
+bool is_pc_bios(const std::vector<u8>& image) {
+  if (image.size() != 0x20000 && image.size() != 0x40000) return false;
+  const u8* date = image.data() + image.size() - 11;  // F000:FFF5h
+  const auto digit = [](u8 c) { return c >= '0' && c <= '9'; };
+  for (unsigned i = 0; i < 8; ++i)
+    if (i == 2 || i == 5 ? date[i] != '/' : !digit(date[i])) return false;
+  return image[image.size() - 2] == 0xFC;  // F000:FFFEh
+}
+
 void map_bios(PhysicalBus& bus, const std::vector<u8>& image) {
   const u32 size = static_cast<u32>(image.size());
   bus.map_rom(static_cast<u32>(0x100000000ull - size), image);

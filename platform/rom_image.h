@@ -16,6 +16,11 @@ inline constexpr std::size_t kMaxRomBytes = 16 * 1024 * 1024;
 // read, or its size is 0, not a multiple of 64 KiB, or above 16 MiB.
 std::vector<u8> read_rom_image(const std::string& path);
 
+// Whether `image` is a PC BIOS (SeaBIOS, the Bochs BIOS) rather than a bare ROM: 128 or
+// 256 KiB, ending as the IBM PC/AT BIOS does with its release date "MM/DD/YY" at
+// F000:FFF5h and the system model byte FCh (AT) at F000:FFFEh.
+bool is_pc_bios(const std::vector<u8>& image);
+
 // Maps `image` at the top of the 4 GiB space and its top 128 KiB below 1 MiB.
 void map_bios(PhysicalBus& bus, const std::vector<u8>& image);
 

@@ -25,6 +25,10 @@ packages=(
   # /usr/share/bochs/VGABIOS-lgpl-latest of package vgabios, and stops without it)
   # and GUI test tools
   qemu-system-x86 qemu-user bochs vgabios xvfb xauth xdotool imagemagick gdb
+  # the PC BIOSes x86lab boots images with (docs/booting.md "BIOS and chipset"; the
+  # ctests bios.seabios_post and bios.bochs_post): SeaBIOS with its VGA BIOSes, and
+  # the Bochs BIOS
+  seabios bochsbios
   # the report checks of tests/boot/linux_tls_real.sh (and scripts/sst286-known-failures.py)
   python3
 )

@@ -50,10 +50,12 @@ po::options_description run_options() {
   options.add_options()
       ("help,h", "show the run options")
       ("bios", po::value<std::string>()->value_name("FILE"),
-       "ROM image (a multiple of 64 KiB, at most 16 MiB) ending at physical FFFFFFFFh")
+       "ROM image (a multiple of 64 KiB, at most 16 MiB) ending at physical FFFFFFFFh; a PC BIOS (SeaBIOS, "
+       "the Bochs BIOS) also appears at E0000h-FFFFFh behind the i440FX's shadow RAM (default with a boot device: "
+       "/usr/share/seabios/bios-256k.bin)")
       ("memory", po::value<std::string>()->default_value("64")->value_name("MiB"), "RAM size in MiB (1 to 3584)")
       ("debugcon", po::value<std::string>()->default_value("stdio")->value_name("stdio|file:PATH|none"),
-       "where port E9h output goes")
+       "where port E9h (and SeaBIOS's port 402h) output goes")
       ("post", "print each write to port 80h as 'POST xx' on stderr")
       ("max-instructions", po::value<std::string>()->value_name("N"),
        "stop after N steps (instructions, fault and interrupt deliveries, REP batches of at most 1024 "
@@ -160,8 +162,8 @@ int run_command(const std::vector<std::string>& args) {
       if (vm.count(option))
         throw InputError(std::string("--load-snapshot takes the machine from its file: --") + option + " cannot be given");
     loaded = read_snapshot_file(vm["load-snapshot"].as<std::string>());
-  } else if (!vm.count("bios") && !vm.count("kernel")) {
-    throw InputError("run needs --bios FILE, --kernel FILE or --load-snapshot FILE (x86lab run --help lists the options)");
+  } else if (!vm.count("bios") && !vm.count("kernel") && !uses_bios_boot(vm)) {
+    throw InputError("run needs --bios FILE, --kernel FILE, a boot device or --load-snapshot FILE (x86lab run --help lists the options)");
   }
   const bool under_gdb = vm.count("gdb") || vm.count("wait-gdb");
   if (vm.count("progress") && vm.count("no-progress")) throw InputError("--progress and --no-progress exclude each other");
@@ -189,7 +191,7 @@ int run_command(const std::vector<std::string>& args) {
     tls_recorder = std::make_unique<TlsRecorder>(window, config.com1_host);
     config.com1_host = tls_recorder.get();
   }
-  if (vm.count("bios")) config.bios = read_rom_image(vm["bios"].as<std::string>());
+  if (!loaded) configure_bios(vm, config);
   if (loaded) config.bios = loaded->bios;
 
   auto machine = std::make_unique<Machine>(config);

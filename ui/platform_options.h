@@ -67,6 +67,23 @@ class PlatformSession {
 // (also for a number beyond 64 bits).
 u64 parse_whole(const std::string& option, const std::string& text, u64 low, u64 high, const std::string& unit = "");
 
+// Debian's SeaBIOS and its VGA BIOS (package seabios): the BIOS a run with a boot
+// device and no --bios or --kernel uses, and the default of --vga-bios.
+inline constexpr const char* kDefaultPcBios = "/usr/share/seabios/bios-256k.bin";
+inline constexpr const char* kDefaultVgaBios = "/usr/share/seabios/vgabios-stdvga.bin";
+// The boot device options (--hda..--hdd, --cdrom, --fda, --fdb, added by the disk and
+// floppy options) that make a run without --bios or --kernel boot a PC BIOS.
+inline constexpr const char* kBootDeviceOptions[] = {"hda", "hdb", "hdc", "hdd", "cdrom", "fda", "fdb"};
+// Whether the run boots through a PC BIOS: --bios names one (is_pc_bios), or no
+// --bios, --kernel or --load-snapshot is given and a boot device option is (then
+// kDefaultPcBios is the BIOS). Reads --bios's file when given (throws InputError).
+bool uses_bios_boot(const boost::program_options::variables_map& vm);
+// Reads --bios, or kDefaultPcBios when uses_bios_boot() and no --bios, into
+// config.bios, and for a PC BIOS --vga-bios into config.vga_bios (the default file is
+// skipped when absent; a named file that cannot be read, is empty, above 128 KiB or
+// has no 55AAh option ROM signature is an InputError).
+void configure_bios(const boost::program_options::variables_map& vm, MachineConfig& config);
+
 // Adds the options above to `options`.
 void add_platform_options(boost::program_options::options_description& options);
 

@@ -26,6 +26,13 @@ class Mc146818 : public BusDevice {
   // 30h-31h, 34h-35h), equipment byte, century, and the 10h-2Dh checksum.
   void set_configuration(u32 ram_bytes, bool fpu_present);
 
+  // Sets CMOS RAM byte `index` (0Eh-7Fh: the configuration bytes the BIOS reads, not
+  // the clock registers) as a machine's setup does before power-on
+  // (platform/bios_cmos.h); indexes below 0Eh or above 7Fh are ignored.
+  void set_cmos_byte(unsigned index, u8 value) {
+    if (index >= 0x0E && index < 0x80) ram_[index] = value;
+  }
+
   u32 read(u32 port, unsigned size) override;
   void write(u32 port, unsigned size, u32 value) override;
   std::string_view device_name() const override { return "rtc"; }

@@ -29,7 +29,7 @@ const Rejection kRejections[] = {
      "--serial-expect needs an input: --serial-input FILE or --serial stdio"},
     {"CpuMhzOutOfRange", "run --kernel " + kTimerKernel + " --cpu-mhz 0",
      "--cpu-mhz must be between 1 and 100000, not 0"},
-    {"NeitherBiosNorKernel", "run", "run needs --bios FILE, --kernel FILE or --load-snapshot FILE (x86lab run --help lists the options)"},
+    {"NeitherBiosNorKernel", "run", "run needs --bios FILE, --kernel FILE, a boot device or --load-snapshot FILE (x86lab run --help lists the options)"},
     {"RtcStartBeyond2099", "run --kernel " + kTimerKernel + " --rtc-start 9223372036854775807",
      "--rtc-start must be between 0 and 4102444799, not 9223372036854775807"},
     {"RtcStartBeyond64Bits", "run --kernel " + kTimerKernel + " --rtc-start 99999999999999999999",

@@ -49,6 +49,7 @@ void LocalApic::reset() {
   esr_ = errors_pending_ = 0;
   icr_low_ = icr_high_ = 0;
   lvt_.fill(lapic::kLvtMask);
+  if (config_.lint0_ext_int_at_reset) lvt_[kLint0] = 0x700;  // ExtINT, unmasked, edge
   ext_int_request_ = false;
   initial_count_ = divide_configuration_ = 0;
   timer_start_tick_ = 0;

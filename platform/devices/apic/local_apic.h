@@ -55,6 +55,11 @@ struct LocalApicConfig {
   u8 apic_id = 0;          // initial APIC ID (0-15; the BSP's is 0)
   bool bsp = true;         // IA32_APIC_BASE's BSP flag
   u64 bus_hz = 100'000'000;  // the timer's input: the processor's bus clock (CpuProfile::bus_hz)
+  // DEVIATION (opt-in, for PC BIOSes): LINT0 resets to ExtINT, unmasked (700h), so the
+  // 8259A keeps reaching the CPU once a BIOS software-enables the APIC without setting
+  // up the virtual wire, as the Bochs BIOS's 32-bit POST does. QEMU's PC resets the
+  // BSP's LINT0 this way; the SDM's reset value is masked (10000h).
+  bool lint0_ext_int_at_reset = false;
 };
 
 class LocalApic : public ApicBusAgent, public InterruptController, public BusDevice, public ApicBaseRegister {
