@@ -14,7 +14,8 @@ PcDevices::PcDevices(VirtualClock& clock, Cpu& cpu, PhysicalBus& bus, PortBus& p
       keyboard_controller({[this](unsigned irq, bool level) { set_irq(irq, level); },
                            [&bus](bool enabled) { bus.set_a20(A20Source::KeyboardController, enabled); }, config.reset_cpu}),
       vga(bus),
-      fpu_error([this](bool level) { set_irq(13, level); }) {
+      fpu_error([this](bool level) { set_irq(13, level); }),
+      ata(bus, [this](unsigned irq, bool level) { set_irq(irq, level); }, config.drives) {
   ports.attach(0x20, 0x21, &pic);
   ports.attach(0xF0, 0xF0, &fpu_error);
   cpu.set_x87_error_pins(fpu_error.pins());
@@ -33,6 +34,7 @@ PcDevices::PcDevices(VirtualClock& clock, Cpu& cpu, PhysicalBus& bus, PortBus& p
   ports.attach(0x3D4, 0x3D5, &vga);
   ports.attach(0x3DA, 0x3DA, &vga);
   ports.attach(Piix4PowerManagement::kPm1aEventBlock, Piix4PowerManagement::kLastPort, &pm);
+  ata.attach_ports(ports);
   rtc.set_configuration(bus.ram_bytes(), cpu.profile().features_edx & cpuid_edx::FPU);
   com1.attach_host(config.com1_host);
   cpu.set_interrupt_controller(&pic);
@@ -57,6 +59,7 @@ void PcDevices::transfer_state(StateArchive& a) {
   fpu_error.transfer_state(a);
   io_apic.transfer_state(a);
   pm.transfer_state(a);
+  ata.transfer_state(a);
 }
 
 }  // namespace x86lab

@@ -17,6 +17,7 @@
 #include "platform/devices/pit.h"
 #include "platform/devices/port61.h"
 #include "platform/devices/rtc.h"
+#include "platform/devices/storage/ata_controller.h"
 #include "platform/devices/uart.h"
 #include "platform/devices/vga_text.h"
 
@@ -26,13 +27,14 @@ struct PcDevicesConfig {
   i64 rtc_start = Mc146818::kDefaultStart;  // calendar seconds at cycle 0
   SerialHost* com1_host = nullptr;          // host side of COM1 (null: output dropped)
   std::function<void()> reset_cpu;          // the 8042's CPU reset line
+  AtaController::Drives drives{};           // hda, hdb, hdc, hdd (null: none); the Machine owns them
 };
 
 class PcDevices {
  public:
   PcDevices(VirtualClock& clock, Cpu& cpu, PhysicalBus& bus, PortBus& ports, const PcDevicesConfig& config);
   // Saves, checks or loads every device's state: the members from pic on in their
-  // order, then io_apic, then pm.
+  // order, then io_apic, then pm, then ata (with the disks' changed sectors).
   void transfer_state(StateArchive& archive);
 
   // The level of ISA IRQ line `irq` (0-15) as a device drives it: the one place that
@@ -62,6 +64,10 @@ class PcDevices {
   FpuErrorLatch fpu_error;  // FERR# -> IRQ 13, port F0h -> IGNNE#
   // The ACPI PM1a event and control blocks the FADT declares (ports 600h-605h).
   Piix4PowerManagement pm;
+  // The IDE controller: ATA channels at 1F0h/3F6h (IRQ 14) and 170h/376h (IRQ 15),
+  // decoding from power-up (no BIOS programs IDETIM while the PIIX3 function is not on
+  // a PCI bus); its PCI function for 00:01.1 is ata.pci_function().
+  AtaController ata;
 };
 
 }  // namespace x86lab

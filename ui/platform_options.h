@@ -67,6 +67,11 @@ class PlatformSession {
 // (also for a number beyond 64 bits).
 u64 parse_whole(const std::string& option, const std::string& text, u64 low, u64 high, const std::string& unit = "");
 
+// Reads --hda/--hdb/--hdc/--hdd, --cdrom (the secondary master, refused with --hdc),
+// --snapshot-disks and --boot into `config`. Throws InputError naming the option.
+// The images are opened by the Machine (DiskImage::open gives their errors).
+void configure_drives(const boost::program_options::variables_map& vm, MachineConfig& config);
+
 // Adds the options above to `options`.
 void add_platform_options(boost::program_options::options_description& options);
 
