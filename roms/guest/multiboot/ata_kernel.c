@@ -97,15 +97,22 @@ static int pio_read(uint32_t count) {
   return 1;
 }
 
-static void software_reset(uint16_t control) {
-  outb(control, 0x06);  /* SRST, nIEN */
+/* SRST with device 0 selected, then a wait for its BSY to clear. nIEN stays 0: the
+ * bus master's interrupt bit follows the channel's INTRQ pin, which nIEN would float;
+ * the CPU runs with IF = 0 anyway. ATA-6 9.12 says a reset leaves DEV 0; QEMU 7.2
+ * keeps the DEV bit the host last wrote (and finishes the reset later), so the kernel
+ * selects device 0 first and polls its status. */
+static void software_reset(uint16_t base, uint16_t control) {
+  outb(base + DEVICE, 0xA0);
+  outb(control, 0x04);
   for (int i = 0; i < 100; ++i) inb(control);
-  outb(control, 0x02);  /* nIEN: the kernel polls */
+  outb(control, 0x00);
+  for (int i = 0; i < 100; ++i) inb(control);
   wait_not_busy(control);
 }
 
 static void disk_checks(void) {
-  software_reset(PRIMARY_CONTROL);
+  software_reset(PRIMARY, PRIMARY_CONTROL);
   check_eq("disk signature sector count", inb(PRIMARY + COUNT), 0x01);
   check_eq("disk signature LBA low", inb(PRIMARY + LBA_LOW), 0x01);
   check_eq("disk signature LBA mid/high", inb(PRIMARY + LBA_MID) | inb(PRIMARY + LBA_HIGH) << 8, 0);
@@ -246,7 +253,7 @@ static void dma_checks(uint16_t bm) {
   check_eq("write DMA: bus master status", run_dma(bm, 0, 512, issue_write_dma) & 0x07, 0x04);
   check_eq("write DMA: device status", inb(PRIMARY + STATUS) & (BSY | DRQ | ERR), 0);
   lba28_command(500, 1, 0x20);
-  if (check_true("read back sector 500", pio_read(1), 0)) check_eq("sector 500 byte 3", sector[3], 0x5A ^ 3);
+  if (check_true("write DMA: read back sector 500", pio_read(1), 0)) check_eq("write DMA: sector 500 byte 3", sector[3], 0x5A ^ 3);
   check_eq("read DMA ext: bus master status", run_dma(bm, 1, 512, issue_read_dma_ext) & 0x07, 0x04);
   check_eq("read DMA ext: sector 6000", dword_at((const uint8_t*)DMA_BUFFER + 8), 6000);
 }
@@ -287,7 +294,7 @@ static int packet_pio(const uint8_t* packet, uint32_t max) {
 }
 
 static void cdrom_checks(uint16_t bm) {
-  software_reset(SECONDARY_CONTROL);
+  software_reset(SECONDARY, SECONDARY_CONTROL);
   check_eq("CD-ROM signature LBA mid", inb(SECONDARY + LBA_MID), 0x14);
   check_eq("CD-ROM signature LBA high", inb(SECONDARY + LBA_HIGH), 0xEB);
   outb(SECONDARY + DEVICE, 0xA0);
