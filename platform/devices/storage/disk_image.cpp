@@ -145,10 +145,12 @@ void DiskImage::transfer_state(StateArchive& a) {
   u64 size = size_;
   a.local(size, "disk size");
   if (!a.saving() && size != size_) throw StateArchiveError(option_ + " '" + path_ + "': another size than the snapshot's disk");
-  // The base content: the file as it was at open (originals substituted for changed sectors).
+  // The base content: the file as it was at open (originals substituted for changed
+  // sectors). It cannot change while the image is open, so it is hashed once: the
+  // history of reverse execution saves the machine often.
   u64 hash = kFnvBasis;
   std::vector<u8> sector(kSectorBytes);
-  for (u64 s = 0; s < sectors(); ++s) {
+  for (u64 s = base_hash_known_ ? sectors() : 0; s < sectors(); ++s) {
     if (auto it = originals_.find(s); it != originals_.end())
       hash = fnv1a(hash, it->second.data(), kSectorBytes);
     else if (auto ov = overlay_sectors_.find(s); ov != overlay_sectors_.end())
@@ -158,8 +160,9 @@ void DiskImage::transfer_state(StateArchive& a) {
       hash = fnv1a(hash, sector.data(), kSectorBytes);
     }
   }
-  base_hash_ = hash;
-  u64 saved_hash = hash;
+  if (!base_hash_known_) base_hash_ = hash;
+  base_hash_known_ = true;
+  u64 saved_hash = base_hash_;
   a.local(saved_hash, "disk base hash");
   if (!a.saving() && saved_hash != base_hash_)
     throw StateArchiveError(option_ + " '" + path_ + "': the image's content differs from the snapshot's base image");

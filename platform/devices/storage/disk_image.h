@@ -83,6 +83,7 @@ class DiskImage {
   bool read_only_ = false;
   bool overlay_ = false;
   u64 base_hash_ = 0;
+  bool base_hash_known_ = false;  // base_hash_ computed (the first transfer_state)
   std::map<u64, std::vector<u8>> overlay_sectors_;  // --snapshot-disks: sector -> 512 bytes
   std::map<u64, std::vector<u8>> originals_;        // undo store: sector -> content at open
   u64 sectors_read_ = 0, sectors_written_ = 0;
