@@ -544,5 +544,30 @@ TEST_F(AtaTest, SnapshotRestoresRegistersAndDiskContent) {
   EXPECT_EQ(file[31 * 512], disk_byte(31, 0));
 }
 
+TEST_F(AtaTest, SnapshotOfOtherDrivesIsRefused) {
+  StateArchive save;
+  ata->transfer_state(save);
+  const std::vector<u8> bytes = save.take_bytes();
+  AtaController other(bus, [](unsigned, bool) {}, AtaController::Drives{disk.get(), nullptr, nullptr, nullptr});
+  StateArchive check(StateArchive::Mode::Check, bytes);
+  EXPECT_THROW(other.transfer_state(check), StateArchiveError);
+}
+
+// ATA-6 8.15: words 54-56 report the translation INITIALIZE DEVICE PARAMETERS set,
+// word 59 the multiple setting (bit 8 valid).
+TEST_F(AtaTest, IdentifyReportsCurrentTranslationAndMultipleSetting) {
+  out(kCmd + kSectorCount, 8);
+  out(kCmd + kCommand, kSetMultipleMode);
+  out(kCmd + kSectorCount, 17);
+  out(kCmd + kDevice, 0xA7);
+  out(kCmd + kCommand, kInitializeDeviceParameters);
+  const std::array<u16, 256> w = ata->primary().device(0)->identify_data();
+  EXPECT_EQ(w[54], kDiskSectors / (8 * 17));
+  EXPECT_EQ(w[55], 8);
+  EXPECT_EQ(w[56], 17);
+  EXPECT_EQ(w[59], 0x0108);
+  EXPECT_EQ(w[1], 20);  // the default translation does not change
+}
+
 }  // namespace
 }  // namespace x86lab
