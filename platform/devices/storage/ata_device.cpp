@@ -16,7 +16,7 @@ constexpr u32 kSector = DiskImage::kSectorBytes;
 AtaDevice::AtaDevice(DiskImage& image, std::string serial)
     : image_(image), serial_(std::move(serial)), default_(default_geometry(image.sectors())), current_(default_) {
   set_signature();
-  status_ = ready_status() & (packet_device() ? 0 : 0xFF);
+  status_ = packet_device() ? 0 : ready_status();  // power-up as after a reset (ATA-6 9.1)
 }
 
 // ---- the register file ----
@@ -378,11 +378,6 @@ bool AtaDevice::fill(std::size_t bytes) {
   return true;
 }
 
-void AtaDevice::start_pio_in(u64 total_bytes) {
-  transfer_left_ = total_bytes;
-  start_next_in_block();
-}
-
 void AtaDevice::start_next_in_block() {
   block_left_ = static_cast<u32>(std::min<u64>(block_bytes_, transfer_left_));
   if (!fill(block_left_)) return;
@@ -405,6 +400,11 @@ u32 AtaDevice::read_data(unsigned size) {
     if (block_left_ == 0) end_in_block();
   }
   return value;
+}
+
+void AtaDevice::start_pio_in(u64 total_bytes) {
+  transfer_left_ = total_bytes;
+  start_next_in_block();
 }
 
 void AtaDevice::end_in_block() {
