@@ -36,8 +36,17 @@ Machine::Machine(const MachineConfig& config)
   ports.attach(DebugPorts::kSeaBiosDebugPort, DebugPorts::kSeaBiosDebugPort, &debug_ports_);
   ports.attach(0xF4, 0xF4, &debug_ports_);
   ports.attach(0x92, 0x92, &port92_);
-  devices = std::make_unique<PcDevices>(clock, cpu, bus, ports,
-                                        PcDevicesConfig{config.rtc_start, config.com1_host, [this] { reset_cpu(); }});
+  AtaController::Drives drives{};
+  for (unsigned i = 0; i < disks.size(); ++i) {
+    const MachineConfig::Drive& drive = config.drives[i];
+    if (drive.path.empty()) continue;
+    const std::string option = drive.option.empty() ? std::string("--hd") + static_cast<char>('a' + i) : drive.option;
+    disks[i] = DiskImage::open(option, drive.path, drive.cdrom ? DiskImage::Medium::Cdrom : DiskImage::Medium::HardDisk,
+                               config.snapshot_disks);
+    drives[i] = disks[i].get();
+  }
+  devices = std::make_unique<PcDevices>(
+      clock, cpu, bus, ports, PcDevicesConfig{config.rtc_start, config.com1_host, [this] { reset_cpu(); }, drives});
   set_up_legacy_memory();
   local_apic = std::make_unique<LocalApic>(cpu, bus, devices->apic_bus, clock, devices->pic,
                                            LocalApicConfig{.apic_id = 0, .bsp = true, .bus_hz = config.profile->bus_hz,

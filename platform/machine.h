@@ -1,6 +1,7 @@
 // A PC: owns the counters, the physical and I/O buses, the MMU, the CPU and the
 // devices, and runs them (DESIGN.md section 2, platform/).
 #pragma once
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <csignal>
@@ -66,6 +67,19 @@ struct MachineConfig {
   // cursor. COM1's input goes through it when com1_host is a JournalSerialHost.
   InputJournal* inputs = nullptr;
   KernelBootRequest kernel;                  // --kernel/--initrd/--append; empty kernel_path: none
+  // The IDE drives (docs/booting.md "Disks and CD-ROMs"): hda (primary master), hdb
+  // (primary slave), hdc (secondary master), hdd (secondary slave). An empty path is
+  // no drive; `cdrom` makes the drive an ATAPI CD-ROM (the image is ISO 9660).
+  struct Drive {
+    std::string path;
+    bool cdrom = false;
+    std::string option;  // the option that named it ("--hda", "--cdrom"), for messages
+  };
+  std::array<Drive, 4> drives{};
+  bool snapshot_disks = false;  // --snapshot-disks: guest writes go to a discarded overlay
+  // --boot: the BIOS's boot order as QEMU spells it (a floppy, c first disk, d CD-ROM),
+  // e.g. "cd"; empty for the BIOS's default. For the CMOS boot-order bytes.
+  std::string boot_order;
 };
 
 // How a run ended, and the process exit status it maps to (README "Exit status").
@@ -178,6 +192,9 @@ class Machine {
   Mmu mmu;
   Cpu cpu;
   VirtualClock clock;
+  // The drives' images (MachineConfig::drives; null where none), opened before the
+  // devices and closed after them.
+  std::array<std::unique_ptr<DiskImage>, 4> disks;
   std::unique_ptr<PcDevices> devices;
   // The CPU's local APIC (one per CPU: with several, a vector beside theirs): on the
   // APIC bus, its page at IA32_APIC_BASE, the CPU's interrupt controller with the

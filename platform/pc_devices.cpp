@@ -26,7 +26,8 @@ PcDevices::PcDevices(VirtualClock& clock, Cpu& cpu, PhysicalBus& bus, PortBus& p
                    }
                    if (reset_cpu) reset_cpu();
                  }),
-      pci(ports, bus, [this](pci::Address address, u8 pin, bool level) { isa_bridge.route_intx(address, pin, level); }) {
+      pci(ports, bus, [this](pci::Address address, u8 pin, bool level) { isa_bridge.route_intx(address, pin, level); }),
+      ata(bus, [this](unsigned irq, bool level) { set_irq(irq, level); }, config.drives) {
   ports.attach(0x20, 0x21, &pic);
   ports.attach(0xF0, 0xF0, &fpu_error);
   cpu.set_x87_error_pins(fpu_error.pins());
@@ -45,6 +46,7 @@ PcDevices::PcDevices(VirtualClock& clock, Cpu& cpu, PhysicalBus& bus, PortBus& p
   ports.attach(0x3D4, 0x3D5, &vga);
   ports.attach(0x3DA, 0x3DA, &vga);
   ports.attach(Piix4PowerManagement::kPm1aEventBlock, Piix4PowerManagement::kLastPort, &pm);
+  ata.attach_ports(ports);
   rtc.set_configuration(bus.ram_bytes(), cpu.profile().features_edx & cpuid_edx::FPU);
   com1.attach_host(config.com1_host);
   cpu.set_interrupt_controller(&pic);
@@ -54,6 +56,7 @@ PcDevices::PcDevices(VirtualClock& clock, Cpu& cpu, PhysicalBus& bus, PortBus& p
   ports.attach(Piix3Isa::kResetControl, Piix3Isa::kResetControl, &isa_bridge);
   pci.plug({0, 0}, host_bridge);
   pci.plug({1, 0}, isa_bridge);
+  pci.plug({1, 1}, ata.pci_function());
 }
 
 void PcDevices::set_irq_source(unsigned irq, IrqSource source, bool level) {
@@ -79,6 +82,7 @@ void PcDevices::transfer_state(StateArchive& a) {
   pm.transfer_state(a);
   a.array(irq_sources_, "IRQ line sources", 0x1F);
   pci.transfer_state(a);
+  ata.transfer_state(a);
 }
 
 }  // namespace x86lab

@@ -21,6 +21,7 @@
 #include "platform/devices/pit.h"
 #include "platform/devices/port61.h"
 #include "platform/devices/rtc.h"
+#include "platform/devices/storage/ata_controller.h"
 #include "platform/devices/uart.h"
 #include "platform/devices/vga_text.h"
 
@@ -30,6 +31,7 @@ struct PcDevicesConfig {
   i64 rtc_start = Mc146818::kDefaultStart;  // calendar seconds at cycle 0
   SerialHost* com1_host = nullptr;          // host side of COM1 (null: output dropped)
   std::function<void()> reset_cpu;          // the 8042's CPU reset line
+  AtaController::Drives drives{};           // hda, hdb, hdc, hdd (null: none); the Machine owns them
 };
 
 // The sources that can drive one ISA IRQ line (PcDevices::set_irq_source): the ISA
@@ -40,7 +42,7 @@ class PcDevices {
  public:
   PcDevices(VirtualClock& clock, Cpu& cpu, PhysicalBus& bus, PortBus& ports, const PcDevicesConfig& config);
   // Saves, checks or loads every device's state: the members from pic on in their
-  // order, then io_apic, then pm.
+  // order, then io_apic, then pm, then ata (with the disks' changed sectors).
   void transfer_state(StateArchive& archive);
 
   // The level of ISA IRQ line `irq` (0-15) as a device drives it: the one place that
@@ -83,6 +85,12 @@ class PcDevices {
   I440fx host_bridge;
   Piix3Isa isa_bridge;
   PciBus pci;
+
+  // The IDE controller: ATA channels at 1F0h/3F6h (IRQ 14) and 170h/376h (IRQ 15),
+  // plugged into `pci` at 00:01.1 (PIIX3 IDE). Its IDETIM decode enables are set from
+  // power-up, as a BIOS leaves them.
+  // DEVIATION: the data sheet resets IDETIM to 0000h (AtaController::Decode::PowerOn).
+  AtaController ata;
 
  private:
   std::array<u8, 16> irq_sources_{};  // per ISA IRQ, bit n = IrqSource n asserted

@@ -82,6 +82,15 @@ void add_platform_options(po::options_description& options) {
       ("record", po::value<std::string>()->value_name("LOG"),
        "write the run's host inputs (COM1's input bytes with the cycle each arrived at, the RTC start) "
        "to LOG for --replay (docs/snapshots.md)")
+      ("hda", po::value<std::string>()->value_name("FILE"), "primary master IDE disk: a raw image file")
+      ("hdb", po::value<std::string>()->value_name("FILE"), "primary slave IDE disk: a raw image file")
+      ("hdc", po::value<std::string>()->value_name("FILE"), "secondary master IDE disk: a raw image file")
+      ("hdd", po::value<std::string>()->value_name("FILE"), "secondary slave IDE disk: a raw image file")
+      ("cdrom", po::value<std::string>()->value_name("FILE"),
+       "ATAPI CD-ROM with an ISO 9660 image, the secondary master (as QEMU's -cdrom; not with --hdc)")
+      ("snapshot-disks", "guest writes to the disks go to a discarded overlay; the image files stay unchanged")
+      ("boot", po::value<std::string>()->value_name("ORDER"),
+       "the BIOS's boot order: letters a (floppy), c (first disk), d (CD-ROM), e.g. 'dc'")
       ("replay", po::value<std::string>()->value_name("LOG"),
        "take the host inputs from a --record LOG instead of the host (COM1's input, --rtc-start): "
        "the recorded run again, exactly");
@@ -108,6 +117,7 @@ void PlatformSession::configure(const po::variables_map& vm, MachineConfig& conf
   if (rtc == "host") config.rtc_start = static_cast<i64>(std::time(nullptr));
   else if (rtc != "fixed") config.rtc_start = static_cast<i64>(parse_whole("rtc-start", rtc, 0, 4'102'444'799));  // to 2099
   vga_dump_ = vm.count("vga-dump") > 0;
+  configure_drives(vm, config);
   if (vm.count("record") && vm.count("replay")) throw InputError("--record and --replay cannot be used together");
   if (vm.count("replay")) open_replay(vm, config);
   if (vm.count("record")) {
@@ -170,6 +180,32 @@ void PlatformSession::configure(const po::variables_map& vm, MachineConfig& conf
   // Under gdb the inputs are journaled without --record too, so that reverse execution
   // re-executes with them.
   if (journal_ || vm.count("gdb") || vm.count("wait-gdb")) journal_inputs(config);
+}
+
+void configure_drives(const po::variables_map& vm, MachineConfig& config) {
+  static constexpr const char* kNames[4] = {"hda", "hdb", "hdc", "hdd"};
+  for (unsigned i = 0; i < 4; ++i) {
+    if (!vm.count(kNames[i])) continue;
+    const std::string path = vm[kNames[i]].as<std::string>();
+    if (path.empty()) throw InputError(std::string("--") + kNames[i] + " needs an image FILE");
+    config.drives[i] = {path, false, std::string("--") + kNames[i]};
+  }
+  if (vm.count("cdrom")) {
+    if (vm.count("hdc")) throw InputError("--cdrom is the secondary master, which --hdc already is");
+    const std::string path = vm["cdrom"].as<std::string>();
+    if (path.empty()) throw InputError("--cdrom needs an ISO image FILE");
+    config.drives[2] = {path, true, "--cdrom"};
+  }
+  config.snapshot_disks = vm.count("snapshot-disks") > 0;
+  if (vm.count("boot")) {
+    const std::string order = vm["boot"].as<std::string>();
+    if (order.empty() || order.size() > 3 || order.find_first_not_of("acd") != std::string::npos)
+      throw InputError("--boot needs up to three of the letters a, c, d (floppy, disk, CD-ROM), not '" + order + "'");
+    for (std::size_t i = 0; i < order.size(); ++i)
+      if (order.find(order[i], i + 1) != std::string::npos)
+        throw InputError("--boot names '" + std::string(1, order[i]) + "' twice in '" + order + "'");
+    config.boot_order = order;
+  }
 }
 
 void PlatformSession::journal_inputs(MachineConfig& config) {

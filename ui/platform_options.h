@@ -83,6 +83,10 @@ bool uses_bios_boot(const boost::program_options::variables_map& vm);
 // skipped when absent; a named file that cannot be read, is empty, above 128 KiB or
 // has no 55AAh option ROM signature is an InputError).
 void configure_bios(const boost::program_options::variables_map& vm, MachineConfig& config);
+// Reads --hda/--hdb/--hdc/--hdd, --cdrom (the secondary master, refused with --hdc),
+// --snapshot-disks and --boot into `config`. Throws InputError naming the option.
+// The images are opened by the Machine (DiskImage::open gives their errors).
+void configure_drives(const boost::program_options::variables_map& vm, MachineConfig& config);
 
 // Adds the options above to `options`.
 void add_platform_options(boost::program_options::options_description& options);

@@ -10,7 +10,7 @@
 namespace x86lab {
 
 inline constexpr char kSnapshotMagic[8] = {'X', '8', '6', 'L', 'S', 'N', 'A', 'P'};
-inline constexpr u32 kSnapshotVersion = 4;
+inline constexpr u32 kSnapshotVersion = 4;  // 4: issue 35's machine: the PCI bus and chipset, the IRQ lines' sources, the ATA controller and the disks' changed sectors, the DMA pair, the floppy controller, the mouse, the VGA
 
 // The file's bytes for `state`.
 std::vector<u8> encode_snapshot(const MachineState& state);

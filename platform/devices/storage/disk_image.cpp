@@ -144,6 +144,24 @@ bool DiskImage::write(u64 first, std::span<const u8> bytes) {
 
 bool DiskImage::flush() { return overlay_ || read_only_ || ::fsync(fd_) == 0; }
 
+// One sector's content at its place, as a 64-bit hash; a disk's hash is the sum of its
+// sectors' (mod 2^64), so the part outside a set of sectors is the sum less theirs.
+u64 DiskImage::sector_hash(u64 sector, const u8* bytes) {
+  u64 hash = kFnvBasis;
+  for (int i = 0; i < 8; ++i) hash = (hash ^ ((sector >> (8 * i)) & 0xFF)) * 0x100000001B3ull;
+  hash = fnv1a(hash, bytes, kSectorBytes);
+  return hash * 0x9E3779B97F4A7C15ull;
+}
+
+// The sector's content when the image was opened (the undo store for changed sectors).
+bool DiskImage::original_sector(u64 sector, u8* out) {
+  if (auto it = originals_.find(sector); it != originals_.end()) {
+    std::memcpy(out, it->second.data(), kSectorBytes);
+    return true;
+  }
+  return read_base(sector * kSectorBytes, out, kSectorBytes);
+}
+
 void DiskImage::transfer_state(StateArchive& a) {
   u64 size = size_;
   a.local(size, "disk size");
@@ -151,22 +169,27 @@ void DiskImage::transfer_state(StateArchive& a) {
   // The sectors changed since open, then a hash of every other sector's content as it
   // was at open (the undo store substitutes the originals of sectors changed since): the
   // part of the disk the snapshot does not hold, which must be the same when it loads.
+  // The whole disk's hash is computed once per open (reverse execution saves often);
+  // each save or load then costs its changed sectors only.
+  std::vector<u8> sector(kSectorBytes);
+  auto fail = [&](u64 s) { return StateArchiveError(option_ + " '" + path_ + "': cannot read sector " + std::to_string(s)); };
+  if (!base_hash_known_) {
+    u64 total = 0;
+    for (u64 s = 0; s < sectors(); ++s) {
+      if (!original_sector(s, sector.data())) throw fail(s);
+      total += sector_hash(s, sector.data());
+    }
+    base_hash_ = total;
+    base_hash_known_ = true;
+  }
   std::vector<u64> changed;
   for (const auto& [s, original] : originals_) changed.push_back(s);
   a.local_sequence(changed, "disk changed sectors", sectors());
-  std::set<u64> in_snapshot(changed.begin(), changed.end());
-  u64 hash = kFnvBasis;
-  std::vector<u8> sector(kSectorBytes);
-  for (u64 s = 0; s < sectors(); ++s) {
-    if (in_snapshot.count(s)) continue;
-    const u8* bytes = sector.data();
-    if (auto it = originals_.find(s); it != originals_.end())
-      bytes = it->second.data();
-    else if (auto ov = overlay_sectors_.find(s); ov != overlay_sectors_.end())
-      bytes = ov->second.data();
-    else if (!read_base(s * kSectorBytes, sector.data(), kSectorBytes))
-      throw StateArchiveError(option_ + " '" + path_ + "': cannot read sector " + std::to_string(s));
-    hash = fnv1a(hash, bytes, kSectorBytes);
+  u64 hash = base_hash_;
+  for (u64 s : changed) {
+    if (s >= sectors()) throw StateArchiveError(option_ + " '" + path_ + "': sector " + std::to_string(s) + " beyond the disk");
+    if (!original_sector(s, sector.data())) throw fail(s);
+    hash -= sector_hash(s, sector.data());
   }
   u64 saved_hash = hash;
   a.local(saved_hash, "disk base hash");
@@ -176,7 +199,7 @@ void DiskImage::transfer_state(StateArchive& a) {
   std::map<u64, std::vector<u8>> contents;
   for (u64 s : changed) {
     std::vector<u8> bytes(kSectorBytes);
-    if (a.saving() && !read(s, bytes)) throw StateArchiveError(option_ + " '" + path_ + "': cannot read sector " + std::to_string(s));
+    if (a.saving() && !read(s, bytes)) throw fail(s);
     a.raw(bytes.data(), kSectorBytes, "disk sector");
     contents.emplace(s, std::move(bytes));
   }

@@ -81,6 +81,8 @@ class DiskImage {
   bool read_base(u64 offset, u8* out, std::size_t bytes);
   bool write_sector(u64 sector, const u8* bytes);
   void remember_original(u64 sector);
+  bool original_sector(u64 sector, u8* out);
+  static u64 sector_hash(u64 sector, const u8* bytes);
 
   std::string option_, path_;
   Medium medium_ = Medium::HardDisk;
@@ -89,6 +91,7 @@ class DiskImage {
   bool read_only_ = false;
   bool overlay_ = false;
   u64 base_hash_ = 0;
+  bool base_hash_known_ = false;  // base_hash_ computed (the first transfer_state)
   std::map<u64, std::vector<u8>> overlay_sectors_;  // --snapshot-disks: sector -> 512 bytes
   std::map<u64, std::vector<u8>> originals_;        // undo store: sector -> content at open
   u64 sectors_read_ = 0, sectors_written_ = 0;
