@@ -34,8 +34,14 @@ Machine::Machine(const MachineConfig& config)
   ports.attach(0xE9, 0xE9, &debug_ports_);
   ports.attach(0xF4, 0xF4, &debug_ports_);
   ports.attach(0x92, 0x92, &port92_);
-  devices = std::make_unique<PcDevices>(clock, cpu, bus, ports,
-                                        PcDevicesConfig{config.rtc_start, config.com1_host, [this] { reset_cpu(); }});
+  PcDevicesConfig device_config{config.rtc_start, config.com1_host, [this] { reset_cpu(); }};
+  for (unsigned drive = 0; drive < 2; ++drive) {
+    if (config.floppy_paths[drive].empty()) continue;
+    floppies[drive] = DiskImage::open(drive == 0 ? "--fda" : "--fdb", config.floppy_paths[drive],
+                                      DiskImage::Medium::Floppy, false);
+    device_config.floppies[drive] = floppies[drive].get();
+  }
+  devices = std::make_unique<PcDevices>(clock, cpu, bus, ports, device_config);
   local_apic = std::make_unique<LocalApic>(cpu, bus, devices->apic_bus, clock, devices->pic,
                                            LocalApicConfig{.apic_id = 0, .bsp = true, .bus_hz = config.profile->bus_hz});
   cpu.set_interrupt_controller(local_apic.get());
@@ -49,6 +55,8 @@ Machine::Machine(const MachineConfig& config)
     // As a BIOS does: the I/O APIC's ID register holds the ID the MP and ACPI tables
     // give it (it resets to 0).
     devices->io_apic.write_register(IoApic::kIoApicId, u32{boot_tables::kIoApicId} << 24);
+    // ... and DMA channel 4 in cascade mode, unmasked, so that channels 0-3 work.
+    devices->dma.set_bios_state();
   }
 }
 

@@ -1,7 +1,7 @@
 // The PC/AT devices of a Machine and their wiring (DESIGN.md section 1, "Target
 // machine"): 8259A pair, 8254 with port 61h, MC146818 RTC/CMOS, COM1 and COM2
 // 16550As, the 8042 keyboard controller, the VGA text buffer, the 82093AA I/O APIC
-// and the PIIX4's ACPI PM1 registers, on the PC's I/O ports, memory and IRQ lines. Port 92h and the debug ports are
+// the PIIX4's ACPI PM1 registers, the 8237A DMA pair and the 82077AA floppy controller, on the PC's I/O ports, memory and IRQ lines. Port 92h and the debug ports are
 // attached by the Machine.
 #pragma once
 #include <functional>
@@ -10,6 +10,8 @@
 #include "platform/clock.h"
 #include "platform/devices/apic/apic_bus.h"
 #include "platform/devices/apic/io_apic.h"
+#include "platform/devices/dma8237.h"
+#include "platform/devices/fdc82077.h"
 #include "platform/devices/fpu_error.h"
 #include "platform/devices/i8042.h"
 #include "platform/devices/pic.h"
@@ -26,13 +28,14 @@ struct PcDevicesConfig {
   i64 rtc_start = Mc146818::kDefaultStart;  // calendar seconds at cycle 0
   SerialHost* com1_host = nullptr;          // host side of COM1 (null: output dropped)
   std::function<void()> reset_cpu;          // the 8042's CPU reset line
+  DiskImage* floppies[2] = {};              // drives A: and B: of the 82077AA (null: no drive)
 };
 
 class PcDevices {
  public:
   PcDevices(VirtualClock& clock, Cpu& cpu, PhysicalBus& bus, PortBus& ports, const PcDevicesConfig& config);
   // Saves, checks or loads every device's state: the members from pic on in their
-  // order, then io_apic, then pm.
+  // order, then io_apic, then pm, then dma and fdc.
   void transfer_state(StateArchive& archive);
 
   // The level of ISA IRQ line `irq` (0-15) as a device drives it: the one place that
@@ -62,6 +65,10 @@ class PcDevices {
   FpuErrorLatch fpu_error;  // FERR# -> IRQ 13, port F0h -> IGNNE#
   // The ACPI PM1a event and control blocks the FADT declares (ports 600h-605h).
   Piix4PowerManagement pm;
+  // The 8237A pair (ports 00h-0Fh, C0h-DFh, page registers 81h-8Fh) and the 82077AA
+  // floppy controller (3F0h-3F5h, 3F7h; IRQ 6, DMA channel 2).
+  Dma8237Pair dma;
+  Fdc82077 fdc;
 };
 
 }  // namespace x86lab
