@@ -262,8 +262,8 @@ void Fdc82077::transfer_state(StateArchive& a) {
   for (Drive& d : drives_) {
     bool present = d.image != nullptr;
     const bool had = present;
-    a.field(present, "FDC drive has a disk");
-    if (a.loading() && present != had)
+    a.local(present, "FDC drive has a disk");
+    if (present != had)
       throw StateArchiveError("FDC drive: the snapshot's floppy drives differ from this machine's");
     if (d.image) d.image->transfer_state(a);
     a.field(d.disk_changed, "FDC disk change");
@@ -297,8 +297,12 @@ void Fdc82077::transfer_state(StateArchive& a) {
   a.field(sc_eot_, "FDC SC/EOT");
   a.field(lock_, "FDC LOCK");
   a.sequence(command_, "FDC command bytes", 9);
-  a.sequence(result_, "FDC result bytes", 10);
-  a.field(result_index_, "FDC result index", result_.size());
+  // The indexes are bounded by their sequence's length in the archive (check mode
+  // leaves the members alone, so the bound comes from local copies).
+  std::vector<u8> result = result_, buffer = buffer_;
+  a.local_sequence(result, "FDC result bytes", 10);
+  a.field(result_index_, "FDC result index", result.size());
+  if (a.loading()) result_ = result;
   a.field(opcode_, "FDC opcode");
   a.field(dma_mode_, "FDC DMA mode");
   a.field(writing_, "FDC writing");
@@ -316,8 +320,9 @@ void Fdc82077::transfer_state(StateArchive& a) {
   a.field(multi_track_, "FDC MT");
   a.field(skip_, "FDC SK");
   a.field(sectors_left_, "FDC sectors left");
-  a.sequence(buffer_, "FDC buffer", 4 * 256);
-  a.field(buffer_index_, "FDC buffer index", buffer_.size());
+  a.local_sequence(buffer, "FDC buffer", 4 * 256);
+  a.field(buffer_index_, "FDC buffer index", buffer.size());
+  if (a.loading()) buffer_ = buffer;
   a.field(sector_ready_ns_, "FDC sector time");
 }
 

@@ -8,7 +8,10 @@
 # that QEMU must fail exactly the checks floppy_qemu_differences.txt lists (QEMU 7.2
 # ends a read at EOT without TC normally; docs/qemu-differences.md), which pass on
 # x86lab.
-# usage: floppy_kernel.sh x86lab X86LAB KERNEL | floppy_kernel.sh qemu QEMU KERNEL X86LAB
+# The snapshot kind saves the machine at two points of the run (--save-snapshot; one
+# in the middle of a read, one after the write) and continues each from its file with
+# a fresh copy of the image: the lines and the final image must be those of one run.
+# usage: floppy_kernel.sh x86lab|snapshot X86LAB KERNEL | floppy_kernel.sh qemu QEMU KERNEL X86LAB
 set -u
 kind=$1 emulator=$2 kernel=$3 x86lab=${4:-}
 for tool in mkfs.fat mcopy; do
@@ -70,5 +73,26 @@ case $kind in
     grep -v -x -e PASS -e FAIL "$work/x86lab.out" > "$work/x86lab.lines"
     if ! diff "$work/qemu.lines" "$work/x86lab.lines"; then echo "x86lab and QEMU printed different lines (< qemu, > x86lab)"; exit 1; fi
     echo "x86lab printed the same lines, and QEMU only its documented differences" ;;
+  snapshot)
+    cp "$work/a.img" "$work/fresh.img"
+    run_x86lab "$emulator" "$work/a.img" "$work/full.out"; status=$?
+    check_run x86lab $status "$work/full.out" "$work/a.img" >/dev/null || { cat "$work/full.out"; exit 1; }
+    for steps in 60000 120000; do
+      rm -f "$work/s.snap"
+      cp "$work/fresh.img" "$work/part.img"
+      cp "$work/fresh.img" "$work/continued.img"
+      "$emulator" run --kernel "$kernel" --fda "$work/part.img" --serial none --debugcon "file:$work/part1.out" \
+        --max-instructions $steps --save-snapshot "$work/s.snap" 2>/dev/null
+      [ -s "$work/s.snap" ] || { echo "no snapshot saved at step $steps"; exit 1; }
+      "$emulator" run --load-snapshot "$work/s.snap" --fda "$work/continued.img" --serial none \
+        --debugcon "file:$work/part2.out" --max-instructions 400000000
+      status=$?
+      cat "$work/part1.out" "$work/part2.out" > "$work/joined.out"
+      if [ $status -ne 33 ] || ! cmp -s "$work/joined.out" "$work/full.out"; then
+        diff "$work/full.out" "$work/joined.out"; echo "continued from step $steps: status $status, other lines"; exit 1
+      fi
+      cmp "$work/continued.img" "$work/a.img" || { echo "continued from step $steps: another image"; exit 1; }
+      echo "continued from step $steps: the same lines and image"
+    done ;;
   *) echo "unknown kind $kind"; exit 2 ;;
 esac
