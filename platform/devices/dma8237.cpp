@@ -154,12 +154,14 @@ void Dma8237Pair::set_dreq(unsigned channel, bool level) {
 void Dma8237Pair::serve_pending() {
   if (serving_) return;
   serving_ = true;
-  for (bool served = true; served;) {
-    served = false;
+  // Each round serves a channel to its DREQ's drop or terminal count; the bound keeps
+  // a device that holds DREQ high on an auto-initializing channel from looping forever.
+  for (unsigned round = 0, served = 1; served && round < 64; ++round) {
+    served = 0;
     for (unsigned channel : {0u, 1u, 2u, 3u, 5u, 6u, 7u})
       if (can_serve(channel)) {
         serve(channel);
-        served = true;
+        served = 1;
       }
   }
   serving_ = false;

@@ -231,6 +231,10 @@ u8 Fdc82077::read_fifo() {
       interrupt_ = false;
       update_irq();
     }
+    if (result_index_ >= result_.size()) {  // only after loading a damaged snapshot
+      start_result({});
+      return 0xFF;
+    }
     const u8 value = result_[result_index_++];
     if (result_index_ >= result_.size()) start_result({});
     return value;

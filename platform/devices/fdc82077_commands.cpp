@@ -308,6 +308,10 @@ void Fdc82077::sector_event() {
 }
 
 bool Fdc82077::commit_write() {
+  if (drive_ >= kDrives || !drives_[drive_].image) {  // a loaded snapshot's state only
+    finish_transfer(kAbnormal, kMissingAddressMark, 0);
+    return false;
+  }
   Drive& d = drives_[drive_];
   if (d.image->write(sector_lba(d), buffer_)) return true;
   finish_transfer(kAbnormal, kDataError, 0);
@@ -423,6 +427,7 @@ void Fdc82077::start_format() {
 }
 
 void Fdc82077::format_done() {
+  if (drive_ >= kDrives || !drives_[drive_].image) return finish_transfer(kAbnormal, kMissingAddressMark, 0);
   Drive& d = drives_[drive_];
   const std::vector<u8> filler(DiskImage::kSectorBytes, filler_);
   for (std::size_t i = 0; i + 4 <= buffer_index_; i += 4) {
