@@ -98,6 +98,12 @@ class Debugger::Hooks final : public StepMonitor, public TraceSink {
   void write(const Event& event) override {
     Cpu& cpu = d_.machine_.cpu;
     if (d_.history_on_) note_history(event);
+    // A vector breakpoint stops after the delivery that reached its handler. Another
+    // delivery event in the same step (the pause takes effect at the step's end) means
+    // the one that hit failed: a fault during it became #DF, was delivered serially, or
+    // shut the processor down. Its stop is withdrawn; the new event may stop instead.
+    if (stop && event.kind == EventKind::Exception && stop->hit && stop->hit->kind == BreakpointKind::Vector)
+      stop.reset();
     if (stop || event.kind == EventKind::Instruction) return;
     if (auto hit = d_.breakpoints_.match_event(event, cpu.state)) {
       if (hit->kind != BreakpointKind::Vector) {

@@ -10,6 +10,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <set>
 
 #include "platform/input_error.h"
 
@@ -62,7 +63,9 @@ std::unique_ptr<DiskImage> DiskImage::open(const std::string& option, const std:
   image->path_ = path;
   image->medium_ = medium;
   image->overlay_ = overlay;
-  const bool want_write = medium != Medium::Cdrom && !overlay;
+  // A file with no write permission bit is offered read-only even to root, who could
+  // open it for writing: the user's intent, as the permission says it.
+  const bool want_write = medium != Medium::Cdrom && !overlay && (st.st_mode & 0222) != 0;
   int fd = want_write ? ::open(path.c_str(), O_RDWR | O_CLOEXEC) : -1;
   if (fd < 0) {
     fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -145,32 +148,35 @@ void DiskImage::transfer_state(StateArchive& a) {
   u64 size = size_;
   a.local(size, "disk size");
   if (!a.saving() && size != size_) throw StateArchiveError(option_ + " '" + path_ + "': another size than the snapshot's disk");
-  // The base content: the file as it was at open (originals substituted for changed sectors).
-  u64 hash = kFnvBasis;
-  std::vector<u8> sector(kSectorBytes);
-  for (u64 s = 0; s < sectors(); ++s) {
-    if (auto it = originals_.find(s); it != originals_.end())
-      hash = fnv1a(hash, it->second.data(), kSectorBytes);
-    else if (auto ov = overlay_sectors_.find(s); ov != overlay_sectors_.end())
-      hash = fnv1a(hash, ov->second.data(), kSectorBytes);
-    else {
-      read_base(s * kSectorBytes, sector.data(), kSectorBytes);
-      hash = fnv1a(hash, sector.data(), kSectorBytes);
-    }
-  }
-  base_hash_ = hash;
-  u64 saved_hash = hash;
-  a.local(saved_hash, "disk base hash");
-  if (!a.saving() && saved_hash != base_hash_)
-    throw StateArchiveError(option_ + " '" + path_ + "': the image's content differs from the snapshot's base image");
-  // Changed sectors: number and content now.
+  // The sectors changed since open, then a hash of every other sector's content as it
+  // was at open (the undo store substitutes the originals of sectors changed since): the
+  // part of the disk the snapshot does not hold, which must be the same when it loads.
   std::vector<u64> changed;
   for (const auto& [s, original] : originals_) changed.push_back(s);
   a.local_sequence(changed, "disk changed sectors", sectors());
+  std::set<u64> in_snapshot(changed.begin(), changed.end());
+  u64 hash = kFnvBasis;
+  std::vector<u8> sector(kSectorBytes);
+  for (u64 s = 0; s < sectors(); ++s) {
+    if (in_snapshot.count(s)) continue;
+    const u8* bytes = sector.data();
+    if (auto it = originals_.find(s); it != originals_.end())
+      bytes = it->second.data();
+    else if (auto ov = overlay_sectors_.find(s); ov != overlay_sectors_.end())
+      bytes = ov->second.data();
+    else if (!read_base(s * kSectorBytes, sector.data(), kSectorBytes))
+      throw StateArchiveError(option_ + " '" + path_ + "': cannot read sector " + std::to_string(s));
+    hash = fnv1a(hash, bytes, kSectorBytes);
+  }
+  u64 saved_hash = hash;
+  a.local(saved_hash, "disk base hash");
+  if (!a.saving() && saved_hash != hash)
+    throw StateArchiveError(option_ + " '" + path_ + "': the image's content differs from the snapshot's base image " +
+                            "(sectors the snapshot does not hold were changed after it was saved)");
   std::map<u64, std::vector<u8>> contents;
   for (u64 s : changed) {
     std::vector<u8> bytes(kSectorBytes);
-    if (a.saving()) read(s, bytes);
+    if (a.saving() && !read(s, bytes)) throw StateArchiveError(option_ + " '" + path_ + "': cannot read sector " + std::to_string(s));
     a.raw(bytes.data(), kSectorBytes, "disk sector");
     contents.emplace(s, std::move(bytes));
   }

@@ -5,7 +5,8 @@
 // (pwrite, no host-side write cache of our own); flush() makes them durable (fsync),
 // as FLUSH CACHE must. A writable image is locked against a second writer (an
 // exclusive flock; a second x86lab, or QEMU, on the same file is refused). A file the
-// host user cannot write is offered read-only: writes fail, and the controller reports
+// host user cannot write, or with no write permission bit at all (also for root), is
+// offered read-only: writes fail, and the controller reports
 // a write-protected medium. With `overlay` (--snapshot-disks) guest writes go to a
 // sector map in memory and the file is opened read-only and never changed.
 //
@@ -63,11 +64,16 @@ class DiskImage {
   u64 sectors_read() const { return sectors_read_; }
   u64 sectors_written() const { return sectors_written_; }
 
-  // Saves, checks or loads the disk's changes since it was opened: the size, a hash of
-  // the base image's content at open, and every changed sector's current content.
-  // Loading refuses (StateArchiveError) an image of another size or whose base content
-  // hash differs, then rewrites the disk to the saved content: sectors changed since the
-  // snapshot but not in it get their original content back from the undo store.
+  // Saves, checks or loads the disk's changes since it was opened: the size, the
+  // numbers of the changed sectors, a hash of every other sector's content as it was at
+  // open, and the changed sectors' current content. Loading refuses (StateArchiveError)
+  // an image of another size, or one whose sectors outside the snapshot's set differ
+  // from what they were when it was saved (the image was changed elsewhere, or written
+  // after the snapshot by a run that has since ended); then it rewrites the disk to the
+  // saved content: sectors changed in this run but not in the snapshot get their
+  // original content back from the undo store. So a snapshot loads in the run that
+  // took it (reverse execution), and in a later run on the image as it was left right
+  // after the snapshot or on the image it was taken from.
   void transfer_state(StateArchive& archive);
 
  private:
