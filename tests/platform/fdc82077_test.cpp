@@ -9,6 +9,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <sys/stat.h>
 #include <vector>
 
 #include "platform/devices/fdc82077.h"
@@ -270,6 +271,26 @@ TEST_F(FdcFixture, FormatTrackWritesTheFillerIntoTheNamedSectors) {
   EXPECT_EQ(sector[300], 0xE5);
   ASSERT_TRUE(image->read(18, sector));  // head 1 untouched
   EXPECT_EQ(sector[0], 18);
+}
+
+// A file without write permission is a write-protected disk: ST3 bit 6, and WRITE DATA
+// ends with NW (ST0 40h, ST1 02h) without touching the file.
+TEST_F(FdcFixture, ReadOnlyImageIsWriteProtected) {
+  image.reset();
+  ASSERT_EQ(::chmod(path.c_str(), 0444), 0);
+  image = DiskImage::open("--fda", path, DiskImage::Medium::Floppy, false);
+  ASSERT_TRUE(image->read_only());
+  fdc.insert(0, image.get());
+  reset_controller();
+  send({0x04, 0x00});
+  EXPECT_EQ(results(), std::vector<u8>{0x78});  // WP, RDY, T0, TS (always 1), drive 0
+  program_dma(0x4A, 0x20000, 512);
+  send({0x45, 0x00, 0, 0, 1, 2, 18, 0x1B, 0xFF});
+  ASSERT_TRUE(wait_irq());
+  EXPECT_EQ(results(), (std::vector<u8>{0x40, 0x02, 0x00, 0, 0, 1, 2}));
+  std::vector<u8> sector(512);
+  ASSERT_TRUE(image->read(0, sector));
+  EXPECT_EQ(sector[1], 1);
 }
 
 TEST_F(FdcFixture, CmosDriveTypesFollowTheImageSize) {
