@@ -45,8 +45,14 @@ Machine::Machine(const MachineConfig& config)
                                config.snapshot_disks);
     drives[i] = disks[i].get();
   }
-  devices = std::make_unique<PcDevices>(
-      clock, cpu, bus, ports, PcDevicesConfig{config.rtc_start, config.com1_host, [this] { reset_cpu(); }, drives});
+  PcDevicesConfig device_config{config.rtc_start, config.com1_host, [this] { reset_cpu(); }, drives};
+  for (unsigned drive = 0; drive < 2; ++drive) {
+    if (config.floppy_paths[drive].empty()) continue;
+    floppies[drive] = DiskImage::open(drive == 0 ? "--fda" : "--fdb", config.floppy_paths[drive],
+                                      DiskImage::Medium::Floppy, config.snapshot_disks);
+    device_config.floppies[drive] = floppies[drive].get();
+  }
+  devices = std::make_unique<PcDevices>(clock, cpu, bus, ports, device_config);
   set_up_legacy_memory();
   local_apic = std::make_unique<LocalApic>(cpu, bus, devices->apic_bus, clock, devices->pic,
                                            LocalApicConfig{.apic_id = 0, .bsp = true, .bus_hz = config.profile->bus_hz,
@@ -62,6 +68,8 @@ Machine::Machine(const MachineConfig& config)
     // As a BIOS does: the I/O APIC's ID register holds the ID the MP and ACPI tables
     // give it (it resets to 0).
     devices->io_apic.write_register(IoApic::kIoApicId, u32{boot_tables::kIoApicId} << 24);
+    // ... and DMA channel 4 in cascade mode, unmasked, so that channels 0-3 work.
+    devices->dma.set_bios_state();
   }
 }
 
@@ -80,6 +88,17 @@ void Machine::set_up_legacy_memory() {
   BiosCmosConfig cmos = config_.cmos;
   cmos.ram_bytes = bus.ram_bytes();
   cmos.fpu = config_.profile->features_edx & cpuid_edx::FPU;
+  // The drives the options gave: the boot order (--boot, else QEMU's default "cad":
+  // hard disk, floppy, CD-ROM), the primary channel's disk geometries as the ATA disks
+  // report them in IDENTIFY, the floppy drive types.
+  cmos.boot_order = config_.boot_order.empty() ? std::string("cad") : config_.boot_order;
+  for (unsigned i = 0; i < 2; ++i) {
+    if (disks[i] && disks[i]->medium() == DiskImage::Medium::HardDisk) {
+      const AtaGeometry geometry = default_geometry(disks[i]->sectors());
+      cmos.disks[i] = {geometry.cylinders, static_cast<u8>(geometry.heads), static_cast<u8>(geometry.sectors)};
+    }
+    cmos.floppies[i] = static_cast<FloppyType>(config_.floppy_types[i]);
+  }
   write_bios_cmos(devices->rtc, cmos);
 }
 

@@ -80,6 +80,12 @@ struct MachineConfig {
   // --boot: the BIOS's boot order as QEMU spells it (a floppy, c first disk, d CD-ROM),
   // e.g. "cd"; empty for the BIOS's default. For the CMOS boot-order bytes.
   std::string boot_order;
+  // --fda/--fdb: raw floppy images for drives A: and B: of the 82077AA (empty: no
+  // drive), opened by the Machine with DiskImage::open, and the drives' CMOS types for
+  // byte 10h (Fdc82077::cmos_drive_type: 0 none, 3 720 KiB, 4 1.44 MB, 5 2.88 MB), set
+  // with the paths by the options (ui/platform_options.cpp).
+  std::string floppy_paths[2];
+  u8 floppy_types[2] = {};
 };
 
 // How a run ended, and the process exit status it maps to (README "Exit status").
@@ -195,6 +201,8 @@ class Machine {
   // The drives' images (MachineConfig::drives; null where none), opened before the
   // devices and closed after them.
   std::array<std::unique_ptr<DiskImage>, 4> disks;
+  // The --fda/--fdb images (null: no drive); declared before the devices that use them.
+  std::unique_ptr<DiskImage> floppies[2];
   std::unique_ptr<PcDevices> devices;
   // The CPU's local APIC (one per CPU: with several, a vector beside theirs): on the
   // APIC bus, its page at IA32_APIC_BASE, the CPU's interrupt controller with the

@@ -27,7 +27,9 @@ PcDevices::PcDevices(VirtualClock& clock, Cpu& cpu, PhysicalBus& bus, PortBus& p
                    if (reset_cpu) reset_cpu();
                  }),
       pci(ports, bus, [this](pci::Address address, u8 pin, bool level) { isa_bridge.route_intx(address, pin, level); }),
-      ata(bus, [this](unsigned irq, bool level) { set_irq(irq, level); }, config.drives) {
+      ata(bus, [this](unsigned irq, bool level) { set_irq(irq, level); }, config.drives),
+      dma(bus),
+      fdc(clock, [this](bool level) { set_irq(Fdc82077::kIrq, level); }, &dma) {
   ports.attach(0x20, 0x21, &pic);
   ports.attach(0xF0, 0xF0, &fpu_error);
   cpu.set_x87_error_pins(fpu_error.pins());
@@ -45,6 +47,12 @@ PcDevices::PcDevices(VirtualClock& clock, Cpu& cpu, PhysicalBus& bus, PortBus& p
   ports.attach(0x3C0, 0x3CF, &vga);
   ports.attach(0x3D4, 0x3D5, &vga);
   ports.attach(0x3DA, 0x3DA, &vga);
+  ports.attach(0x00, 0x0F, &dma);
+  ports.attach(0x81, 0x8F, &dma);  // 80h stays the POST port (platform/debug_ports.h)
+  ports.attach(0xC0, 0xDF, &dma);
+  ports.attach(0x3F0, 0x3F5, &fdc);
+  ports.attach(0x3F7, 0x3F7, &fdc);
+  for (unsigned drive = 0; drive < Fdc82077::kDrives; ++drive) fdc.insert(drive, config.floppies[drive]);
   ports.attach(Piix4PowerManagement::kPm1aEventBlock, Piix4PowerManagement::kLastPort, &pm);
   ata.attach_ports(ports);
   rtc.set_configuration(bus.ram_bytes(), cpu.profile().features_edx & cpuid_edx::FPU);
@@ -83,6 +91,8 @@ void PcDevices::transfer_state(StateArchive& a) {
   a.array(irq_sources_, "IRQ line sources", 0x1F);
   pci.transfer_state(a);
   ata.transfer_state(a);
+  dma.transfer_state(a);
+  fdc.transfer_state(a);
 }
 
 }  // namespace x86lab

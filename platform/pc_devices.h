@@ -1,9 +1,10 @@
 // The PC/AT devices of a Machine and their wiring (DESIGN.md section 1, "Target
 // machine"): 8259A pair, 8254 with port 61h, MC146818 RTC/CMOS, COM1 and COM2
 // 16550As, the 8042 keyboard controller, the VGA text buffer, the 82093AA I/O APIC
-// and the PIIX4's ACPI PM1 registers, on the PC's I/O ports, memory and IRQ lines; PCI
-// bus 0 with the i440FX host bridge (00:00.0) and the PIIX3 ISA bridge (00:01.0).
-// Port 92h and the debug ports are attached by the Machine.
+// the PIIX4's ACPI PM1 registers, the 8237A DMA pair and the 82077AA floppy controller,
+// on the PC's I/O ports, memory and IRQ lines; PCI bus 0 with the i440FX host bridge
+// (00:00.0), the PIIX3 ISA bridge (00:01.0) and its IDE function (00:01.1). Port 92h
+// and the debug ports are attached by the Machine.
 #pragma once
 #include <functional>
 
@@ -11,6 +12,8 @@
 #include "platform/clock.h"
 #include "platform/devices/apic/apic_bus.h"
 #include "platform/devices/apic/io_apic.h"
+#include "platform/devices/dma8237.h"
+#include "platform/devices/fdc82077.h"
 #include "platform/devices/fpu_error.h"
 #include "platform/devices/i8042.h"
 #include "platform/devices/pci/i440fx.h"
@@ -32,6 +35,7 @@ struct PcDevicesConfig {
   SerialHost* com1_host = nullptr;          // host side of COM1 (null: output dropped)
   std::function<void()> reset_cpu;          // the 8042's CPU reset line
   AtaController::Drives drives{};           // hda, hdb, hdc, hdd (null: none); the Machine owns them
+  DiskImage* floppies[2] = {};              // drives A: and B: of the 82077AA (null: no drive)
 };
 
 // The sources that can drive one ISA IRQ line (PcDevices::set_irq_source): the ISA
@@ -42,7 +46,8 @@ class PcDevices {
  public:
   PcDevices(VirtualClock& clock, Cpu& cpu, PhysicalBus& bus, PortBus& ports, const PcDevicesConfig& config);
   // Saves, checks or loads every device's state: the members from pic on in their
-  // order, then io_apic, then pm, then ata (with the disks' changed sectors).
+  // order, then io_apic, then pm, the IRQ lines' sources, the PCI bus, ata (with the
+  // disks' changed sectors), then dma and fdc.
   void transfer_state(StateArchive& archive);
 
   // The level of ISA IRQ line `irq` (0-15) as a device drives it: the one place that
@@ -91,6 +96,11 @@ class PcDevices {
   // power-up, as a BIOS leaves them.
   // DEVIATION: the data sheet resets IDETIM to 0000h (AtaController::Decode::PowerOn).
   AtaController ata;
+
+  // The 8237A pair (ports 00h-0Fh, C0h-DFh, page registers 81h-8Fh) and the 82077AA
+  // floppy controller (3F0h-3F5h, 3F7h; IRQ 6, DMA channel 2).
+  Dma8237Pair dma;
+  Fdc82077 fdc;
 
  private:
   std::array<u8, 16> irq_sources_{};  // per ISA IRQ, bit n = IrqSource n asserted

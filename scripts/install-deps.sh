@@ -31,6 +31,8 @@ packages=(
   seabios bochsbios
   # the report checks of tests/boot/linux_tls_real.sh (and scripts/sst286-known-failures.py)
   python3
+  # the FAT12 floppy image of tests/boot/floppy_kernel.sh (mkfs.fat, mcopy)
+  dosfstools mtools
 )
 # --bench: also the benchmark peers and tools of bench/run_bench.sh (Bochs's BIOS
 # images, GNU time for peak RSS, valgrind for callgrind profiles; syslinux,

@@ -10,8 +10,10 @@
 #include <cerrno>
 #include <cstring>
 #include <ctime>
+#include <filesystem>
 #include <iostream>
 
+#include "platform/devices/fdc82077.h"
 #include "platform/input_error.h"
 #include "platform/rom_image.h"
 
@@ -65,6 +67,9 @@ void add_platform_options(po::options_description& options) {
        "boot a Linux bzImage (32-bit boot protocol) or a Multiboot 1 ELF kernel directly, without a BIOS")
       ("initrd", po::value<std::string>()->value_name("FILE"), "initial ramdisk for --kernel (a module for Multiboot)")
       ("append", po::value<std::string>()->value_name("TEXT"), "kernel command line for --kernel")
+      ("fda", po::value<std::string>()->value_name("FILE"),
+       "floppy image for drive A: (raw, 720 KiB, 1.44 MB or 2.88 MB; the 82077AA at 3F0h, IRQ 6, DMA 2)")
+      ("fdb", po::value<std::string>()->value_name("FILE"), "floppy image for drive B: (as --fda)")
       ("serial", po::value<std::string>()->default_value("stdio")->value_name("stdio|file:PATH|none"),
        "COM1: stdio also reads standard input (a terminal in raw mode: Ctrl-A x quits)")
       ("serial-input", po::value<std::string>()->value_name("FILE"),
@@ -107,6 +112,15 @@ void PlatformSession::configure(const po::variables_map& vm, MachineConfig& conf
     if (!vm.count("kernel")) throw InputError("--initrd and --append need --kernel");
     if (vm.count("initrd")) config.kernel.initrd_path = vm["initrd"].as<std::string>();
     if (vm.count("append")) config.kernel.command_line = vm["append"].as<std::string>();
+  }
+  for (unsigned drive = 0; drive < 2; ++drive) {
+    const char* option = drive == 0 ? "fda" : "fdb";
+    if (!vm.count(option)) continue;
+    config.floppy_paths[drive] = vm[option].as<std::string>();
+    // The drive type for CMOS byte 10h; the Machine's DiskImage::open checks the file.
+    std::error_code error;
+    const auto bytes = std::filesystem::file_size(config.floppy_paths[drive], error);
+    config.floppy_types[drive] = error ? 0 : Fdc82077::cmos_drive_type(bytes);
   }
   if (vm.count("cpu-mhz")) {  // else the profile's clock (apply_profile_option)
     const u64 mhz = parse_whole("cpu-mhz", vm["cpu-mhz"].as<std::string>(), 1, 100000);

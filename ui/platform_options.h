@@ -1,4 +1,4 @@
-// The PC platform options of `x86lab run`: --kernel/--initrd/--append, --serial,
+// The PC platform options of `x86lab run`: --kernel/--initrd/--append, --fda/--fdb, --serial,
 // --serial-input, --vga-dump, --cpu-mhz, --realtime and --rtc-start, and the host
 // resources they hold (files, the serial console) for the length of a run.
 #pragma once

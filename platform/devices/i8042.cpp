@@ -114,6 +114,21 @@ void I8042::release_held_keys() {
   }
 }
 
+void I8042::mouse_sends(const std::vector<u8>& bytes) {
+  for (u8 byte : bytes) {
+    if (command_byte_ & kAuxDisabled) mouse_held_.push_back(byte);
+    else enqueue(byte, true);
+  }
+  while (mouse_held_.size() > 4096) mouse_held_.pop_front();
+}
+
+void I8042::release_held_mouse_bytes() {
+  while (!mouse_held_.empty() && !(command_byte_ & kAuxDisabled)) {
+    enqueue(mouse_held_.front(), true);
+    mouse_held_.pop_front();
+  }
+}
+
 void I8042::write_output_port(u8 value) {
   output_port_ = value;
   if (wiring_.a20) wiring_.a20(value & 0x02);
@@ -137,7 +152,10 @@ void I8042::controller_command(u8 command) {
   }
   switch (command) {
     case 0xA7: command_byte_ |= kAuxDisabled; break;
-    case 0xA8: command_byte_ &= static_cast<u8>(~kAuxDisabled); break;
+    case 0xA8:
+      command_byte_ &= static_cast<u8>(~kAuxDisabled);
+      release_held_mouse_bytes();
+      break;
     case 0xA9: enqueue(0x00, false); break;  // auxiliary interface test: no error
     case 0xAA:                               // controller self test
       command_byte_ |= kSystem;
@@ -168,14 +186,16 @@ void I8042::controller_data(u8 value) {
     case 0xD2: enqueue(value, false); break;  // as if the keyboard sent it
     case 0xD3: enqueue(value, true); break;   // as if the auxiliary device sent it
     case 0xD4:
-      // No auxiliary device is attached: the transmission times out.
-      timeout_ = true;
-      enqueue(0xFE, true);
+      // To the mouse; as with the keyboard, sending to it enables its interface.
+      command_byte_ &= static_cast<u8>(~kAuxDisabled);
+      release_held_mouse_bytes();
+      mouse_sends(mouse_.command(value));
       break;
     default:
       if (command == 0x60) command_byte_ = value;
       else ram_[command & 0x1F] = value;
       release_held_keys();
+      release_held_mouse_bytes();
       update_irqs();
       break;
   }
@@ -249,6 +269,8 @@ void I8042::transfer_state(StateArchive& a) {
   a.array(ram_, "i8042 RAM");
   a.sequence(held_, "i8042 held keys", 4096);
   a.field(break_prefix_, "i8042 break prefix");
+  mouse_.transfer_state(a);
+  a.sequence(mouse_held_, "i8042 held mouse bytes", 4096);
   if (!a.loading()) return;
   queue_.clear();
   for (std::size_t i = 0; i < bytes.size(); ++i) queue_.emplace_back(bytes[i], aux[i] != 0);

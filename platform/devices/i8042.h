@@ -1,7 +1,8 @@
 // The 8042 keyboard controller of a PC/AT at ports 60h (data) and 64h (status and
-// command) with an attached keyboard and no mouse: the controller command byte, the
-// self tests, the output port with the A20 gate and the CPU reset line, and the
-// keyboard's reset and identify answers (IBM PC/AT Technical Reference, "Keyboard
+// command) with an attached keyboard and a PS/2 mouse on the auxiliary port
+// (platform/devices/ps2_mouse.h): the controller command byte, the self tests, the
+// output port with the A20 gate and the CPU reset line, the keyboard's reset and
+// identify answers, and the mouse's commands through D4h (IBM PC/AT Technical Reference, "Keyboard
 // Controller"; IBM PS/2 Hardware Interface Technical Reference, "Keyboard/Auxiliary
 // Device Controller"). IRQ 1 for keyboard bytes, IRQ 12 for auxiliary bytes.
 #pragma once
@@ -10,6 +11,7 @@
 #include <functional>
 
 #include "mmu/port_bus.h"
+#include "platform/devices/ps2_mouse.h"
 
 namespace x86lab {
 
@@ -40,6 +42,13 @@ class I8042 : public BusDevice {
   // controller's keyboard interface is disabled (command ADh, command byte bit 4) and
   // sent when it is enabled again. An unknown code is ignored.
   void key(u8 set1_code, bool extended, bool released);
+  // The user moved the mouse, turned its wheel or pressed or released buttons (the
+  // host side for the GUI; Ps2Mouse::move says the units). The report goes to the
+  // guest as auxiliary bytes (IRQ 12 with command byte bit 1); it is held while the
+  // auxiliary interface is disabled (command A7h, command byte bit 5) and sent when it
+  // is enabled again.
+  void mouse_move(int dx, int dy, int dz, u8 buttons) { mouse_sends(mouse_.move(dx, dy, dz, buttons)); }
+  const Ps2Mouse& mouse() const { return mouse_; }
   // The scan code set the keyboard sends (1-3; 2 after a reset).
   u8 scancode_set() const { return scancode_set_; }
 
@@ -59,6 +68,8 @@ class I8042 : public BusDevice {
   void write_output_port(u8 value);
   void keyboard_sends(u8 byte);
   void release_held_keys();
+  void mouse_sends(const std::vector<u8>& bytes);
+  void release_held_mouse_bytes();
 
   Wiring wiring_;
   std::deque<std::pair<u8, bool>> queue_;  // bytes waiting for the output buffer (byte, from aux)
@@ -76,6 +87,8 @@ class I8042 : public BusDevice {
   u8 ram_[32] = {};         // controller RAM bytes 1-31 (byte 0 is the command byte)
   std::deque<u8> held_;     // key bytes the keyboard holds while its interface is disabled
   bool break_prefix_ = false;  // translation: an F0h was seen, the next code is a release
+  Ps2Mouse mouse_;
+  std::deque<u8> mouse_held_;  // mouse bytes held while the auxiliary interface is disabled
 };
 
 }  // namespace x86lab

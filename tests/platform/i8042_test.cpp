@@ -114,11 +114,111 @@ TEST_F(I8042Fixture, AuxiliaryLoopbackRaisesIrq12AndSetsStatusBit5) {
   EXPECT_FALSE(irq12);
 }
 
-TEST_F(I8042Fixture, AuxiliaryDeviceCommandsTimeOutWithoutAMouse) {
+// The PS/2 mouse on the auxiliary port (IBM PS/2 Hardware Interface Technical
+// Reference, "Pointing Device"): its answers come back as auxiliary bytes.
+struct MouseFixture : I8042Fixture {
+  std::vector<u8> mouse(u8 value) {
+    command(0xD4);
+    data(value);
+    return drain();
+  }
+};
+
+TEST_F(MouseFixture, ResetAnswersAckSelfTestPassedAndIdZero) {
   command(0xD4);
   data(0xFF);
-  EXPECT_EQ(status() & 0x61, 0x61);  // output full, from aux, timeout
-  EXPECT_EQ(drain(), std::vector<u8>{0xFE});
+  EXPECT_EQ(status() & 0x21, 0x21);  // output full, from the auxiliary device
+  EXPECT_EQ(drain(), (std::vector<u8>{0xFA, 0xAA, 0x00}));
+  EXPECT_EQ(mouse(0xF2), (std::vector<u8>{0xFA, 0x00}));
+}
+
+TEST_F(MouseFixture, StatusRequestShowsDefaultsAndSettings) {
+  EXPECT_EQ(mouse(0xE9), (std::vector<u8>{0xFA, 0x00, 0x02, 100}));  // stream, disabled, 1:1, 4 counts/mm, 100/s
+  EXPECT_EQ(mouse(0xE8), std::vector<u8>{0xFA});
+  EXPECT_EQ(mouse(0x03), std::vector<u8>{0xFA});
+  EXPECT_EQ(mouse(0xF3), std::vector<u8>{0xFA});
+  EXPECT_EQ(mouse(40), std::vector<u8>{0xFA});
+  EXPECT_EQ(mouse(0xE7), std::vector<u8>{0xFA});
+  EXPECT_EQ(mouse(0xF4), std::vector<u8>{0xFA});
+  EXPECT_EQ(mouse(0xE9), (std::vector<u8>{0xFA, 0x30, 0x03, 40}));
+  EXPECT_EQ(mouse(0xF0), std::vector<u8>{0xFA});  // remote mode
+  EXPECT_EQ(mouse(0xE9), (std::vector<u8>{0xFA, 0x70, 0x03, 40}));
+  EXPECT_EQ(mouse(0xF6), std::vector<u8>{0xFA});  // defaults
+  EXPECT_EQ(mouse(0xE9), (std::vector<u8>{0xFA, 0x00, 0x02, 100}));
+  EXPECT_EQ(mouse(0x01), std::vector<u8>{0xFE});  // unknown command: resend
+}
+
+TEST_F(MouseFixture, StreamModeSendsThreeBytePacketsOnIrq12) {
+  command(0x60);
+  data(0x47);  // both interrupts on, auxiliary interface enabled
+  mouse(0xF4);
+  kbc.mouse_move(5, -3, 0, Ps2Mouse::kLeft);
+  EXPECT_TRUE(irq12);
+  EXPECT_EQ(drain(), (std::vector<u8>{0x29, 0x05, 0xFD}));  // Y sign, always 1, left
+  kbc.mouse_move(-300, 0, 0, Ps2Mouse::kRight | Ps2Mouse::kMiddle);
+  EXPECT_EQ(drain(), (std::vector<u8>{0x5E, 0x00, 0x00}));  // X overflow, X sign, right, middle
+  mouse(0xF5);
+  kbc.mouse_move(1, 1, 0, 0);
+  EXPECT_TRUE(drain().empty());
+}
+
+TEST_F(MouseFixture, TwoToOneScalingDoublesLargeMovesInStreamMode) {
+  command(0x60);
+  data(0x47);
+  mouse(0xE7);
+  mouse(0xF4);
+  kbc.mouse_move(3, 8, 0, 0);
+  EXPECT_EQ(drain(), (std::vector<u8>{0x08, 3, 16}));
+}
+
+TEST_F(MouseFixture, RemoteModeSendsTheSumOnReadData) {
+  command(0x60);
+  data(0x47);
+  mouse(0xF0);
+  kbc.mouse_move(2, 3, 0, 0);
+  kbc.mouse_move(4, 1, 0, 0);
+  EXPECT_TRUE(drain().empty());
+  EXPECT_EQ(mouse(0xEB), (std::vector<u8>{0xFA, 0x08, 6, 4}));
+  EXPECT_EQ(mouse(0xEB), (std::vector<u8>{0xFA, 0x08, 0, 0}));
+}
+
+TEST_F(MouseFixture, SampleRates200_100_80MakeAnIntelliMouseWithFourBytePackets) {
+  command(0x60);
+  data(0x47);
+  for (u8 rate : {200, 100, 80}) {
+    mouse(0xF3);
+    mouse(rate);
+  }
+  EXPECT_EQ(mouse(0xF2), (std::vector<u8>{0xFA, 0x03}));
+  mouse(0xF4);
+  kbc.mouse_move(0, 0, -1, 0);
+  EXPECT_EQ(drain(), (std::vector<u8>{0x08, 0, 0, 0xFF}));
+  EXPECT_EQ(mouse(0xFF), (std::vector<u8>{0xFA, 0xAA, 0x00}));
+  EXPECT_EQ(mouse(0xF2), (std::vector<u8>{0xFA, 0x00}));  // a reset returns to ID 0
+}
+
+TEST_F(MouseFixture, AuxiliaryInterfaceDisabledHoldsMouseBytes) {
+  command(0x60);
+  data(0x47);
+  mouse(0xF4);
+  command(0xA7);  // disable the auxiliary interface
+  EXPECT_EQ(kbc.command_byte() & 0x20, 0x20);
+  kbc.mouse_move(1, 0, 0, 0);
+  EXPECT_TRUE(drain().empty());
+  command(0xA8);
+  EXPECT_EQ(drain(), (std::vector<u8>{0x08, 1, 0}));
+  command(0xA9);  // auxiliary interface test
+  EXPECT_EQ(drain(), std::vector<u8>{0x00});
+}
+
+TEST_F(MouseFixture, Irq12FollowsCommandByteBit1) {
+  command(0x60);
+  data(0x45);  // IRQ 12 off (bit 1 clear), aux enabled
+  mouse(0xF4);
+  kbc.mouse_move(1, 0, 0, 0);
+  EXPECT_FALSE(irq12);
+  EXPECT_EQ(status() & 0x21, 0x21);
+  drain();
 }
 
 TEST_F(I8042Fixture, ScanCodesAreDroppedWhileScanningIsDisabled) {

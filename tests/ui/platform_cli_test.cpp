@@ -32,6 +32,10 @@ const Rejection kRejections[] = {
     {"NeitherBiosNorKernel", "run", "run needs --bios FILE, --kernel FILE, a boot device or --load-snapshot FILE (x86lab run --help lists the options)"},
     {"RtcStartBeyond2099", "run --kernel " + kTimerKernel + " --rtc-start 9223372036854775807",
      "--rtc-start must be between 0 and 4102444799, not 9223372036854775807"},
+    {"MissingFloppyImage", "run --kernel " + kTimerKernel + " --fda /nonexistent/a.img",
+     "--fda '/nonexistent/a.img': No such file or directory"},
+    {"FloppyImageIsADirectory", "run --kernel " + kTimerKernel + " --fdb /",
+     "--fdb '/': is a directory, not an image file"},
     {"RtcStartBeyond64Bits", "run --kernel " + kTimerKernel + " --rtc-start 99999999999999999999",
      "--rtc-start must be between 0 and 4102444799, not 99999999999999999999"},
 };
@@ -42,6 +46,19 @@ TEST(PlatformCli, KernelThatIsNeitherBzImageNorMultibootIsRejected) {
   std::ofstream(path, std::ios::binary) << std::string(20000, '\x90');
   expect_rejected("run --kernel " + path,
                   "kernel '" + path + "' is neither a bzImage (no HdrS setup header) nor a Multiboot kernel");
+}
+
+// DiskImage::open's floppy sizes (720 KiB, 1.44 MB, 2.88 MB): 1.2 MB is refused with
+// one line naming the option and the file.
+TEST(PlatformCli, FloppyImageOfAnotherSizeIsRejected) {
+  const std::string path = ::testing::TempDir() + "floppy_1200k.img";
+  {
+    std::ofstream file(path, std::ios::binary);
+    file.seekp(1'228'800 - 1);
+    file.put('\0');
+  }
+  const Outcome o = expect_rejected_in_one_line("run --kernel " + kTimerKernel + " --fda " + path);
+  EXPECT_NE(o.output.find("--fda '" + path + "'"), std::string::npos) << o.output;
 }
 
 TEST(PlatformCli, MultibootKernelRunsToPass) {
