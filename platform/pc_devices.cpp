@@ -13,7 +13,7 @@ PcDevices::PcDevices(VirtualClock& clock, Cpu& cpu, PhysicalBus& bus, PortBus& p
       com2(clock, 0x2F8, [this](bool level) { set_irq(3, level); }),
       keyboard_controller({[this](unsigned irq, bool level) { set_irq(irq, level); },
                            [&bus](bool enabled) { bus.set_a20(A20Source::KeyboardController, enabled); }, config.reset_cpu}),
-      vga(bus),
+      vga(clock),
       fpu_error([this](bool level) { set_irq(13, level); }) {
   ports.attach(0x20, 0x21, &pic);
   ports.attach(0xF0, 0xF0, &fpu_error);
@@ -27,11 +27,7 @@ PcDevices::PcDevices(VirtualClock& clock, Cpu& cpu, PhysicalBus& bus, PortBus& p
   ports.attach(0x2F8, 0x2FF, &com2);
   ports.attach(0x60, 0x60, &keyboard_controller);
   ports.attach(0x64, 0x64, &keyboard_controller);
-  ports.attach(0x3B4, 0x3B5, &vga);
-  ports.attach(0x3BA, 0x3BA, &vga);
-  ports.attach(0x3C0, 0x3CF, &vga);
-  ports.attach(0x3D4, 0x3D5, &vga);
-  ports.attach(0x3DA, 0x3DA, &vga);
+  vga.attach_legacy(ports, bus);
   ports.attach(Piix4PowerManagement::kPm1aEventBlock, Piix4PowerManagement::kLastPort, &pm);
   rtc.set_configuration(bus.ram_bytes(), cpu.profile().features_edx & cpuid_edx::FPU);
   com1.attach_host(config.com1_host);

@@ -1,6 +1,8 @@
 // The PC/AT devices of a Machine and their wiring (DESIGN.md section 1, "Target
 // machine"): 8259A pair, 8254 with port 61h, MC146818 RTC/CMOS, COM1 and COM2
-// 16550As, the 8042 keyboard controller, the VGA text buffer, the 82093AA I/O APIC
+// 16550As, the 8042 keyboard controller, the VGA (its legacy ports, the DISPI ports
+// and the A0000h window; its PCI function, platform/devices/vga/vga_pci.h, is plugged
+// where the PCI bus is built), the 82093AA I/O APIC
 // and the PIIX4's ACPI PM1 registers, on the PC's I/O ports, memory and IRQ lines. Port 92h and the debug ports are
 // attached by the Machine.
 #pragma once
@@ -18,7 +20,7 @@
 #include "platform/devices/port61.h"
 #include "platform/devices/rtc.h"
 #include "platform/devices/uart.h"
-#include "platform/devices/vga_text.h"
+#include "platform/devices/vga/vga.h"
 
 namespace x86lab {
 
@@ -58,7 +60,7 @@ class PcDevices {
   Mc146818 rtc;
   Uart16550 com1, com2;
   I8042 keyboard_controller;
-  VgaText vga;
+  Vga vga;
   FpuErrorLatch fpu_error;  // FERR# -> IRQ 13, port F0h -> IGNNE#
   // The ACPI PM1a event and control blocks the FADT declares (ports 600h-605h).
   Piix4PowerManagement pm;

@@ -1,6 +1,8 @@
 // Parsing of the platform options and the serial console's host files.
 #include "ui/platform_options.h"
 
+#include "ui/gdb/screendump.h"
+
 #include "ui/gdb/console_monitor.h"
 
 #include <fcntl.h>
@@ -48,6 +50,10 @@ void add_platform_options(po::options_description& options) {
        "hold each line of COM1's input until the guest prints TEXT (its prompt, e.g. '# '): "
        "the first line after the first TEXT, each next line after the next")
       ("vga-dump", "print the 80x25 VGA text screen on stdout at exit")
+      ("screendump", po::value<std::string>()->value_name("FILE.png"),
+       "write the VGA's screen (whatever mode is set) to FILE.png at exit")
+      ("display", po::value<std::string>()->default_value("none")->value_name("none|sdl"),
+       "sdl: show the VGA's screen in a plain SDL window while the guest runs")
       ("cpu-mhz", po::value<std::string>()->value_name("N"),
        "modeled CPU frequency in MHz: device time is cycles / frequency (1 to 100000; default: the "
        "profile's cpu-mhz, 500 for p3)")
@@ -83,6 +89,14 @@ void PlatformSession::configure(const po::variables_map& vm, MachineConfig& conf
   if (rtc == "host") config.rtc_start = static_cast<i64>(std::time(nullptr));
   else if (rtc != "fixed") config.rtc_start = static_cast<i64>(parse_whole("rtc-start", rtc, 0, 4'102'444'799));  // to 2099
   vga_dump_ = vm.count("vga-dump") > 0;
+  if (vm.count("screendump")) {
+    screendump_ = vm["screendump"].as<std::string>();
+    if (screendump_.empty()) throw InputError("--screendump needs a file name");
+  }
+  if (const std::string display = vm["display"].as<std::string>(); display == "sdl")
+    display_ = std::make_unique<SdlDisplay>();
+  else if (display != "none")
+    throw InputError("--display must be none or sdl, not '" + display + "'");
   if (vm.count("record") && vm.count("replay")) throw InputError("--record and --replay cannot be used together");
   if (vm.count("replay")) open_replay(vm, config);
   if (vm.count("record")) {

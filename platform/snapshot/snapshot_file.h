@@ -10,7 +10,7 @@
 namespace x86lab {
 
 inline constexpr char kSnapshotMagic[8] = {'X', '8', '6', 'L', 'S', 'N', 'A', 'P'};
-inline constexpr u32 kSnapshotVersion = 3;
+inline constexpr u32 kSnapshotVersion = 4;
 
 // The file's bytes for `state`.
 std::vector<u8> encode_snapshot(const MachineState& state);
