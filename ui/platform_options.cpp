@@ -220,6 +220,8 @@ void PlatformSession::finish(const Machine& machine) {
     std::fwrite(bytes.data(), 1, bytes.size(), record_file_->stream());
     record_file_->finish();  // throws OutputError
   }
+  if (display_) display_->update(machine.devices->vga, true);
+  if (!screendump_.empty()) write_screen_png(machine.devices->vga.render(), screendump_);  // throws OutputError
   if (vga_dump_) {
     std::cout << "---- VGA text screen ----\n" << machine.devices->vga.text() << "-------------------------\n";
     std::cout.flush();

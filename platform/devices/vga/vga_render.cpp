@@ -54,40 +54,32 @@ struct CrtcLine {
 };
 
 // The CRTC's walk down the frame: every scanline up to the vertical display end, with
-// double scanning, the maximum scan line, preset row scan and line compare. `fold`
-// keeps only the first scanline of each character row (graphics modes whose row scans
-// show the same memory).
-std::vector<CrtcLine> crtc_lines(const std::array<u8, 25>& crtc, bool fold) {
+// double scanning (each row scan shown on two scanlines), the maximum scan line,
+// preset row scan and line compare (which restarts the display at address 0).
+std::vector<CrtcLine> crtc_lines(const std::array<u8, 25>& crtc) {
   const unsigned scanlines = std::min<unsigned>(
-      (crtc[0x12] | (crtc[0x07] & 0x02) << 7 | (crtc[0x07] & 0x40) << 3) + 1u, 2 * kMaxHeight);
+      (crtc[0x12] | (crtc[0x07] & 0x02) << 7 | (crtc[0x07] & 0x40) << 3) + 1u, kMaxHeight);
   const unsigned line_compare = crtc[0x18] | (crtc[0x07] & 0x10) << 4 | (crtc[0x09] & 0x40) << 3;
   const bool double_scan = crtc[0x09] & 0x80;
   const unsigned max_scan = crtc[0x09] & 0x1F;
   const u32 row_bytes = 2u * crtc[0x13];
   u32 ma = static_cast<u32>(crtc[0x0C] << 8 | crtc[0x0D]);
   unsigned row_scan = crtc[0x08] & 0x1F;
-  bool new_row = true;
   std::vector<CrtcLine> lines;
   for (unsigned line = 0; line < scanlines; ++line) {
     if (line == line_compare) {
       ma = 0;
       row_scan = 0;
-      new_row = true;
     }
-    const bool repeat = double_scan && (line & 1);
-    if (!repeat && (!fold || new_row)) lines.push_back({ma, row_scan});
-    new_row = false;
-    if (repeat || !double_scan) {
-      if (row_scan >= max_scan) {
-        row_scan = 0;
-        ma += row_bytes;
-        new_row = true;
-      } else {
-        ++row_scan;
-      }
+    lines.push_back({ma, row_scan});
+    if (double_scan && !(line & 1)) continue;  // the same row scan once more
+    if (row_scan >= max_scan) {
+      row_scan = 0;
+      ma += row_bytes;
+    } else {
+      ++row_scan;
     }
   }
-  if (lines.size() > kMaxHeight) lines.resize(kMaxHeight);
   return lines;
 }
 }  // namespace
@@ -111,7 +103,7 @@ void Vga::render_text(VgaScreen& screen) const {
   const unsigned columns = crtc_[0x01] + 1u;
   const unsigned char_dots = (sequencer_[1] & 1) ? 8 : 9;
   const unsigned stretch = (sequencer_[1] & 0x08) ? 2 : 1;  // dot clock / 2: 40-column modes
-  const std::vector<CrtcLine> lines = crtc_lines(crtc_, false);
+  const std::vector<CrtcLine> lines = crtc_lines(crtc_);
   screen.width = std::min(columns * char_dots * stretch, kMaxWidth);
   screen.height = static_cast<unsigned>(lines.size());
   screen.rgb.assign(std::size_t{screen.width} * screen.height * 3, 0);
@@ -167,13 +159,13 @@ void Vga::render_graphics(VgaScreen& screen) const {
   const unsigned columns = crtc_[0x01] + 1u;
   const u8 shift = (graphics_[5] >> 5) & 3;  // 00 planar, 01 interleaved (CGA 4-colour), 1x 256-colour
   const bool color256 = shift & 2;
-  // Row scans that repeat the same memory fold into one row unless the CGA
-  // substitutions (CRTC 17h bits 0-1 clear) make them differ.
-  const bool fold = (crtc_[0x17] & 3) == 3;
-  const std::vector<CrtcLine> lines = crtc_lines(crtc_, fold);
+  const std::vector<CrtcLine> lines = crtc_lines(crtc_);
+  // Each character clock is 8 dots (16 with the dot clock halved); a 256-colour pixel
+  // is two dots (the attribute controller joins two 4-bit dots into one 8-bit pixel).
   const unsigned per_clock = color256 ? 4 : 8;
+  const unsigned dots = ((sequencer_[1] & 0x08) ? 16 : 8) / per_clock;  // dots per pixel
   const unsigned pan = color256 ? 0 : attribute_[0x13] & 7;
-  screen.width = std::min(columns * per_clock, kMaxWidth);
+  screen.width = std::min(columns * 8 * ((sequencer_[1] & 0x08) ? 2 : 1), kMaxWidth);
   screen.height = static_cast<unsigned>(lines.size());
   screen.rgb.assign(std::size_t{screen.width} * screen.height * 3, 0);
   const unsigned count_by = (crtc_[0x17] & 0x08) ? 2 : (crtc_[0x14] & 0x20) ? 4 : 1;
@@ -209,7 +201,7 @@ void Vga::render_graphics(VgaScreen& screen) const {
       }
     }
     for (unsigned x = 0; x < screen.width; ++x) {
-      const u8 value = row[x + pan];
+      const u8 value = row[x / dots + pan];
       put(screen, x, y, color256 ? dac_rgb(value) : palette[value & plane_enable]);
     }
   }
@@ -252,7 +244,7 @@ std::string Vga::text() const {
   if (dispi_enabled() || (graphics_[6] & 1)) return "\n";
   const unsigned columns = crtc_[0x01] + 1u;
   const unsigned cell = (crtc_[0x09] & 0x1F) + 1u;
-  const std::vector<CrtcLine> lines = crtc_lines(crtc_, false);
+  const std::vector<CrtcLine> lines = crtc_lines(crtc_);
   std::string out;
   for (std::size_t y = 0; y + cell <= lines.size(); y += cell) {
     std::string row;

@@ -154,10 +154,14 @@ static void draw_vbe(void) {
   dispi(3, 32);    /* BPP */
   dispi(4, 0x01);  /* ENABLED (memory cleared) */
   graphics(6, 0x05);
+  uint16_t bank = 0xFFFF;
   for (uint32_t y = 0; y < 240; ++y)
     for (uint32_t x = 0; x < 320; ++x) {
       const uint32_t at = (y * 320 + x) * 4;
-      dispi(5, (uint16_t)(at >> 16)); /* BANK: 64 KiB windows at A0000h */
+      if (bank != (uint16_t)(at >> 16)) { /* BANK: the 64 KiB window at A0000h (a switch is slow in QEMU) */
+        bank = (uint16_t)(at >> 16);
+        dispi(5, bank);
+      }
       volatile uint8_t* p = window + (at & 0xFFFF);
       p[0] = (uint8_t)(x * y);          /* blue */
       p[1] = (uint8_t)y;                /* green */
