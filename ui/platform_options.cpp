@@ -90,8 +90,13 @@ void PlatformSession::configure(const po::variables_map& vm, MachineConfig& conf
   else if (rtc != "fixed") config.rtc_start = static_cast<i64>(parse_whole("rtc-start", rtc, 0, 4'102'444'799));  // to 2099
   vga_dump_ = vm.count("vga-dump") > 0;
   if (vm.count("screendump")) {
-    screendump_ = vm["screendump"].as<std::string>();
-    if (screendump_.empty()) throw InputError("--screendump needs a file name");
+    const std::string path = vm["screendump"].as<std::string>();
+    if (path.empty()) throw InputError("--screendump needs a file name");
+    try {
+      screendump_ = std::make_unique<OutputFile>(path, "screendump");  // an unwritable path fails before the run
+    } catch (const OutputError& error) {
+      throw InputError(error.what());
+    }
   }
   if (const std::string display = vm["display"].as<std::string>(); display == "sdl")
     display_ = std::make_unique<SdlDisplay>();
@@ -203,6 +208,7 @@ bool PlatformSession::serve_console_monitor() {
 }
 
 void PlatformSession::start() {
+  if (screendump_) screendump_->start();
   if (output_file_) output_file_->start();
   if (record_file_) record_file_->start();
 }
@@ -221,7 +227,11 @@ void PlatformSession::finish(const Machine& machine) {
     record_file_->finish();  // throws OutputError
   }
   if (display_) display_->update(machine.devices->vga, true);
-  if (!screendump_.empty()) write_screen_png(machine.devices->vga.render(), screendump_);  // throws OutputError
+  if (screendump_) {
+    const std::string bytes = encode_screen(machine.devices->vga.render(), screendump_->path());
+    std::fwrite(bytes.data(), 1, bytes.size(), screendump_->stream());
+    screendump_->finish();  // throws OutputError
+  }
   if (vga_dump_) {
     std::cout << "---- VGA text screen ----\n" << machine.devices->vga.text() << "-------------------------\n";
     std::cout.flush();

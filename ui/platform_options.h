@@ -53,7 +53,7 @@ class PlatformSession {
   int input_fd_ = -1;
   bool input_owned_ = false;
   bool vga_dump_ = false;
-  std::string screendump_;                 // --screendump FILE.png, or empty
+  std::unique_ptr<OutputFile> screendump_;  // --screendump FILE.png, or null
   std::unique_ptr<SdlDisplay> display_;    // --display sdl
   Machine* machine_ = nullptr;
   bool snapshot_wanted_ = false;  // Ctrl-A s: save at the next pause

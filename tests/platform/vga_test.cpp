@@ -133,6 +133,7 @@ TEST_F(VgaTest, Chain4SelectsThePlaneByTheLowAddressBits) {
   graphics(6, 0x05);
   graphics(5, 0x40);
   sequencer(4, 0x0E);  // chain-4, sequential
+  sequencer(2, 0x0F);  // every plane enabled (mode 3 left 03h)
   for (u8 i = 0; i < 5; ++i) mem_write(0xA0000 + i, static_cast<u8>(0x11 * (i + 1)));
   EXPECT_EQ(planes(0), (std::array<u8, 4>{0x11, 0x22, 0x33, 0x44}));
   EXPECT_EQ(vga.plane_byte(0, 4), 0x55) << "byte 4 is plane 0 again, plane address 4";

@@ -8,23 +8,28 @@
 
 namespace x86lab {
 
-void write_screen_png(const VgaScreen& screen, const std::string& path) {
+std::string encode_screen(const VgaScreen& screen, const std::string& path) {
+  if (screen.width == 0 || screen.height == 0) return {};
   if (path.size() >= 4 && path.compare(path.size() - 4, 4, ".ppm") == 0) {
     // A binary PPM (P6), as QEMU's screendump writes: for comparing the two.
     std::string ppm = "P6\n" + std::to_string(screen.width) + " " + std::to_string(screen.height) + "\n255\n";
     ppm.append(reinterpret_cast<const char*>(screen.rgb.data()), screen.rgb.size());
-    write_whole_file(path, ppm, "screendump");
-    return;
+    return ppm;
   }
   std::string png;
   const auto append = [](void* context, void* data, int size) {
     static_cast<std::string*>(context)->append(static_cast<const char*>(data), static_cast<std::size_t>(size));
   };
-  if (screen.width == 0 || screen.height == 0 ||
-      !stbi_write_png_to_func(append, &png, static_cast<int>(screen.width), static_cast<int>(screen.height), 3,
+  if (!stbi_write_png_to_func(append, &png, static_cast<int>(screen.width), static_cast<int>(screen.height), 3,
                               screen.rgb.data(), static_cast<int>(screen.width * 3)))
-    throw OutputError("screendump '" + path + "': the PNG could not be encoded");
-  write_whole_file(path, png, "screendump");
+    return {};
+  return png;
+}
+
+void write_screen_png(const VgaScreen& screen, const std::string& path) {
+  const std::string bytes = encode_screen(screen, path);
+  if (bytes.empty()) throw OutputError("screendump '" + path + "': the picture could not be encoded");
+  write_whole_file(path, bytes, "screendump");
 }
 
 std::optional<std::string> screendump_command(const Machine& machine, const std::string& command) {

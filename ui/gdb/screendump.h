@@ -12,6 +12,9 @@ namespace x86lab {
 // as a binary PPM (P6) when `path` ends in ".ppm".
 // Throws OutputError naming the file when it cannot be written.
 void write_screen_png(const VgaScreen& screen, const std::string& path);
+// The bytes write_screen_png writes (PNG, or PPM for a ".ppm" `path`); empty when the
+// screen has no pixels or the PNG could not be encoded.
+std::string encode_screen(const VgaScreen& screen, const std::string& path);
 
 // `screendump FILE`: writes the screen of `machine` (no side effects on it) and answers
 // with one line (written, or why not); nothing for any other command.
