@@ -43,6 +43,9 @@ struct VgaWindow final : Window {
       scale = std::clamp(scale, 0.25f, 4.0f);
       ImGui::Image(static_cast<ImTextureID>(texture_), ImVec2(screen.width * scale, screen.height * scale));
     }
+    // A click on the picture gives the window (and so the guest) the keyboard.
+    if (!focused && ImGui::IsWindowHovered(ImGuiHoveredFlags_ChildWindows) && ImGui::IsMouseClicked(ImGuiMouseButton_Left))
+      ImGui::SetWindowFocus();
     // The text as --vga-dump prints it, for the window's text dump (not drawn).
     ImGui::LogText("\n%s", vga.text().c_str());
   }

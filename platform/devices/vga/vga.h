@@ -108,14 +108,16 @@ class Vga : public BusDevice {
   u16 cursor() const { return static_cast<u16>(crtc_[0x0E] << 8 | crtc_[0x0F]); }
 
   // ---- output ----
-  // The visible screen of the current mode as RGB pixels (vga_render.cpp): DISPI
-  // modes at XRES x YRES; graphics modes at their pixel resolution (mode 12h 640x480,
-  // 13h 320x200: double scanning and repeated row scans are folded); text modes at
-  // (CRTC 01h + 1) x 8 or 9 dots by the vertical display end (80x25: 720x400). A
-  // screen turned off (sequencer clocking mode bit 5, or the attribute controller's
-  // palette address source clear) is black at the mode's size. Blinking and the
-  // cursor follow the modeled clock (the VGA's frame counter: the cursor blinks every
-  // 16 frames, blinking characters every 32). Width and height are capped at 2560x1600.
+  // The visible screen of the current mode as RGB pixels (vga_render.cpp), at the dots
+  // the monitor receives: DISPI modes at XRES x YRES; VGA modes at (CRTC 01h + 1)
+  // character clocks of 8 dots (graphics) or 8/9 dots (text), doubled with the dot
+  // clock halved, by the displayed scanlines (vertical display end + 1): mode 3
+  // 720x400, mode 12h 640x480, mode 13h 640x400 (a 256-colour pixel is 2 dots wide and
+  // its row shows on 2 scanlines). A screen turned off (sequencer clocking mode bit 5,
+  // or the attribute controller's palette address source clear) is black at the
+  // mode's size. Blinking and the cursor follow the modeled clock (the VGA's frame
+  // counter: the cursor blinks every 16 frames, blinking characters every 32). Width
+  // and height are capped at 2560x1600.
   VgaScreen render() const;
   // The text rows from the CRTC start address, one line each (text modes; the rows and
   // columns that the CRTC displays), trailing blanks removed; characters outside
