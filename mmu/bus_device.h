@@ -17,6 +17,19 @@ class BusDevice {
   // the device's region.
   virtual u32 read(u32 address, unsigned size) = 0;
   virtual void write(u32 address, unsigned size, u32 value) = 0;
+  // Debugger access to one byte of a memory-mapped device (PhysicalBus::peek/poke):
+  // true with the byte when the device has memory that reads without side effects
+  // (video memory), false (the default: registers) when it has none.
+  virtual bool debug_read(u32 address, u8& value) const {
+    (void)address;
+    (void)value;
+    return false;
+  }
+  virtual bool debug_write(u32 address, u8 value) {
+    (void)address;
+    (void)value;
+    return false;
+  }
   // A short name for traces ("pic", "uart").
   virtual std::string_view device_name() const = 0;
 };

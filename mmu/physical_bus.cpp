@@ -267,7 +267,9 @@ void PhysicalBus::write_slow(u32 address, unsigned size, u64 value) {
 u8 PhysicalBus::peek(u32 address) const {
   address &= a20_mask_;
   if (const u8* page = read_pages_[address >> 12]) return page[address & (kPageBytes - 1)];
-  return 0xFF;
+  u8 value = 0xFF;
+  if (const auto* region = find_mmio(address)) region->device->debug_read(address - region->base, value);
+  return value;
 }
 
 void PhysicalBus::poke(u32 address, u8 value) {
@@ -277,6 +279,8 @@ void PhysicalBus::poke(u32 address, u8 value) {
     ram_page(address >> 12)[address & (kPageBytes - 1)] = value;
   } else if (u8* rom = rom_byte(address)) {
     *rom = value;
+  } else if (const auto* region = find_mmio(address)) {
+    region->device->debug_write(address - region->base, value);
   }
 }
 

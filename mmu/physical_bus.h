@@ -172,7 +172,8 @@ class PhysicalBus {
   }
 
   // Side-effect-free access for debuggers and loaders: no counters, no device
-  // side effects (MMIO reads return 0xFF), ROM bytes can be poked. A poke into
+  // side effects (MMIO reads return 0xFF unless the device has memory behind its
+  // BusDevice::debug_read, video memory), ROM bytes can be poked. A poke into
   // fetched instruction bytes reaches the CodeWriteListeners like any other write.
   u8 peek(u32 address) const;
   void poke(u32 address, u8 value);

@@ -46,6 +46,7 @@ Machine::Machine(const MachineConfig& config)
     drives[i] = disks[i].get();
   }
   PcDevicesConfig device_config{config.rtc_start, config.com1_host, [this] { reset_cpu(); }, drives};
+  device_config.vga_bios = config.vga_bios;
   for (unsigned drive = 0; drive < 2; ++drive) {
     if (config.floppy_paths[drive].empty()) continue;
     floppies[drive] = DiskImage::open(drive == 0 ? "--fda" : "--fdb", config.floppy_paths[drive],

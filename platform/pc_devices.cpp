@@ -13,7 +13,7 @@ PcDevices::PcDevices(VirtualClock& clock, Cpu& cpu, PhysicalBus& bus, PortBus& p
       com2(clock, 0x2F8, [this](bool level) { set_irq(3, level); }),
       keyboard_controller({[this](unsigned irq, bool level) { set_irq(irq, level); },
                            [&bus](bool enabled) { bus.set_a20(A20Source::KeyboardController, enabled); }, config.reset_cpu}),
-      vga(bus),
+      vga(clock),
       fpu_error([this](bool level) { set_irq(13, level); }),
       host_bridge(bus),
       isa_bridge([this](unsigned irq, unsigned pirq, bool level) {
@@ -29,7 +29,8 @@ PcDevices::PcDevices(VirtualClock& clock, Cpu& cpu, PhysicalBus& bus, PortBus& p
       pci(ports, bus, [this](pci::Address address, u8 pin, bool level) { isa_bridge.route_intx(address, pin, level); }),
       ata(bus, [this](unsigned irq, bool level) { set_irq(irq, level); }, config.drives),
       dma(bus),
-      fdc(clock, [this](bool level) { set_irq(Fdc82077::kIrq, level); }, &dma) {
+      fdc(clock, [this](bool level) { set_irq(Fdc82077::kIrq, level); }, &dma),
+      vga_pci(vga, config.vga_bios) {
   ports.attach(0x20, 0x21, &pic);
   ports.attach(0xF0, 0xF0, &fpu_error);
   cpu.set_x87_error_pins(fpu_error.pins());
@@ -42,11 +43,7 @@ PcDevices::PcDevices(VirtualClock& clock, Cpu& cpu, PhysicalBus& bus, PortBus& p
   ports.attach(0x2F8, 0x2FF, &com2);
   ports.attach(0x60, 0x60, &keyboard_controller);
   ports.attach(0x64, 0x64, &keyboard_controller);
-  ports.attach(0x3B4, 0x3B5, &vga);
-  ports.attach(0x3BA, 0x3BA, &vga);
-  ports.attach(0x3C0, 0x3CF, &vga);
-  ports.attach(0x3D4, 0x3D5, &vga);
-  ports.attach(0x3DA, 0x3DA, &vga);
+  vga.attach_legacy(ports, bus);
   ports.attach(0x00, 0x0F, &dma);
   ports.attach(0x81, 0x8F, &dma);  // 80h stays the POST port (platform/debug_ports.h)
   ports.attach(0xC0, 0xDF, &dma);
@@ -65,6 +62,7 @@ PcDevices::PcDevices(VirtualClock& clock, Cpu& cpu, PhysicalBus& bus, PortBus& p
   pci.plug({0, 0}, host_bridge);
   pci.plug({1, 0}, isa_bridge);
   pci.plug({1, 1}, ata.pci_function());
+  pci.plug(VgaPciFunction::kAddress, vga_pci);
 }
 
 void PcDevices::set_irq_source(unsigned irq, IrqSource source, bool level) {

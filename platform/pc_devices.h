@@ -1,6 +1,7 @@
 // The PC/AT devices of a Machine and their wiring (DESIGN.md section 1, "Target
 // machine"): 8259A pair, 8254 with port 61h, MC146818 RTC/CMOS, COM1 and COM2
-// 16550As, the 8042 keyboard controller, the VGA text buffer, the 82093AA I/O APIC
+// 16550As, the 8042 keyboard controller, the VGA (its legacy ports, the DISPI ports,
+// the A0000h window and its PCI function 1234:1111 at 00:02.0), the 82093AA I/O APIC,
 // the PIIX4's ACPI PM1 registers, the 8237A DMA pair and the 82077AA floppy controller,
 // on the PC's I/O ports, memory and IRQ lines; PCI bus 0 with the i440FX host bridge
 // (00:00.0), the PIIX3 ISA bridge (00:01.0) and its IDE function (00:01.1). Port 92h
@@ -26,7 +27,8 @@
 #include "platform/devices/rtc.h"
 #include "platform/devices/storage/ata_controller.h"
 #include "platform/devices/uart.h"
-#include "platform/devices/vga_text.h"
+#include "platform/devices/vga/vga.h"
+#include "platform/devices/vga/vga_pci.h"
 
 namespace x86lab {
 
@@ -36,6 +38,7 @@ struct PcDevicesConfig {
   std::function<void()> reset_cpu;          // the 8042's CPU reset line
   AtaController::Drives drives{};           // hda, hdb, hdc, hdd (null: none); the Machine owns them
   DiskImage* floppies[2] = {};              // drives A: and B: of the 82077AA (null: no drive)
+  std::vector<u8> vga_bios;                 // the VGA BIOS behind the adapter's expansion ROM BAR (empty: none)
 };
 
 // The sources that can drive one ISA IRQ line (PcDevices::set_irq_source): the ISA
@@ -80,7 +83,7 @@ class PcDevices {
   Mc146818 rtc;
   Uart16550 com1, com2;
   I8042 keyboard_controller;
-  VgaText vga;
+  Vga vga;
   FpuErrorLatch fpu_error;  // FERR# -> IRQ 13, port F0h -> IGNNE#
   // The ACPI PM1a event and control blocks the FADT declares (ports 600h-605h).
   Piix4PowerManagement pm;
@@ -101,6 +104,9 @@ class PcDevices {
   // floppy controller (3F0h-3F5h, 3F7h; IRQ 6, DMA channel 2).
   Dma8237Pair dma;
   Fdc82077 fdc;
+  // The VGA's PCI function (1234:1111, BAR0 the linear frame buffer, the expansion ROM
+  // the VGA BIOS), plugged at 00:02.0.
+  VgaPciFunction vga_pci;
 
  private:
   std::array<u8, 16> irq_sources_{};  // per ISA IRQ, bit n = IrqSource n asserted

@@ -220,11 +220,14 @@ int run_command(const std::vector<std::string>& args) {
   }
   // The run goes in slices (the same run) for the progress line and, on a raw
   // terminal, so that the Ctrl-A keys act even while the guest never reads COM1.
-  if (show_progress || platform.serial().raw()) {
-    hooks.slice_steps = ProgressLine::kSliceSteps;
+  if (show_progress || platform.serial().raw() || platform.display()) {
+    // (--display sdl: slices short enough for a few frames a second at any speed.)
+    hooks.slice_steps = platform.display() ? 2'000'000 : ProgressLine::kSliceSteps;
     hooks.between_slices = [&] {
       platform.serial().service_keys();
       if (progress) progress->update();
+      // --display sdl: closing the window stops the run.
+      if (platform.display() && !platform.display()->update(machine->devices->vga)) machine->request_stop();
     };
   }
   const RunResult result = run_machine(vm, *machine, [&] {

@@ -1,6 +1,8 @@
 // Parsing of the platform options and the serial console's host files.
 #include "ui/platform_options.h"
 
+#include "ui/gdb/screendump.h"
+
 #include "ui/gdb/console_monitor.h"
 
 #include <fcntl.h>
@@ -78,6 +80,10 @@ void add_platform_options(po::options_description& options) {
        "hold each line of COM1's input until the guest prints TEXT (its prompt, e.g. '# '): "
        "the first line after the first TEXT, each next line after the next")
       ("vga-dump", "print the 80x25 VGA text screen on stdout at exit")
+      ("screendump", po::value<std::string>()->value_name("FILE.png"),
+       "write the VGA's screen (whatever mode is set) to FILE.png at exit")
+      ("display", po::value<std::string>()->default_value("none")->value_name("none|sdl"),
+       "sdl: show the VGA's screen in a plain SDL window while the guest runs")
       ("cpu-mhz", po::value<std::string>()->value_name("N"),
        "modeled CPU frequency in MHz: device time is cycles / frequency (1 to 100000; default: the "
        "profile's cpu-mhz, 500 for p3)")
@@ -132,6 +138,19 @@ void PlatformSession::configure(const po::variables_map& vm, MachineConfig& conf
   else if (rtc != "fixed") config.rtc_start = static_cast<i64>(parse_whole("rtc-start", rtc, 0, 4'102'444'799));  // to 2099
   vga_dump_ = vm.count("vga-dump") > 0;
   configure_drives(vm, config);
+  if (vm.count("screendump")) {
+    const std::string path = vm["screendump"].as<std::string>();
+    if (path.empty()) throw InputError("--screendump needs a file name");
+    try {
+      screendump_ = std::make_unique<OutputFile>(path, "screendump");  // an unwritable path fails before the run
+    } catch (const OutputError& error) {
+      throw InputError(error.what());
+    }
+  }
+  if (const std::string display = vm["display"].as<std::string>(); display == "sdl")
+    display_ = std::make_unique<SdlDisplay>();
+  else if (display != "none")
+    throw InputError("--display must be none or sdl, not '" + display + "'");
   if (vm.count("record") && vm.count("replay")) throw InputError("--record and --replay cannot be used together");
   if (vm.count("replay")) open_replay(vm, config);
   if (vm.count("record")) {
@@ -264,6 +283,7 @@ bool PlatformSession::serve_console_monitor() {
 }
 
 void PlatformSession::start() {
+  if (screendump_) screendump_->start();
   if (output_file_) output_file_->start();
   if (record_file_) record_file_->start();
 }
@@ -280,6 +300,12 @@ void PlatformSession::finish(const Machine& machine) {
     const std::vector<u8> bytes = journal_->log().encode();
     std::fwrite(bytes.data(), 1, bytes.size(), record_file_->stream());
     record_file_->finish();  // throws OutputError
+  }
+  if (display_) display_->update(machine.devices->vga, true);
+  if (screendump_) {
+    const std::string bytes = encode_screen(machine.devices->vga.render(), screendump_->path());
+    std::fwrite(bytes.data(), 1, bytes.size(), screendump_->stream());
+    screendump_->finish();  // throws OutputError
   }
   if (vga_dump_) {
     std::cout << "---- VGA text screen ----\n" << machine.devices->vga.text() << "-------------------------\n";

@@ -1,5 +1,5 @@
 // The PC platform options of `x86lab run`: --kernel/--initrd/--append, --fda/--fdb, --serial,
-// --serial-input, --vga-dump, --cpu-mhz, --realtime and --rtc-start, and the host
+// --serial-input, --vga-dump, --screendump, --display, --cpu-mhz, --realtime and --rtc-start, and the host
 // resources they hold (files, the serial console) for the length of a run.
 #pragma once
 #include <boost/program_options.hpp>
@@ -8,6 +8,7 @@
 #include "platform/machine.h"
 #include "platform/replay/input_journal.h"
 #include "platform/serial_host.h"
+#include "ui/sdl_display.h"
 #include "trace/output_file.h"
 
 namespace x86lab {
@@ -39,7 +40,9 @@ class PlatformSession {
   void journal_inputs(MachineConfig& config);
   // Empties the --serial and --record files (trace/output_file.h) just before the run.
   void start();
-  // After the run: writes the --record log, closes it and the --serial file (throws
+  // The --display sdl window, or null (--display none, the default).
+  SdlDisplay* display() { return display_.get(); }
+  // After the run: writes the --screendump PNG, the --record log, closes it and the --serial file (throws
   // OutputError when one could not be written), flushes a stdout console and prints --vga-dump on stdout.
   void finish(const Machine& machine);
 
@@ -50,6 +53,8 @@ class PlatformSession {
   int input_fd_ = -1;
   bool input_owned_ = false;
   bool vga_dump_ = false;
+  std::unique_ptr<OutputFile> screendump_;  // --screendump FILE.png, or null
+  std::unique_ptr<SdlDisplay> display_;    // --display sdl
   Machine* machine_ = nullptr;
   bool snapshot_wanted_ = false;  // Ctrl-A s: save at the next pause
   // --record LOG / --replay LOG (platform/replay/input_journal.h; docs/snapshots.md).

@@ -101,7 +101,7 @@ TEST(MachineClock, HltWithInterruptsEnabledAndNoEventEndsTheRun) {
   EXPECT_EQ(result.exit_status, 1);
 }
 
-TEST(MachineDevices, VgaTextBufferIsDumpedFromRam) {
+TEST(MachineDevices, VgaTextBufferIsDumpedFromTheTextPlanes) {
   MachineConfig config;
   Machine machine(config);
   const char text[] = "Hello VGA";

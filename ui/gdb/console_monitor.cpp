@@ -2,6 +2,8 @@
 // shared read-only monitor commands.
 #include "ui/gdb/console_monitor.h"
 
+#include "ui/gdb/screendump.h"
+
 #include <sstream>
 
 #include "platform/snapshot/snapshot_file.h"
@@ -25,6 +27,7 @@ constexpr const char* kConsoleHelp =
     "  phys ADDR LEN              hex dump of physical memory (at most 4096 bytes)\n"
     "  continue (or Enter)        resume the guest\n"
     "  snapshot save FILE         write the whole machine to FILE (docs/snapshots.md)\n"
+    "  screendump FILE.png        write the VGA's screen (whatever mode is set) as a PNG\n"
     "  quit                       stop x86lab (as Ctrl-A x)\n"
     "Ctrl-A keys here: Ctrl-A c resumes the guest, Ctrl-A x stops x86lab, Ctrl-A h this help.\n"
     "Breakpoints and stepping: x86lab run --gdb PORT (docs/gdb.md).\n";
@@ -125,6 +128,8 @@ ConsoleMonitorEnd serve_console_monitor(Machine& machine, StreamSerialHost& cons
       console.print_to_console(*answer);
     } else if (const std::optional<std::string> saved = snapshot_command(machine, command)) {
       console.print_to_console(*saved);
+    } else if (const std::optional<std::string> dumped = screendump_command(machine, command)) {
+      console.print_to_console(*dumped);
     } else {
       console.print_to_console("unknown command '" + command + "' (help lists them)\n");
     }

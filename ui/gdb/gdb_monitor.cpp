@@ -9,6 +9,7 @@
 #include "platform/debugger/inspect_memory.h"
 #include "ui/gdb/apic_monitor.h"
 #include "ui/gdb/console_monitor.h"
+#include "ui/gdb/screendump.h"
 #include "ui/gdb/gdb_protocol.h"
 #include "ui/gdb/rsp.h"
 
@@ -43,7 +44,8 @@ constexpr const char* kHelp =
     "  history snapshots          the snapshot history of reverse execution: span, count, MiB\n"
     "  goto STEP                  go to step STEP (back or forward; breakpoints do not stop it)\n"
     "  reset                      reset the CPU\n"
-    "  snapshot save FILE         write the whole machine to FILE (docs/snapshots.md)\n";
+    "  snapshot save FILE         write the whole machine to FILE (docs/snapshots.md)\n"
+    "  screendump FILE.png        write the VGA's screen (whatever mode is set) as a PNG\n";
 
 std::vector<std::string> split(const std::string& text) {
   std::istringstream in(text);
@@ -190,6 +192,8 @@ Reply GdbProtocol::monitor(const std::string& command) {
       text = *inspection;
     } else if (const std::optional<std::string> saved = snapshot_command(debugger_.machine(), command)) {
       text = *saved;
+    } else if (const std::optional<std::string> dumped = screendump_command(debugger_.machine(), command)) {
+      text = *dumped;
     } else if (first == "break-on") {
       text = monitor_break_on(w);
     } else if (first == "condition" && w.size() >= 2) {

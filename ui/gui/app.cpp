@@ -75,6 +75,7 @@ class Display {
     if (!window_) throw std::runtime_error(std::string("SDL cannot open a window: ") + SDL_GetError());
     renderer_ = SDL_CreateRenderer(window_, -1, SDL_RENDERER_SOFTWARE);
     if (!renderer_) throw std::runtime_error(std::string("SDL cannot create a renderer: ") + SDL_GetError());
+    set_frame_renderer(renderer_);
     IMGUI_CHECKVERSION();
     ImGui::CreateContext();
     ImGuiIO& io = ImGui::GetIO();
@@ -92,6 +93,7 @@ class Display {
     ImGui_ImplSDLRenderer_Init(renderer_);
   }
   ~Display() {
+    set_frame_renderer(nullptr);
     ImGui_ImplSDLRenderer_Shutdown();
     ImGui_ImplSDL2_Shutdown();
     ImGui::DestroyContext();
@@ -223,7 +225,13 @@ void open_vga_once(std::vector<std::unique_ptr<Window>>& windows, const Machine&
     done = true;
     return;
   }
-  for (u32 at = VgaText::kTextBuffer; at < VgaText::kTextBuffer + VgaText::kColumns * VgaText::kRows * 2; at += 2) {
+  const Vga& adapter = machine.devices->vga;
+  if (adapter.dispi_enabled() || (adapter.graphics(6) & 1)) {  // a graphics mode was set
+    vga->open = true;
+    done = true;
+    return;
+  }
+  for (u32 at = Vga::kTextBuffer; at < Vga::kTextBuffer + Vga::kColumns * Vga::kRows * 2; at += 2) {
     const u8 character = machine.bus.peek(at);
     if (character != 0 && character != ' ') {
       vga->open = true;

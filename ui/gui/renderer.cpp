@@ -109,4 +109,11 @@ void render_draw_data(SDL_Renderer* renderer, const ImDrawData* draw_data) {
   SDL_SetRenderDrawBlendMode(renderer, old_blend);
 }
 
+namespace {
+SDL_Renderer* g_frame_renderer = nullptr;
+}  // namespace
+
+SDL_Renderer* frame_renderer() { return g_frame_renderer; }
+void set_frame_renderer(SDL_Renderer* renderer) { g_frame_renderer = renderer; }
+
 }  // namespace x86lab::gui

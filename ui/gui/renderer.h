@@ -16,4 +16,9 @@ namespace x86lab::gui {
 // blend mode afterwards.
 void render_draw_data(SDL_Renderer* renderer, const ImDrawData* draw_data);
 
+// The renderer that draws the frames (set by the app once it made one; null before):
+// windows that draw pictures (the VGA screen) make their textures with it.
+SDL_Renderer* frame_renderer();
+void set_frame_renderer(SDL_Renderer* renderer);
+
 }  // namespace x86lab::gui

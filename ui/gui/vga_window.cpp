@@ -1,23 +1,26 @@
-// The VGA text screen window: the 80x25 colour text buffer at B8000h from the CRTC
-// start address, drawn cell by cell with the 16-colour text palette and the cursor
-// (IBM VGA Technical Reference, "Attribute Controller"); read by peek. While the window
-// has the focus, the keys typed go to the guest's PS/2 keyboard (the 8042, in the scan
-// code set the guest chose) instead of the inspector's shortcuts.
+// The VGA screen window: whatever the adapter displays (text modes with the font in
+// plane 2, the planar and 256-colour graphics modes, the VBE DISPI modes), rendered by
+// Vga::render() into an SDL texture and scaled to fit the window (IBM VGA Technical
+// Reference; platform/devices/vga/). While the window has the focus, the keys typed go
+// to the guest's PS/2 keyboard (the 8042, in the scan code set the guest chose) instead
+// of the inspector's shortcuts. Its title stays "VGA text screen" (scripts name it).
+#include <algorithm>
+
 #include "ui/gui/guest_keyboard.h"
+#include "ui/gui/renderer.h"
 #include "ui/gui/widgets.h"
 #include "ui/gui/window.h"
 
 namespace x86lab::gui {
 
 namespace {
-// The default text-mode palette (attribute nibble -> RGB).
-constexpr ImU32 kPalette[16] = {
-    IM_COL32(0, 0, 0, 255),       IM_COL32(0, 0, 170, 255),     IM_COL32(0, 170, 0, 255),     IM_COL32(0, 170, 170, 255),
-    IM_COL32(170, 0, 0, 255),     IM_COL32(170, 0, 170, 255),   IM_COL32(170, 85, 0, 255),    IM_COL32(170, 170, 170, 255),
-    IM_COL32(85, 85, 85, 255),    IM_COL32(85, 85, 255, 255),   IM_COL32(85, 255, 85, 255),   IM_COL32(85, 255, 255, 255),
-    IM_COL32(255, 85, 85, 255),   IM_COL32(255, 85, 255, 255),  IM_COL32(255, 255, 85, 255),  IM_COL32(255, 255, 255, 255)};
 
 struct VgaWindow final : Window {
+  ~VgaWindow() override {
+    // (SDL frees a renderer's textures with it: destroy only while it lives.)
+    if (texture_ && frame_renderer()) SDL_DestroyTexture(texture_);
+  }
+
   void draw(const MachineView& view, CommandQueue& commands) override {
     const bool focused = ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows);
     if (focused) {
@@ -31,43 +34,46 @@ struct VgaWindow final : Window {
     } else {
       ImGui::TextDisabled("click here to type into the guest (its PS/2 keyboard)");
     }
-    const VgaText& vga = view.machine.devices->vga;
-    const PhysicalBus& bus = view.machine.bus;
-    const ImVec2 cell(ImGui::CalcTextSize("M").x, ImGui::GetTextLineHeight());
-    const ImVec2 origin = ImGui::GetCursorScreenPos();
-    ImDrawList* draw = ImGui::GetWindowDrawList();
-    const u32 start = vga.start_address();
-    for (unsigned row = 0; row < VgaText::kRows; ++row) {
-      u8 characters[VgaText::kColumns], attributes[VgaText::kColumns];
-      for (unsigned column = 0; column < VgaText::kColumns; ++column) {
-        const u32 index = (start + row * VgaText::kColumns + column) % 0x4000;
-        characters[column] = bus.peek(VgaText::kTextBuffer + index * 2);
-        attributes[column] = bus.peek(VgaText::kTextBuffer + index * 2 + 1);
-      }
-      const float y = origin.y + row * cell.y;
-      // One rectangle per run of cells with the same background (a screen of one
-      // colour is 25 rectangles, not 2000).
-      for (unsigned column = 0, run = 0; column <= VgaText::kColumns; ++column) {
-        if (column < VgaText::kColumns && ((attributes[column] ^ attributes[run]) & 0x70) == 0) continue;
-        draw->AddRectFilled(ImVec2(origin.x + run * cell.x, y), ImVec2(origin.x + column * cell.x, y + cell.y),
-                            kPalette[(attributes[run] >> 4) & 7]);
-        run = column;
-      }
-      for (unsigned column = 0; column < VgaText::kColumns; ++column) {
-        const ImVec2 at(origin.x + column * cell.x, y);
-        const u8 character = characters[column];
-        if (character > 0x20 && character < 0x7F) {
-          const char text[2] = {static_cast<char>(character), 0};
-          draw->AddText(at, kPalette[attributes[column] & 15], text);
-        }
-        if ((start + row * VgaText::kColumns + column) % 0x4000 == vga.cursor() % 0x4000)
-          draw->AddRectFilled(ImVec2(at.x, at.y + cell.y - 2), ImVec2(at.x + cell.x, at.y + cell.y), kPalette[7]);
-      }
+    const Vga& vga = view.machine.devices->vga;
+    const VgaScreen screen = vga.render();
+    ImGui::TextDisabled("%s %ux%u", mode_name(vga), screen.width, screen.height);
+    if (screen.width && screen.height && upload(screen)) {
+      const ImVec2 room = ImGui::GetContentRegionAvail();
+      float scale = std::min(room.x / static_cast<float>(screen.width), room.y / static_cast<float>(screen.height));
+      scale = std::clamp(scale, 0.25f, 4.0f);
+      ImGui::Image(static_cast<ImTextureID>(texture_), ImVec2(screen.width * scale, screen.height * scale));
     }
-    ImGui::Dummy(ImVec2(cell.x * VgaText::kColumns, cell.y * VgaText::kRows));
+    // A click on the picture gives the window (and so the guest) the keyboard.
+    if (!focused && ImGui::IsWindowHovered(ImGuiHoveredFlags_ChildWindows) && ImGui::IsMouseClicked(ImGuiMouseButton_Left))
+      ImGui::SetWindowFocus();
     // The text as --vga-dump prints it, for the window's text dump (not drawn).
     ImGui::LogText("\n%s", vga.text().c_str());
   }
+
+ private:
+  static const char* mode_name(const Vga& vga) {
+    if (vga.dispi_enabled()) return "VBE DISPI";
+    if (!(vga.graphics(6) & 1)) return "text";
+    return (vga.graphics(5) & 0x40) ? "256-colour graphics" : "16-colour graphics";
+  }
+
+  // Copies the screen into the texture (made again when the size changes).
+  bool upload(const VgaScreen& screen) {
+    SDL_Renderer* renderer = frame_renderer();
+    if (!renderer) return false;
+    if (!texture_ || width_ != screen.width || height_ != screen.height) {
+      if (texture_) SDL_DestroyTexture(texture_);
+      texture_ = SDL_CreateTexture(renderer, SDL_PIXELFORMAT_RGB24, SDL_TEXTUREACCESS_STREAMING,
+                                   static_cast<int>(screen.width), static_cast<int>(screen.height));
+      if (!texture_) return false;
+      width_ = screen.width;
+      height_ = screen.height;
+    }
+    return SDL_UpdateTexture(texture_, nullptr, screen.rgb.data(), static_cast<int>(screen.width * 3)) == 0;
+  }
+
+  SDL_Texture* texture_ = nullptr;
+  unsigned width_ = 0, height_ = 0;
 };
 }  // namespace
 

@@ -65,6 +65,17 @@ void PciFunction::declare_bar(unsigned index, BarKind kind, u32 size, BusDevice*
   }
 }
 
+void PciFunction::declare_expansion_rom(u32 size, BusDevice* device) {
+  if (size < PhysicalBus::kPageBytes || (size & (size - 1)) != 0)
+    throw std::invalid_argument("PCI expansion ROM: bad size");
+  rom_ = {BarKind::Memory32, size, device};
+  const u32 writable = (~(size - 1) & 0xFFFFF800u) | 1u;  // base bits and the enable bit
+  for (unsigned i = 0; i < 4; ++i) {
+    writable_[pci::kExpansionRom + i] = static_cast<u8>(writable >> (8 * i));
+    config_[pci::kExpansionRom + i] = 0;
+  }
+}
+
 void PciFunction::set_bar_base(unsigned index, u32 base) {
   const u8 at = static_cast<u8>(pci::kBar0 + 4 * index);
   const u32 keep = config_dword(at) & ~(u32{writable_[at]} | u32{writable_[at + 1]} << 8 | u32{writable_[at + 2]} << 16 |
@@ -105,6 +116,19 @@ void PciFunction::decode_bars() {
       ports_->attach(static_cast<u16>(wanted), static_cast<u16>(wanted + bar.size - 1), bar.device);
     else
       memory_->map_mmio(wanted, bar.size < PhysicalBus::kPageBytes ? PhysicalBus::kPageBytes : bar.size, bar.device);
+  }
+  // The expansion ROM: decoded while memory space and its enable bit are both on.
+  if (rom_.device) {
+    const u32 raw = config_dword(pci::kExpansionRom);
+    const u32 base = raw & 0xFFFFF800u;
+    const bool enabled = (command() & pci::kCommandMemory) && (raw & 1) && base != 0 &&
+                         u64{base} + rom_.size <= 0x100000000ull;
+    const u32 wanted = enabled ? base : 0;
+    if (wanted != rom_decoded_) {
+      if (rom_decoded_) memory_->unmap_mmio(rom_.device);
+      rom_decoded_ = wanted;
+      if (wanted) memory_->map_mmio(wanted, rom_.size, rom_.device);
+    }
   }
 }
 

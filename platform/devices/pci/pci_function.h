@@ -71,6 +71,11 @@ class PciFunction {
   // Where BAR `index` is decoded now: its base while the Command register enables its
   // space and the base is not 0, else 0.
   u32 bar_decoded_base(unsigned index) const { return bar_decoded_[index]; }
+  // Where the expansion ROM is decoded now (PCI 2.2, 6.2.5.2 "Expansion ROM Base
+  // Address Register"): its base while the Command register's memory space bit and
+  // the register's Expansion ROM Enable bit (bit 0) are both set and the base is not
+  // 0, else 0.
+  u32 expansion_rom_decoded_base() const { return rom_decoded_; }
 
   // Called by the PciBus when the function is plugged in: the buses its BARs decode on,
   // and its INTx# output (level: true = asserted), which the bus routes (PIIX3 PIRQ
@@ -92,6 +97,12 @@ class PciFunction {
   // memory BAR with a BusDevice) decoded by `device` (on the port bus its ports are
   // the absolute ports; on the physical bus its addresses are offsets from the base).
   void declare_bar(unsigned index, BarKind kind, u32 size, BusDevice* device);
+  // Declares the expansion ROM base address register (30h) for a ROM of `size` bytes
+  // (a power of two, at least 4 KiB: mapped in whole pages; PCI 2.2 6.2.5.2 allows
+  // 2 KiB and up) read through `device` (offsets from the base). Bits 31-11 hold the
+  // base (the size bits read back 0, so a write of FFFFF800h reads back the size),
+  // bit 0 enables decoding; bits 10-1 read 0. Throws std::invalid_argument for a bad size.
+  void declare_expansion_rom(u32 size, BusDevice* device);
   // Sets a BAR's base (the value a BIOS would program), as a reset value.
   void set_bar_base(unsigned index, u32 base);
   // Makes bits `mask` of the byte at `offset` writable by software (every other bit of
@@ -125,6 +136,8 @@ class PciFunction {
   std::array<u8, 256> writable_{};
   std::array<Bar, pci::kBarCount> bars_{};
   std::array<u32, pci::kBarCount> bar_decoded_{};
+  Bar rom_{};
+  u32 rom_decoded_ = 0;
   PortBus* ports_ = nullptr;
   PhysicalBus* memory_ = nullptr;
   std::function<void(bool)> intx_;
