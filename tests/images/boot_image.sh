@@ -1,0 +1,238 @@
+#!/usr/bin/env bash
+# Boots one image of scripts/make-boot-images.sh through a PC BIOS, under QEMU, Bochs or
+# x86lab, with COM1 in a file, and checks what the guest printed (docs/booting.md,
+# "Images"). The guest's own lines are the expectations, and each has an independent
+# reference: the tls_test checksum is qemu-i386's (as tests/boot/linux_boot.sh), the
+# MD5 of /bin/busybox read from the root device is the host's md5sum of the same file,
+# and after the disk boot the host reads /proof.txt out of the image with debugfs.
+#
+#   disk           disk.img: two boots from /dev/sda1 (ext2); the first writes
+#                  /proof.txt and reboots through the keyboard controller (SYSLINUX's
+#                  banner comes twice: the BIOS ran again), the second reads it back and
+#                  powers off; then debugfs finds the file in the image.
+#   iso            boot.iso: the CD's ISO 9660 file system is the root (/dev/sr0, ro).
+#   floppy         floppy.img: SYSLINUX's mboot.c32 loads timer_kernel.elf, which prints
+#                  PASS (COM1) and leaves through port F4h with 10h (exit status 33).
+#   xv6_boot       xv6.img + fs.img, one CPU: boots to the shell, `ls` lists usertests.
+#   xv6_smp2       the same with two CPUs: both report "cpuN: starting".
+#   xv6_usertests  one CPU, types `usertests`: ALL TESTS PASSED (minutes).
+#
+# EMULATOR is the program for KIND: qemu (qemu-system-i386 -cpu pentium3, its SeaBIOS),
+# bochs (Bochs 2.7 with BIOS-bochs-latest, cpu p3_katmai, headless as tests/rom/
+# bochs_run.sh), x86lab (x86lab run with --hda/--cdrom/--fda/--boot: SeaBIOS, the
+# default BIOS) or x86lab-bochsbios (the same with --bios BIOS-bochs-latest).
+# Exit status 77 (skipped) when the emulator or the image is missing.
+# usage: boot_image.sh KIND EMULATOR IMAGE IMAGES-DIR [LOG]
+set -u
+kind=$1 emulator=$2 image=$3 images=$4 log=${5:-}
+cache=${X86LAB_GUEST_CACHE:-$HOME/.cache/x86lab/guests}
+root_offset=$((26624 * 512))  # partition 1 of disk.img (scripts/make-boot-images.sh)
+expected_tls='tls_test: threads=4 main_counter=7 checksum=8d69b2f4'
+bochs_bios=/usr/share/bochs/BIOS-bochs-latest
+PATH=$PATH:/usr/sbin:/sbin  # debugfs
+
+skip() { echo "skipped: $*"; exit 77; }
+[ -n "$emulator" ] && [ -x "$emulator" ] || skip "no $kind emulator ('$emulator')"
+case $image in
+  disk) files=(disk.img) seconds=240 ;;
+  iso) files=(boot.iso) seconds=180 ;;
+  floppy) files=(floppy.img) seconds=60 ;;
+  xv6_boot | xv6_smp2) files=(xv6.img fs.img) seconds=120 ;;
+  xv6_usertests) files=(xv6.img fs.img) seconds=1200 ;;
+  *) echo "boot_image.sh: unknown image '$image'"; exit 2 ;;
+esac
+seconds=${X86LAB_BOOT_IMAGE_TIMEOUT:-$seconds}
+for f in "${files[@]}"; do
+  [ -s "$images/$f" ] || skip "no $images/$f (the fixture images.* skipped it: see its output; scripts/make-boot-images.sh)"
+done
+case $kind in
+  bochs | x86lab-bochsbios) [ -s $bochs_bios ] || skip "no $bochs_bios (package bochsbios)" ;;
+esac
+if [ "$image" = disk ]; then command -v debugfs >/dev/null || skip "no debugfs (package e2fsprogs)"; fi
+
+work=$(mktemp -d)
+pid=
+cleanup() {
+  [ -n "$pid" ] && kill -KILL "$pid" 2>/dev/null
+  rm -rf "$work"
+}
+trap cleanup EXIT
+# The guest writes the disks: each run gets its own copies (the CD is read-only).
+for f in "${files[@]}"; do
+  if [ "$f" = boot.iso ]; then ln -s "$images/$f" "$work/$f"; else cp "$images/$f" "$work/$f"; fi
+done
+serial=$work/serial
+: >"$serial"
+
+# ---- what the guest is told, and when the run is over
+input=       # a line typed on COM1 after the shell's first prompt
+prompt=      # that prompt
+done_re=     # the run is complete at this line (ERE)
+case $image in
+  disk | iso) done_re='x86lab-image: (powering off|read-only root; powering off)' ;;
+  floppy) done_re='^(PASS|FAIL)' ;;
+  xv6_boot | xv6_smp2) input=ls prompt='$ ' done_re='usertests +2 ' ;;
+  xv6_usertests) input=usertests prompt='$ ' done_re='ALL TESTS PASSED|FAILED|failed' ;;
+esac
+smp=1
+[ "$image" = xv6_smp2 ] && smp=2
+
+# ---- the command line of each emulator
+case $kind in
+  qemu)
+    cmd=("$emulator" -M pc -cpu pentium3 -m 256 -smp $smp -display none -monitor none -nodefaults
+      -device isa-debug-exit,iobase=0xf4,iosize=0x04)
+    case $image in
+      disk) cmd+=(-drive "file=$work/disk.img,format=raw,if=ide,index=0" -boot c) ;;
+      iso) cmd+=(-drive "file=$work/boot.iso,format=raw,if=ide,index=1,media=cdrom,readonly=on" -boot d) ;;
+      floppy) cmd+=(-drive "file=$work/floppy.img,format=raw,if=floppy,index=0" -boot a) ;;
+      xv6_*) cmd+=(-drive "file=$work/xv6.img,format=raw,if=ide,index=0" -drive "file=$work/fs.img,format=raw,if=ide,index=1") ;;
+    esac
+    # COM1 on standard input/output when something is typed, otherwise in a file.
+    if [ -n "$input" ]; then cmd+=(-serial stdio); else cmd+=(-serial "file:$serial"); fi ;;
+  bochs)
+    geometry=
+    case $image in
+      disk) geometry="ata0-master: type=disk, path=$work/disk.img, mode=flat, cylinders=64, heads=16, spt=63"
+        boot=disk ;;
+      iso) geometry="ata0-slave: type=cdrom, path=$work/boot.iso, status=inserted"
+        boot=cdrom ;;
+      floppy) geometry="floppya: 1_44=$work/floppy.img, status=inserted"
+        boot=floppy ;;
+      *) skip "the bochs runner boots disk, iso and floppy" ;;
+    esac
+    # Headless as tests/rom/bochs_run.sh (rfb with timeout=0, the dummy sound driver);
+    # guest time is instructions / ips (sync=none: deterministic).
+    cat >"$work/bochsrc" <<RC
+cpu: model=p3_katmai, ips=${X86LAB_BOCHS_IPS:-50000000}, reset_on_triple_fault=0
+memory: guest=128, host=128
+romimage: file=$bochs_bios
+vgaromimage: file=/usr/share/vgabios/vgabios-stdvga.bin
+display_library: rfb, options="timeout=0"
+$geometry
+boot: $boot
+com1: enabled=1, mode=file, dev=$serial
+port_e9_hack: enabled=1
+sound: driver=dummy
+speaker: enabled=0
+clock: sync=none, time0=946684800
+log: $work/bochs.log
+panic: action=fatal
+error: action=report
+info: action=ignore
+debug: action=ignore, unmapped=report
+RC
+    printf 'c\nquit\n' >"$work/bochs.cmds"  # Debian's Bochs has the internal debugger
+    cmd=("$emulator" -q -f "$work/bochsrc" -rc "$work/bochs.cmds") ;;
+  x86lab | x86lab-bochsbios)
+    cmd=("$emulator" run --memory 256)
+    [ "$kind" = x86lab-bochsbios ] && cmd+=(--bios $bochs_bios)
+    case $image in
+      disk) cmd+=(--hda "$work/disk.img") ;;
+      iso) cmd+=(--cdrom "$work/boot.iso" --boot d) ;;
+      floppy) cmd+=(--fda "$work/floppy.img" --boot a) ;;
+      xv6_*) cmd+=(--hda "$work/xv6.img" --hdb "$work/fs.img") ;;
+    esac
+    if [ -n "$input" ]; then
+      printf '%s\n' "$input" >"$work/input"
+      cmd+=(--serial stdio --serial-input "$work/input" --serial-expect "$prompt")
+    else
+      cmd+=(--serial "file:$serial")
+    fi ;;
+  *) echo "boot_image.sh: unknown emulator kind '$kind'"; exit 2 ;;
+esac
+
+# ---- run, watching COM1
+start=$SECONDS
+if [ -n "$input" ] && [ "$kind" = qemu ]; then
+  mkfifo "$work/stdin"
+  "${cmd[@]}" <"$work/stdin" >"$serial" 2>"$work/stderr" &
+  pid=$!
+  exec 4>"$work/stdin"
+elif [ -n "$input" ]; then
+  "${cmd[@]}" </dev/null >"$serial" 2>"$work/stderr" &
+  pid=$!
+else
+  "${cmd[@]}" </dev/null >"$work/stdout" 2>"$work/stderr" &
+  pid=$!
+fi
+typed=0 verdict=
+while :; do
+  if [ "$typed" = 0 ] && [ -n "$input" ] && [ "$kind" = qemu ] && grep -qF -- "$prompt" "$serial"; then
+    printf '%s\n' "$input" >&4  # xv6 reads COM1 (uartintr) as well as the keyboard
+    typed=1
+  fi
+  if grep -qaE -- "$done_re" "$serial"; then verdict=done; break; fi
+  if grep -qaE 'Kernel panic|Oops|BUG:' "$serial"; then verdict="a kernel panic/Oops"; break; fi
+  if ! kill -0 "$pid" 2>/dev/null; then verdict="an exit of $kind"; break; fi
+  if [ $((SECONDS - start)) -ge "$seconds" ]; then verdict="the time limit (${seconds}s)"; break; fi
+  sleep 0.2
+done
+# Let the emulator end by itself (ACPI power off, port F4h) for a few seconds, then stop it.
+for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+kill -TERM "$pid" 2>/dev/null
+for _ in $(seq 30); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+kill -KILL "$pid" 2>/dev/null
+wait "$pid" 2>/dev/null
+status=$?
+pid=
+elapsed=$((SECONDS - start))
+[ -n "$log" ] && cp "$serial" "$log"
+tail -n 25 "$serial" | tr -d '\r'
+echo "---- $kind $image: stopped at $verdict after ${elapsed}s (exit status $status)"
+
+fail=0
+check() { grep -qaF -- "$1" "$serial" || { echo "missing: $1"; fail=1; }; }
+count() {  # count N TEXT
+  local n
+  n=$(grep -acF -- "$2" "$serial")
+  [ "$n" -eq "$1" ] || { echo "expected $1 line(s) with '$2', found $n"; fail=1; }
+}
+[ "$verdict" = done ] || { echo "the run did not complete: stopped at $verdict"; fail=1; }
+busybox_md5=$(md5sum <"$cache/busybox" | cut -d' ' -f1)
+case $image in
+  disk)
+    count 2 "SYSLINUX "
+    count 2 "x86lab-guest: init started"
+    count 2 "x86lab-image: root /dev/sda1 ext2 rw"
+    count 2 "x86lab-image: busybox md5 $busybox_md5"
+    count 2 "$expected_tls"
+    check "x86lab-image: first boot, wrote /proof.txt; rebooting through the keyboard controller"
+    check "x86lab-image: second boot, /proof.txt reads: written by the first boot of disk.img"
+    check "x86lab-image: powering off"
+    proof=$(debugfs -R "cat /proof.txt" "$work/disk.img?offset=$root_offset" 2>/dev/null)
+    if [ "$proof" = "written by the first boot of disk.img" ]; then
+      echo "debugfs on the image after the run: /proof.txt reads: $proof"
+    else
+      echo "debugfs on the image after the run: /proof.txt reads '$proof'"; fail=1
+    fi ;;
+  iso)
+    check "ISOLINUX "
+    check "x86lab-guest: init started"
+    check "x86lab-image: root /dev/sr0 iso9660 ro"
+    check "x86lab-image: busybox md5 $busybox_md5"
+    check "$expected_tls"
+    check "x86lab-image: read-only root; powering off" ;;
+  floppy)
+    check "SYSLINUX "
+    grep -qx $'PASS\r\\?' "$serial" || { echo "missing: a PASS line"; fail=1; }
+    case $kind in
+      bochs) ;;  # no exit device on port F4h in Bochs
+      *) [ "$status" -eq 33 ] || { echo "exit status $status, expected 33 (10h on port F4h)"; fail=1; } ;;
+    esac ;;
+  xv6_boot | xv6_smp2)
+    check "cpu0: starting 0"
+    [ "$image" = xv6_smp2 ] && check "cpu1: starting 1"
+    check "init: starting sh"
+    grep -qaE "usertests +2 " "$serial" || { echo "missing: usertests in the output of ls"; fail=1; } ;;
+  xv6_usertests)
+    check "ALL TESTS PASSED" ;;
+esac
+case $image in
+  disk | iso)
+    if grep -naE 'BUG|WARNING|Oops|panic' "$serial" | grep -v 'panic=-1'; then
+      echo "the kernel log has BUG/WARNING/Oops/panic lines (above)"; fail=1
+    fi ;;
+esac
+[ $fail = 0 ] && echo "PASS: $kind $image in ${elapsed}s"
+exit $fail
