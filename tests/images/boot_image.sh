@@ -45,6 +45,7 @@ seconds=${X86LAB_BOOT_IMAGE_TIMEOUT:-$seconds}
 for f in "${files[@]}"; do
   [ -s "$images/$f" ] || skip "no $images/$f (the fixture images.* skipped it: see its output; scripts/make-boot-images.sh)"
 done
+images=$(cd "$images" && pwd)
 case $kind in
   bochs | x86lab-bochsbios) [ -s $bochs_bios ] || skip "no $bochs_bios (package bochsbios)" ;;
 esac
@@ -74,8 +75,11 @@ case $image in
   xv6_boot | xv6_smp2) input=ls prompt='$ ' done_re='usertests +2 ' ;;
   xv6_usertests) input=usertests prompt='$ ' done_re='ALL TESTS PASSED|FAILED|failed' ;;
 esac
+# QEMU 7.2 makes -smp 2 one socket with two cores, and SeaBIOS's MP table lists only the
+# first processor of each socket, so xv6 (which reads the MP table) would find one CPU:
+# two sockets of one core each.
 smp=1
-[ "$image" = xv6_smp2 ] && smp=2
+[ "$image" = xv6_smp2 ] && smp=2,sockets=2,cores=1,threads=1
 
 # ---- the command line of each emulator
 case $kind in
@@ -86,7 +90,10 @@ case $kind in
       disk) cmd+=(-drive "file=$work/disk.img,format=raw,if=ide,index=0" -boot c) ;;
       iso) cmd+=(-drive "file=$work/boot.iso,format=raw,if=ide,index=1,media=cdrom,readonly=on" -boot d) ;;
       floppy) cmd+=(-drive "file=$work/floppy.img,format=raw,if=floppy,index=0" -boot a) ;;
-      xv6_*) cmd+=(-drive "file=$work/xv6.img,format=raw,if=ide,index=0" -drive "file=$work/fs.img,format=raw,if=ide,index=1") ;;
+      # xv6's console also writes the CGA text screen and reads its cursor from the CRTC:
+      # without a VGA the position reads FFFFh and cgaputc panics ("pos under/overflow")
+      # over and over, so -nodefaults needs -vga std here.
+      xv6_*) cmd+=(-vga std -drive "file=$work/xv6.img,format=raw,if=ide,index=0" -drive "file=$work/fs.img,format=raw,if=ide,index=1") ;;
     esac
     # COM1 on standard input/output when something is typed, otherwise in a file.
     if [ -n "$input" ]; then cmd+=(-serial stdio); else cmd+=(-serial "file:$serial"); fi ;;
@@ -188,7 +195,12 @@ count() {  # count N TEXT
   n=$(grep -acF -- "$2" "$serial")
   [ "$n" -eq "$1" ] || { echo "expected $1 line(s) with '$2', found $n"; fail=1; }
 }
-[ "$verdict" = done ] || { echo "the run did not complete: stopped at $verdict"; fail=1; }
+if [ "$verdict" != done ]; then
+  echo "the run did not complete: stopped at $verdict; $kind's last messages:"
+  tail -n 5 "$work/stderr"
+  [ -f "$work/bochs.log" ] && grep -E '^[0-9]+[ep]\[' "$work/bochs.log" | tail -n 10
+  fail=1
+fi
 busybox_md5=$(md5sum <"$cache/busybox" | cut -d' ' -f1)
 case $image in
   disk)
