@@ -28,7 +28,7 @@ kind=$1 emulator=$2 image=$3 images=$4 log=${5:-}
 cache=${X86LAB_GUEST_CACHE:-$HOME/.cache/x86lab/guests}
 root_offset=$((26624 * 512))  # partition 1 of disk.img (scripts/make-boot-images.sh)
 expected_tls='tls_test: threads=4 main_counter=7 checksum=8d69b2f4'
-bochs_bios=/usr/share/bochs/BIOS-bochs-latest
+bochs_bios=/usr/share/bochs/BIOS-bochs-latest  # (as emulator_command.sh)
 PATH=$PATH:/usr/sbin:/sbin  # debugfs
 
 skip() { echo "skipped: $*"; exit 77; }
@@ -41,6 +41,8 @@ case $image in
   xv6_usertests) files=(xv6.img fs.img) seconds=1200 ;;
   *) echo "boot_image.sh: unknown image '$image'"; exit 2 ;;
 esac
+# The interpreters (Bochs, x86lab) take several times QEMU's time.
+case $kind in bochs | x86lab*) seconds=$((seconds * 6)) ;; esac
 seconds=${X86LAB_BOOT_IMAGE_TIMEOUT:-$seconds}
 for f in "${files[@]}"; do
   [ -s "$images/$f" ] || skip "no $images/$f (the fixture images.* skipped it: see its output; scripts/make-boot-images.sh)"
@@ -82,72 +84,9 @@ smp=1
 [ "$image" = xv6_smp2 ] && smp=2,sockets=2,cores=1,threads=1
 
 # ---- the command line of each emulator
-case $kind in
-  qemu)
-    cmd=("$emulator" -M pc -cpu pentium3 -m 256 -smp $smp -display none -monitor none -nodefaults
-      -device isa-debug-exit,iobase=0xf4,iosize=0x04)
-    case $image in
-      disk) cmd+=(-drive "file=$work/disk.img,format=raw,if=ide,index=0" -boot c) ;;
-      iso) cmd+=(-drive "file=$work/boot.iso,format=raw,if=ide,index=1,media=cdrom,readonly=on" -boot d) ;;
-      floppy) cmd+=(-drive "file=$work/floppy.img,format=raw,if=floppy,index=0" -boot a) ;;
-      # xv6's console also writes the CGA text screen and reads its cursor from the CRTC:
-      # without a VGA the position reads FFFFh and cgaputc panics ("pos under/overflow")
-      # over and over, so -nodefaults needs -vga std here.
-      xv6_*) cmd+=(-vga std -drive "file=$work/xv6.img,format=raw,if=ide,index=0" -drive "file=$work/fs.img,format=raw,if=ide,index=1") ;;
-    esac
-    # COM1 on standard input/output when something is typed, otherwise in a file.
-    if [ -n "$input" ]; then cmd+=(-serial stdio); else cmd+=(-serial "file:$serial"); fi ;;
-  bochs)
-    geometry=
-    case $image in
-      disk) geometry="ata0-master: type=disk, path=$work/disk.img, mode=flat, cylinders=64, heads=16, spt=63"
-        boot=disk ;;
-      iso) geometry="ata0-slave: type=cdrom, path=$work/boot.iso, status=inserted"
-        boot=cdrom ;;
-      floppy) geometry="floppya: 1_44=$work/floppy.img, status=inserted"
-        boot=floppy ;;
-      *) skip "the bochs runner boots disk, iso and floppy" ;;
-    esac
-    # Headless as tests/rom/bochs_run.sh (rfb with timeout=0, the dummy sound driver);
-    # guest time is instructions / ips (sync=none: deterministic).
-    cat >"$work/bochsrc" <<RC
-cpu: model=p3_katmai, ips=${X86LAB_BOCHS_IPS:-50000000}, reset_on_triple_fault=0
-memory: guest=128, host=128
-romimage: file=$bochs_bios
-vgaromimage: file=/usr/share/vgabios/vgabios-stdvga.bin
-display_library: rfb, options="timeout=0"
-$geometry
-boot: $boot
-com1: enabled=1, mode=file, dev=$serial
-port_e9_hack: enabled=1
-sound: driver=dummy
-speaker: enabled=0
-clock: sync=none, time0=946684800
-log: $work/bochs.log
-panic: action=fatal
-error: action=report
-info: action=ignore
-debug: action=ignore, unmapped=report
-RC
-    printf 'c\nquit\n' >"$work/bochs.cmds"  # Debian's Bochs has the internal debugger
-    cmd=("$emulator" -q -f "$work/bochsrc" -rc "$work/bochs.cmds") ;;
-  x86lab | x86lab-bochsbios)
-    cmd=("$emulator" run --memory 256)
-    [ "$kind" = x86lab-bochsbios ] && cmd+=(--bios $bochs_bios)
-    case $image in
-      disk) cmd+=(--hda "$work/disk.img") ;;
-      iso) cmd+=(--cdrom "$work/boot.iso" --boot d) ;;
-      floppy) cmd+=(--fda "$work/floppy.img" --boot a) ;;
-      xv6_*) cmd+=(--hda "$work/xv6.img" --hdb "$work/fs.img") ;;
-    esac
-    if [ -n "$input" ]; then
-      printf '%s\n' "$input" >"$work/input"
-      cmd+=(--serial stdio --serial-input "$work/input" --serial-expect "$prompt")
-    else
-      cmd+=(--serial "file:$serial")
-    fi ;;
-  *) echo "boot_image.sh: unknown emulator kind '$kind'"; exit 2 ;;
-esac
+. "$(dirname "$0")/emulator_command.sh"
+emulator_command "$kind" "$emulator" "$image" "$work" "$serial" "$smp" "$input" "$prompt"
+case $? in 0) ;; 77) exit 77 ;; *) exit 2 ;; esac
 
 # ---- run, watching COM1
 start=$SECONDS
