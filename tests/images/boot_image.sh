@@ -34,8 +34,8 @@ PATH=$PATH:/usr/sbin:/sbin  # debugfs
 skip() { echo "skipped: $*"; exit 77; }
 [ -n "$emulator" ] && [ -x "$emulator" ] || skip "no $kind emulator ('$emulator')"
 case $image in
-  disk) files=(disk.img) seconds=240 ;;
-  iso) files=(boot.iso) seconds=180 ;;
+  disk) files=(disk.img) seconds=600 ;;
+  iso) files=(boot.iso) seconds=400 ;;
   floppy) files=(floppy.img) seconds=60 ;;
   xv6_boot | xv6_smp2) files=(xv6.img fs.img) seconds=120 ;;
   xv6_usertests) files=(xv6.img fs.img) seconds=1200 ;;

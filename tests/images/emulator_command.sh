@@ -17,6 +17,10 @@ emulator_command() {
     qemu)
       cmd=("$emulator" -M pc -cpu pentium3 -m 256 -smp $smp -display none -monitor none -nodefaults
         -device isa-debug-exit,iobase=0xf4,iosize=0x04)
+      # Linux's ATA driver gives a command 30 s of guest time; QEMU's guest clock is the
+      # host's, so on a loaded host a late completion read as a lost interrupt. With
+      # -icount, guest time is the instruction count (2 ns each), idle time skipped.
+      case $image in disk | iso) [ "${X86LAB_QEMU_ICOUNT:-}" = off ] || cmd+=(-icount "${X86LAB_QEMU_ICOUNT:-shift=1,sleep=off}") ;; esac
       case $image in
         disk) cmd+=(-drive "file=$work/disk.img,format=raw,if=ide,index=0" -boot c) ;;
         iso) cmd+=(-drive "file=$work/boot.iso,format=raw,if=ide,index=1,media=cdrom,readonly=on" -boot d) ;;
