@@ -152,7 +152,7 @@ stage_root() {  # stage_root FOLDER: the root tree of the disk and the CD
   done
 }
 
-append_common="console=ttyS0 panic=-1"
+append_common="console=ttyS0,115200 panic=-1"
 syslinux_cfg() {  # syslinux_cfg APPEND: the configuration of SYSLINUX and ISOLINUX
   printf '%s\n' "SERIAL 0 115200" "DEFAULT linux" "PROMPT 0" "TIMEOUT 0" "LABEL linux" "  KERNEL vmlinuz" \
     "  INITRD initrd.gz" "  APPEND $1"
