@@ -105,7 +105,7 @@ fi
 # The Multiboot kernel also prints on the debug port E9h, Bochs's standard output.
 e9=
 [ "$kind" = bochs ] && [ "$image" = floppy ] && e9=$work/stdout
-typed=0 verdict=
+typed=0 verdict= cpu_ticks=0  # the emulator's CPU time (user + system, clock ticks) as last seen
 while :; do
   if [ "$typed" = 0 ] && [ -n "$input" ] && [ "$kind" = qemu ] && grep -qF -- "$prompt" "$serial"; then
     printf '%s\n' "$input" >&4  # xv6 reads COM1 (uartintr) as well as the keyboard
@@ -115,8 +115,10 @@ while :; do
   if grep -qaE 'Kernel panic|Oops|BUG:' "$serial"; then verdict="a kernel panic/Oops"; break; fi
   if ! kill -0 "$pid" 2>/dev/null; then verdict="an exit of $kind"; break; fi
   if [ $((SECONDS - start)) -ge "$seconds" ]; then verdict="the time limit (${seconds}s)"; break; fi
+  cpu_ticks=$(awk '{print $14 + $15}' "/proc/$pid/stat" 2>/dev/null || echo "$cpu_ticks")
   sleep 0.2
 done
+cpu_ticks=$(awk '{print $14 + $15}' "/proc/$pid/stat" 2>/dev/null || echo "$cpu_ticks")
 # Let the emulator end by itself (ACPI power off, port F4h) for a few seconds, then stop it.
 for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
 kill -TERM "$pid" 2>/dev/null
@@ -128,7 +130,8 @@ pid=
 elapsed=$((SECONDS - start))
 [ -n "$log" ] && cp "$serial" "$log"
 tail -n 25 "$serial" | tr -d '\r'
-echo "---- $kind $image: stopped at $verdict after ${elapsed}s (exit status $status)"
+cpu=$(awk -v t="$cpu_ticks" -v hz="$(getconf CLK_TCK)" 'BEGIN {printf "%.1f", t / hz}')
+echo "---- $kind $image: stopped at $verdict after ${elapsed}s, ${cpu} CPU s (exit status $status)"
 
 fail=0
 check() { grep -qaF -- "$1" "$serial" || { echo "missing: $1"; fail=1; }; }
@@ -200,5 +203,5 @@ case $image in
       echo "the kernel log has BUG/WARNING/Oops/panic lines (above)"; fail=1
     fi ;;
 esac
-[ $fail = 0 ] && echo "PASS: $kind $image in ${elapsed}s"
+[ $fail = 0 ] && echo "PASS: $kind $image in ${elapsed}s (${cpu} CPU s)"
 exit $fail
