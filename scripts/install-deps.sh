@@ -31,8 +31,13 @@ packages=(
   seabios bochsbios
   # the report checks of tests/boot/linux_tls_real.sh (and scripts/sst286-known-failures.py)
   python3
-  # the FAT12 floppy image of tests/boot/floppy_kernel.sh (mkfs.fat, mcopy)
-  dosfstools mtools
+  # the boot images of scripts/make-boot-images.sh (tests/images/, docs/booting.md,
+  # "Images"): SYSLINUX/ISOLINUX with their MBR code and COM32 modules, sfdisk,
+  # mke2fs/debugfs, mkfs.fat, mtools, xorriso; make and perl build xv6; Bochs's BIOS for
+  # the Bochs peers (the Linux guest's kernel and busybox come from
+  # scripts/fetch-linux-guest.sh)
+  syslinux syslinux-common syslinux-utils extlinux isolinux fdisk e2fsprogs dosfstools mtools xorriso
+  make perl bochsbios
 )
 # --bench: also the benchmark peers and tools of bench/run_bench.sh (Bochs's BIOS
 # images, GNU time for peak RSS, valgrind for callgrind profiles; syslinux,
