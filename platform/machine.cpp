@@ -45,7 +45,11 @@ Machine::Machine(const MachineConfig& config)
                                config.snapshot_disks);
     drives[i] = disks[i].get();
   }
-  PcDevicesConfig device_config{config.rtc_start, config.com1_host, [this] { reset_cpu(); }, drives};
+  PcDevicesConfig device_config;
+  device_config.rtc_start = config.rtc_start;
+  device_config.com1_host = config.com1_host;
+  device_config.reset_cpu = [this] { reset_cpu(); };
+  device_config.drives = drives;
   device_config.vga_bios = config.vga_bios;
   for (unsigned drive = 0; drive < 2; ++drive) {
     if (config.floppy_paths[drive].empty()) continue;

@@ -40,16 +40,21 @@ std::vector<u8> apic_reset_rom(ResetPath path) {
       0x8E, 0xD8,                          // mov ds, ax
   };
   const std::size_t je_at = 10;
+  // Byte by byte: GCC 12 reports a false -Warray-bounds for vector::insert of an
+  // initializer list here.
+  auto append = [&code](std::initializer_list<u8> bytes) {
+    for (u8 byte : bytes) code.push_back(byte);
+  };
   switch (path) {
-    case ResetPath::Port92: code.insert(code.end(), {0xB0, 0x01, 0xE6, 0x92}); break;  // mov al, 1; out 92h, al
-    case ResetPath::KeyboardController: code.insert(code.end(), {0xB0, 0xFE, 0xE6, 0x64}); break;  // out 64h, FEh
+    case ResetPath::Port92: append({0xB0, 0x01, 0xE6, 0x92}); break;  // mov al, 1; out 92h, al
+    case ResetPath::KeyboardController: append({0xB0, 0xFE, 0xE6, 0x64}); break;  // out 64h, FEh
     case ResetPath::TripleFault:  // lidt [0020h] (limit 0), int3: #GP, #DF, shutdown
-      code.insert(code.end(), {0x0F, 0x01, 0x1E, 0x20, 0x00, 0xCC});
+      append({0x0F, 0x01, 0x1E, 0x20, 0x00, 0xCC});
       break;
   }
-  code.insert(code.end(), {0xEB, 0xFE});  // jmp $
+  append({0xEB, 0xFE});  // jmp $
   code[je_at] = static_cast<u8>(code.size() - (je_at + 1));
-  code.insert(code.end(), {
+  append({
       0x66, 0xB9, 0x1B, 0x00, 0x00, 0x00,  // second: mov ecx, 1Bh
       0x0F, 0x32,                          // rdmsr
       0x66, 0xA3, 0x00, 0x06,              // mov [0600h], eax
