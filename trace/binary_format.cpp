@@ -334,18 +334,7 @@ bool BinaryTraceReader::get_byte(u8& value) {
   return true;
 }
 
-bool BinaryTraceReader::get_varint(u64& value) {
-  value = 0;
-  for (unsigned shift = 0; shift < 64; shift += 7) {
-    u8 byte;
-    if (!get_byte(byte)) return false;
-    // The tenth byte holds bit 63 only: anything above it does not fit in 64 bits.
-    if (shift == 63 && byte > 1) return false;
-    value |= u64{byte & 0x7Fu} << shift;
-    if (!(byte & 0x80)) return true;
-  }
-  return false;
-}
+bool BinaryTraceReader::get_varint(u64& value) { return read_varint(data_, position_, value); }
 
 bool BinaryTraceReader::next_unchunked(Event& e) {
   if (position_ >= data_.size()) return false;

@@ -24,6 +24,19 @@ u32 zigzag_of(u32 value, u32 predicted) {
 }
 }  // namespace
 
+bool read_varint(std::span<const u8> in, std::size_t& position, u64& value) {
+  value = 0;
+  for (unsigned shift = 0; shift < 64; shift += 7) {
+    if (position >= in.size()) return false;
+    const u8 b = in[position++];
+    // The tenth byte holds bit 63 only: anything above it does not fit in 64 bits.
+    if (shift == 63 && b > 1) return false;
+    value |= u64{b & 0x7Fu} << shift;
+    if (!(b & 0x80)) return true;
+  }
+  return false;
+}
+
 void put_u32(std::vector<u8>& out, u32 value) {
   for (int i = 0; i < 4; ++i) out.push_back(static_cast<u8>(value >> (8 * i)));
 }
@@ -157,17 +170,7 @@ bool ChunkDecoder::byte(u8& value) {
   return true;
 }
 
-bool ChunkDecoder::varint(u64& value) {
-  value = 0;
-  for (unsigned shift = 0; shift < 64; shift += 7) {
-    u8 b;
-    if (!byte(b)) return false;
-    if (shift == 63 && b > 1) return false;
-    value |= u64{b & 0x7Fu} << shift;
-    if (!(b & 0x80)) return true;
-  }
-  return false;
-}
+bool ChunkDecoder::varint(u64& value) { return read_varint(in_, position_, value); }
 
 bool ChunkDecoder::zigzag(u32 base, u32& value) {
   u64 z;

@@ -40,6 +40,10 @@ struct IndexEntry {
   u32 records = 0;
 };
 
+// Reads an unsigned LEB128 varint from `in` at `position` (advanced past it): false when
+// it runs past the end or does not fit in 64 bits (a tenth byte above 1).
+bool read_varint(std::span<const u8> in, std::size_t& position, u64& value);
+
 void put_u32(std::vector<u8>& out, u32 value);
 void put_u64(std::vector<u8>& out, u64 value);
 u32 get_u32(const u8* p);

@@ -29,26 +29,23 @@ function(run_cli name expected)
   endif()
 endfunction()
 
-# expect_in(FILE needle...): every needle is in ${WORK}/FILE.
-function(expect_in file)
+# expect_in(FILE needle...): every needle is in ${WORK}/FILE; expect_not_in: none is.
+function(expect_text present file)
   file(READ ${WORK}/${file} text)
   foreach(needle ${ARGN})
     string(FIND "${text}" "${needle}" at)
-    if(at EQUAL -1)
+    if(present AND at EQUAL -1)
       message(FATAL_ERROR "lab ${LAB}: '${needle}' is not in ${file} (the page says it is)")
-    endif()
-  endforeach()
-endfunction()
-
-# expect_not_in(FILE needle...): no needle is in ${WORK}/FILE.
-function(expect_not_in file)
-  file(READ ${WORK}/${file} text)
-  foreach(needle ${ARGN})
-    string(FIND "${text}" "${needle}" at)
-    if(NOT at EQUAL -1)
+    elseif(NOT present AND NOT at EQUAL -1)
       message(FATAL_ERROR "lab ${LAB}: '${needle}' is in ${file} (the page says it is not)")
     endif()
   endforeach()
+endfunction()
+function(expect_in file)
+  expect_text(TRUE ${file} ${ARGN})
+endfunction()
+function(expect_not_in file)
+  expect_text(FALSE ${file} ${ARGN})
 endfunction()
 
 # expect_lines(FILE REGEX COUNT): exactly COUNT lines of ${WORK}/FILE match REGEX.
