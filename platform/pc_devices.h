@@ -72,6 +72,13 @@ class PcDevices {
   static constexpr unsigned kNoPin = ~0u;
   static constexpr unsigned io_apic_pin(unsigned irq) { return irq == 0 ? 2 : irq == 2 || irq > 15 ? kNoPin : irq; }
 
+
+ private:
+  // Per ISA IRQ, bit n = IrqSource n asserted. Declared before the devices, so it is
+  // initialised when their constructors drive a line (the 82077AA's reset raises IRQ 6).
+  std::array<u8, 16> irq_sources_{};
+
+ public:
   // The APIC bus: the machine attaches each CPU's local APIC, the I/O APIC attaches itself.
   ApicBus apic_bus;
   // The 82093AA at FEC00000h (IoApic::kDefaultBase, a 4 KiB page); reset masked, so
@@ -107,9 +114,6 @@ class PcDevices {
   // The VGA's PCI function (1234:1111, BAR0 the linear frame buffer, the expansion ROM
   // the VGA BIOS), plugged at 00:02.0.
   VgaPciFunction vga_pci;
-
- private:
-  std::array<u8, 16> irq_sources_{};  // per ISA IRQ, bit n = IrqSource n asserted
 };
 
 }  // namespace x86lab

@@ -26,6 +26,15 @@ std::vector<u8> flatten(const MachineState& s) {
   return encode_snapshot(copy);
 }
 
+// The offset of the first byte where two sections differ (the shorter one's size when one
+// is a prefix of the other).
+size_t first_difference(const std::vector<u8>& a, const std::vector<u8>& b) {
+  const size_t n = std::min(a.size(), b.size());
+  for (size_t i = 0; i < n; ++i)
+    if (a[i] != b[i]) return i;
+  return n;
+}
+
 // The state after `total` steps, run straight through or saved at each of `cuts` and
 // restored into a fresh machine each time.
 void expect_exact(const std::string& rom, u64 total, const std::vector<u64>& cuts) {
@@ -48,7 +57,8 @@ void expect_exact(const std::string& rom, u64 total, const std::vector<u64>& cut
     EXPECT_EQ(got.machine, want.machine) << rom << " cut at step " << cut << ": machine section";
     EXPECT_EQ(got.cpu, want.cpu) << rom << " cut at step " << cut << ": cpu section";
     EXPECT_EQ(got.mmu, want.mmu) << rom << " cut at step " << cut << ": mmu section";
-    EXPECT_EQ(got.devices, want.devices) << rom << " cut at step " << cut << ": devices section";
+    EXPECT_EQ(got.devices, want.devices) << rom << " cut at step " << cut << ": devices section, first difference at byte "
+                                         << first_difference(got.devices, want.devices) << " of " << want.devices.size();
     EXPECT_EQ(got.clock, want.clock) << rom << " cut at step " << cut << ": clock section";
     EXPECT_EQ(got.counters, want.counters) << rom << " cut at step " << cut << ": counters section";
     ADD_FAILURE() << rom << " cut at step " << cut << ": the states differ";
