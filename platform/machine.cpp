@@ -50,7 +50,9 @@ Machine::Machine(const MachineConfig& config)
   device_config.com1_host = config.com1_host;
   device_config.reset_cpu = [this] { reset_cpu(); };
   device_config.drives = drives;
-  device_config.vga_bios = config.vga_bios;
+  // The VGA BIOS is an ISA option ROM at C0000h (set_up_legacy_memory) and, except under
+  // the Bochs BIOS (is_bochs_bios says why), also the VGA function's expansion ROM.
+  if (!is_bochs_bios(config.bios)) device_config.vga_bios = config.vga_bios;
   for (unsigned drive = 0; drive < 2; ++drive) {
     if (config.floppy_paths[drive].empty()) continue;
     floppies[drive] = DiskImage::open(drive == 0 ? "--fda" : "--fdb", config.floppy_paths[drive],

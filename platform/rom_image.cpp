@@ -1,6 +1,9 @@
 // Reading and mapping BIOS ROM images.
 #include "platform/rom_image.h"
 
+#include <algorithm>
+#include <string_view>
+
 #include "platform/input_error.h"
 
 namespace x86lab {
@@ -20,6 +23,11 @@ bool is_pc_bios(const std::vector<u8>& image) {
   for (unsigned i = 0; i < 8; ++i)
     if (i == 2 || i == 5 ? date[i] != '/' : !digit(date[i])) return false;
   return image[image.size() - 2] == 0xFC;  // F000:FFFEh
+}
+
+bool is_bochs_bios(const std::vector<u8>& image) {
+  static constexpr std::string_view kMark = "The Bochs Project";
+  return is_pc_bios(image) && std::search(image.begin(), image.end(), kMark.begin(), kMark.end()) != image.end();
 }
 
 void map_bios(PhysicalBus& bus, const std::vector<u8>& image) {

@@ -21,6 +21,14 @@ std::vector<u8> read_rom_image(const std::string& path);
 // F000:FFF5h and the system model byte FCh (AT) at F000:FFFEh.
 bool is_pc_bios(const std::vector<u8>& image);
 
+// Whether `image` is the Bochs BIOS (Debian's bochsbios, BIOS-bochs-latest): a PC BIOS
+// holding its copyright line "The Bochs Project". It was written for Bochs's board, whose
+// VGA BIOS is an ISA option ROM at C0000h; it copies a PCI expansion ROM before it
+// enables the function's memory decode (PCI Local Bus Specification 2.2, 6.2.5.2: the
+// ROM is not decoded then), so the machine gives the VGA's PCI function no expansion ROM
+// under it.
+bool is_bochs_bios(const std::vector<u8>& image);
+
 // Maps `image` at the top of the 4 GiB space and its top 128 KiB below 1 MiB.
 void map_bios(PhysicalBus& bus, const std::vector<u8>& image);
 
