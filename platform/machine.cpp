@@ -48,6 +48,7 @@ Machine::Machine(const MachineConfig& config)
   PcDevicesConfig device_config;
   device_config.rtc_start = config.rtc_start;
   device_config.com1_host = config.com1_host;
+  device_config.serial_irq_gate = config.serial_irq_gate;
   device_config.reset_cpu = [this] { reset_cpu(); };
   device_config.drives = drives;
   // The VGA BIOS is an ISA option ROM at C0000h (set_up_legacy_memory) and, except under

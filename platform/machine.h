@@ -62,6 +62,9 @@ struct MachineConfig {
   bool realtime = false;                     // pace the virtual clock to wall time (never reorders events)
   i64 rtc_start = Mc146818::kDefaultStart;   // RTC calendar time at cycle 0, seconds since 1970 UTC
   SerialHost* com1_host = nullptr;           // host side of COM1, or null
+  // --serial-irq: how the UARTs' INTR reaches IRQ 4 and 3 (Uart16550::IrqGate; Out2 as on
+  // a PC's serial adapter, Direct as QEMU's PC, which xv6 needs).
+  Uart16550::IrqGate serial_irq_gate = Uart16550::IrqGate::Out2;
   // --record/--replay (platform/replay/input_journal.h), or null: the machine gives it its
   // clock, delivers its recorded keys to the 8042 at their steps, and snapshots save its
   // cursor. COM1's input goes through it when com1_host is a JournalSerialHost.

@@ -54,6 +54,8 @@ PcDevices::PcDevices(VirtualClock& clock, Cpu& cpu, PhysicalBus& bus, PortBus& p
   ata.attach_ports(ports);
   rtc.set_configuration(bus.ram_bytes(), cpu.profile().features_edx & cpuid_edx::FPU);
   com1.attach_host(config.com1_host);
+  com1.set_irq_gate(config.serial_irq_gate);
+  com2.set_irq_gate(config.serial_irq_gate);
   cpu.set_interrupt_controller(&pic);
   pic.set_int_output_listener([this](bool level) { io_apic.set_input(0, level); });
   bus.map_mmio(IoApic::kDefaultBase, IoApic::kMmioSize, &io_apic);

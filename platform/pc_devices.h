@@ -35,6 +35,7 @@ namespace x86lab {
 struct PcDevicesConfig {
   i64 rtc_start = Mc146818::kDefaultStart;  // calendar seconds at cycle 0
   SerialHost* com1_host = nullptr;          // host side of COM1 (null: output dropped)
+  Uart16550::IrqGate serial_irq_gate = Uart16550::IrqGate::Out2;  // COM1's and COM2's INTR to IRQ wiring
   std::function<void()> reset_cpu;          // the 8042's CPU reset line
   AtaController::Drives drives{};           // hda, hdb, hdc, hdd (null: none); the Machine owns them
   DiskImage* floppies[2] = {};              // drives A: and B: of the 82077AA (null: no drive)

@@ -23,6 +23,11 @@ Uart16550::Uart16550(VirtualClock& clock, u16 base, std::function<void(bool)> ir
 
 void Uart16550::attach_host(SerialHost* host) { host_ = host; }
 
+void Uart16550::set_irq_gate(IrqGate gate) {
+  gate_ = gate;
+  update_irq();
+}
+
 // Host input is polled while the guest can notice it: receive interrupts enabled, or
 // a guest polling LSR (each LSR read re-arms an idle poll).
 void Uart16550::arm_input_poll() {
@@ -101,8 +106,10 @@ u8 Uart16550::interrupt_identification() const {
 }
 
 void Uart16550::update_irq() {
-  // On a PC the IRQ driver is enabled by OUT2; loopback forces OUT2 inactive.
-  const bool level = !(interrupt_identification() & 0x01) && (mcr_ & 0x08) && !loopback();
+  // INTR: an enabled interrupt is pending (IIR bit 0 clear). With the PC's gate the IRQ
+  // driver is enabled by OUT2, which loopback forces inactive (IrqGate).
+  const bool intr = !(interrupt_identification() & 0x01);
+  const bool level = gate_ == IrqGate::Direct ? intr : intr && (mcr_ & 0x08) && !loopback();
   if (level != irq_level_) {
     irq_level_ = level;
     if (irq_) irq_(level);

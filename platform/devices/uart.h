@@ -1,7 +1,8 @@
 // The 16550A UART of a PC serial port (COM1 at 3F8h on IRQ 4, COM2 at 2F8h on IRQ 3):
 // receive and transmit FIFOs, the interrupt identification priorities, line and
 // modem status, loopback, and the OUT2 gate of the PC's IRQ line (National
-// Semiconductor PC16550D data sheet: "Registers", "FIFO Interrupt Mode Operation").
+// Semiconductor PC16550D data sheet: "Registers", "FIFO Interrupt Mode Operation";
+// the gate is the board's, IrqGate below).
 #pragma once
 #include "trace/state_archive.h"
 #include <deque>
@@ -47,11 +48,28 @@ class Uart16550 : public BusDevice {
   // How often an idle host input is polled, in nanoseconds of virtual time.
   static constexpr u64 kIdlePollNs = 1'000'000;
 
+  // How the chip's INTR output reaches the PC's IRQ line. The PC16550D's INTR pin goes
+  // active whenever an enabled interrupt is pending (data sheet, "Pin Descriptions":
+  // INTR; in loopback "the receiver and transmitter interrupts are fully operational");
+  // OUT2 is "an auxiliary user-designated output" of the chip.
+  //   Out2    the IBM PC serial adapter and the Super I/O UARTs of later boards: a
+  //           buffer enabled by OUT2 (MCR bit 3) drives the IRQ line, so the line is
+  //           INTR AND OUT2; loopback forces OUT2 inactive, so no IRQ in loopback.
+  //           The default.
+  //   Direct  INTR drives the line whatever OUT2, also in loopback: the wiring of
+  //           QEMU's PC, which guests written against it rely on (xv6's uartinit
+  //           writes MCR 00h and then expects receive interrupts on IRQ 4).
+  enum class IrqGate : u8 { Out2, Direct };
+
   // `base`: the first of the 8 ports; `irq` receives the PC IRQ line level.
   Uart16550(VirtualClock& clock, u16 base, std::function<void(bool)> irq);
 
   // Connects the host side (may be null: output dropped, no input).
   void attach_host(SerialHost* host);
+  // The board's wiring of INTR to the IRQ line (a machine's configuration, not state:
+  // snapshots do not save it). Re-evaluates the line at once.
+  void set_irq_gate(IrqGate gate);
+  IrqGate irq_gate() const { return gate_; }
 
   // A byte arriving on the receive line. In FIFO mode a full FIFO overruns (the
   // byte is lost and LSR.OE set), as does a full holding register without FIFO.
@@ -97,6 +115,7 @@ class Uart16550 : public BusDevice {
   bool thre_pending_ = false;
   bool timeout_pending_ = false;
   bool irq_level_ = false;
+  IrqGate gate_ = IrqGate::Out2;
   VirtualClock::EventId timeout_event_, input_event_;
 };
 

@@ -1,7 +1,7 @@
 // 16550A UART against the National Semiconductor PC16550D data sheet: reset values,
 // divisor latch, loopback data and modem lines, FIFO trigger levels and the interrupt
 // identification priorities (line status, data available, character timeout, THRE,
-// modem status), overrun, and the PC's OUT2-gated IRQ line.
+// modem status), overrun, and the PC's OUT2-gated IRQ line or the INTR pin wired directly.
 #include <gtest/gtest.h>
 
 #include "platform/devices/uart.h"
@@ -106,6 +106,62 @@ TEST_F(UartFixture, IrqLineNeedsOut2) {
   out(4, 0x08);
   EXPECT_TRUE(irq);
   out(4, 0x18);  // loopback forces OUT2 inactive
+  EXPECT_FALSE(irq);
+}
+
+// xv6's uartinit (../shared/tests/xv6/uart.c): FIFO off, 9600 baud 8N1, MCR 00h (OUT2
+// clear), receive interrupts on, then LSR, IIR and RBR read once. A received byte then
+// makes the chip's interrupt pending: IIR 04h ("received data available", the second
+// priority of the data sheet's interrupt control table), LSR 61h (DR, THRE, TEMT).
+void xv6_uartinit(UartFixture& f) {
+  f.out(2, 0x00);
+  f.out(3, 0x80);
+  f.out(0, 115200 / 9600);
+  f.out(1, 0x00);
+  f.out(3, 0x03);
+  f.out(4, 0x00);
+  f.out(1, 0x01);
+  EXPECT_EQ(f.in(5), 0x60);  // THRE, TEMT: a port is there (xv6 checks for FFh)
+  EXPECT_EQ(f.in(2), 0x01);
+  f.in(0);
+}
+
+TEST_F(UartFixture, ReceivedByteWithOut2ClearStaysOffThePcIrqLine) {
+  xv6_uartinit(*this);
+  uart.receive('l');
+  EXPECT_EQ(in(2), 0x04);
+  EXPECT_EQ(in(5), 0x61);
+  EXPECT_FALSE(irq);  // the serial adapter's IRQ buffer is disabled by OUT2 = 0
+}
+
+TEST_F(UartFixture, DirectWiringDrivesTheIrqLineFromIntrWhateverOut2) {
+  uart.set_irq_gate(Uart16550::IrqGate::Direct);
+  xv6_uartinit(*this);
+  EXPECT_FALSE(irq);
+  uart.receive('l');
+  EXPECT_EQ(in(2), 0x04);
+  EXPECT_EQ(in(5), 0x61);
+  EXPECT_TRUE(irq);
+  EXPECT_EQ(in(0), 'l');  // reading RBR clears the data-available interrupt and INTR
+  EXPECT_EQ(in(2), 0x01);
+  EXPECT_EQ(in(5), 0x60);
+  EXPECT_FALSE(irq);
+}
+
+// Data sheet, loopback: "the receiver and transmitter interrupts are fully operational";
+// only the PC's OUT2 gate (forced inactive in loopback) keeps them off the IRQ line.
+TEST_F(UartFixture, DirectWiringKeepsInterruptsInLoopback) {
+  uart.set_irq_gate(Uart16550::IrqGate::Direct);
+  out(4, 0x10);
+  out(1, 0x02);
+  EXPECT_EQ(in(2), 0x02);
+  EXPECT_EQ(in(2), 0x01);
+  EXPECT_FALSE(irq);
+  out(1, 0x01);
+  out(0, 'x');  // looped back into the receiver
+  EXPECT_EQ(in(2), 0x04);
+  EXPECT_TRUE(irq);
+  uart.set_irq_gate(Uart16550::IrqGate::Out2);
   EXPECT_FALSE(irq);
 }
 

@@ -27,6 +27,8 @@ const Rejection kRejections[] = {
      "--serial-expect needs a non-empty TEXT (the guest's prompt)"},
     {"SerialPromptWithoutInput", "run --kernel " + kTimerKernel + " --serial none --serial-expect '# '",
      "--serial-expect needs an input: --serial-input FILE or --serial stdio"},
+    {"BadSerialIrqWiring", "run --kernel " + kTimerKernel + " --serial-irq ungated",
+     "--serial-irq must be out2 or direct, not 'ungated'"},
     {"CpuMhzOutOfRange", "run --kernel " + kTimerKernel + " --cpu-mhz 0",
      "--cpu-mhz must be between 1 and 100000, not 0"},
     {"NeitherBiosNorKernel", "run", "run needs --bios FILE, --kernel FILE, a boot device or --load-snapshot FILE (x86lab run --help lists the options)"},
