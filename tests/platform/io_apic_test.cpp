@@ -1,7 +1,8 @@
 // 82093AA I/O APIC against Intel's data sheet ("Register Description", "IOREDTBL"):
 // reset values and version, IOREGSEL/IOWIN indirection, edge and level triggering,
 // remote IRR and EOI, polarity, masking and the destination carried into the message;
-// then its wiring in the PC (PcDevices: ISA IRQs, IRQ 0 on pin 2, the 8259A on pin 0).
+// then its wiring in the PC (PcDevices: ISA IRQs, IRQ 0 on pin 2, the 8259A on pin 0,
+// COM1 on pin 4 as xv6 programs them).
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -275,6 +276,59 @@ TEST_F(PcIoApicFixture, MaskedAtResetSoIrqsSendNothing) {
   machine.devices->set_irq(0, true);
   EXPECT_TRUE(apic.messages.empty());
   EXPECT_EQ(machine.counters.ioapic_deliveries, 0u);
+}
+
+// COM1 to the I/O APIC as xv6 sets them up (uart.c uartinit, ioapic.c ioapicenable):
+// the UART with MCR 00h and receive interrupts on, pin 4 edge-triggered, active high,
+// fixed, vector 24h (T_IRQ0 + IRQ_COM1) to APIC 0. Each received byte after the
+// previous one was read is one rising edge of IRQ 4, so one message (data sheet,
+// IOREDTBL "Trigger Mode": edge-sensitive sends on the rising edge).
+bool io_apic_input(Machine& machine) { return machine.devices->io_apic.input(4); }
+
+struct Xv6ComFixture : ::testing::Test {
+  static MachineConfig config(Uart16550::IrqGate gate) {
+    MachineConfig c;
+    c.serial_irq_gate = gate;
+    return c;
+  }
+  void boot_xv6_console(Machine& machine, RecordingApic& apic) {
+    machine.devices->apic_bus.attach(&apic);
+    for (auto [reg, value] : {std::pair{2, 0x00}, {3, 0x80}, {0, 12}, {1, 0x00}, {3, 0x03}, {4, 0x00}, {1, 0x01}})
+      machine.ports.write(static_cast<u16>(0x3F8 + reg), 1, static_cast<u8>(value));
+    machine.ports.read(0x3FA, 1);
+    machine.ports.read(0x3F8, 1);
+    machine.bus.write<u32>(IoApic::kDefaultBase, kRedirectionLow0 + 2 * 4 + 1, AccessKind::Data);
+    machine.bus.write<u32>(IoApic::kDefaultBase + 0x10, 0x00000000, AccessKind::Data);
+    machine.bus.write<u32>(IoApic::kDefaultBase, kRedirectionLow0 + 2 * 4, AccessKind::Data);
+    machine.bus.write<u32>(IoApic::kDefaultBase + 0x10, 0x24, AccessKind::Data);
+  }
+};
+
+TEST_F(Xv6ComFixture, DirectWiringSendsVector24hForEachReceivedByte) {
+  Machine machine{config(Uart16550::IrqGate::Direct)};
+  RecordingApic apic;
+  boot_xv6_console(machine, apic);
+  machine.devices->com1.receive('l');
+  ASSERT_EQ(apic.messages.size(), 1u);
+  EXPECT_EQ(apic.messages[0].vector, 0x24);
+  EXPECT_EQ(apic.messages[0].delivery_mode, DeliveryMode::Fixed);
+  EXPECT_FALSE(apic.messages[0].level_triggered);
+  EXPECT_EQ(apic.messages[0].destination, 0);
+  EXPECT_EQ(machine.ports.read(0x3FD, 1), 0x61u);  // uartgetc: LSR DR, then RBR
+  EXPECT_EQ(machine.ports.read(0x3F8, 1), u32{'l'});
+  EXPECT_FALSE(io_apic_input(machine));
+  machine.devices->com1.receive('s');
+  ASSERT_EQ(apic.messages.size(), 2u);
+  EXPECT_EQ(apic.messages[1].vector, 0x24);
+}
+
+TEST_F(Xv6ComFixture, PcGateSendsNothingWhileOut2IsClear) {
+  Machine machine{config(Uart16550::IrqGate::Out2)};
+  RecordingApic apic;
+  boot_xv6_console(machine, apic);
+  machine.devices->com1.receive('l');
+  EXPECT_TRUE(apic.messages.empty());
+  EXPECT_EQ(machine.ports.read(0x3FA, 1), 0x04u);  // the UART's interrupt is pending all the same
 }
 
 }  // namespace
