@@ -79,9 +79,10 @@ void add_platform_options(po::options_description& options) {
       ("serial-expect", po::value<std::string>()->value_name("TEXT"),
        "hold each line of COM1's input until the guest prints TEXT (its prompt, e.g. '# '): "
        "the first line after the first TEXT, each next line after the next")
-      ("serial-irq", po::value<std::string>()->default_value("out2")->value_name("out2|direct"),
+      ("serial-irq", po::value<std::string>()->default_value("auto")->value_name("auto|out2|direct"),
        "how the UARTs' interrupt output reaches IRQ 4 (COM1) and 3 (COM2): out2, gated by MCR bit 3 as on "
-       "a PC's serial port; direct, whatever OUT2, as QEMU's PC (xv6 needs it: it leaves OUT2 clear)")
+       "a PC's serial port; direct, whatever OUT2, as QEMU's PC (xv6 needs it: it leaves OUT2 clear); "
+       "auto: direct when booting through a PC BIOS (the images QEMU users bring), else out2")
       ("vga-dump", "print the 80x25 VGA text screen on stdout at exit")
       ("screendump", po::value<std::string>()->value_name("FILE.png"),
        "write the VGA's screen (whatever mode is set) to FILE.png at exit")
@@ -175,10 +176,10 @@ void PlatformSession::configure(const po::variables_map& vm, MachineConfig& conf
   } else if (serial != "none") {
     throw InputError("--serial must be stdio, file:PATH or none, not '" + serial + "'");
   }
-  if (const std::string gate = vm["serial-irq"].as<std::string>(); gate == "direct")
+  if (const std::string gate = vm["serial-irq"].as<std::string>(); gate == "direct" || (gate == "auto" && uses_bios_boot(vm)))
     config.serial_irq_gate = Uart16550::IrqGate::Direct;
-  else if (gate != "out2")
-    throw InputError("--serial-irq must be out2 or direct, not '" + gate + "'");
+  else if (gate != "out2" && gate != "auto")
+    throw InputError("--serial-irq must be auto, out2 or direct, not '" + gate + "'");
   if (vm.count("replay")) {
     // No host input: it comes from the log (InputJournal).
   } else if (vm.count("serial-input")) {

@@ -73,8 +73,9 @@ RC
         disk) cmd+=(--hda "$work/disk.img") ;;
         iso) cmd+=(--cdrom "$work/boot.iso" --boot d) ;;
         floppy) cmd+=(--fda "$work/floppy.img" --boot a) ;;
-        # xv6 leaves COM1's OUT2 clear and expects its receive interrupts (QEMU's wiring).
-        xv6_*) cmd+=(--hda "$work/xv6.img" --hdb "$work/fs.img" --serial-irq direct) ;;
+        # xv6 leaves COM1's OUT2 clear and expects its receive interrupts (QEMU's wiring,
+        # --serial-irq auto's choice for a BIOS boot).
+        xv6_*) cmd+=(--hda "$work/xv6.img" --hdb "$work/fs.img") ;;
       esac
       if [ -n "$input" ]; then
         printf '%s\n' "$input" >"$work/input"

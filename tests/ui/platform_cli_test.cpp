@@ -28,7 +28,7 @@ const Rejection kRejections[] = {
     {"SerialPromptWithoutInput", "run --kernel " + kTimerKernel + " --serial none --serial-expect '# '",
      "--serial-expect needs an input: --serial-input FILE or --serial stdio"},
     {"BadSerialIrqWiring", "run --kernel " + kTimerKernel + " --serial-irq ungated",
-     "--serial-irq must be out2 or direct, not 'ungated'"},
+     "--serial-irq must be auto, out2 or direct, not 'ungated'"},
     {"CpuMhzOutOfRange", "run --kernel " + kTimerKernel + " --cpu-mhz 0",
      "--cpu-mhz must be between 1 and 100000, not 0"},
     {"NeitherBiosNorKernel", "run", "run needs --bios FILE, --kernel FILE, a boot device or --load-snapshot FILE (x86lab run --help lists the options)"},
