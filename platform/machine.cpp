@@ -120,11 +120,31 @@ void Machine::reset_cpu() {
 
 void Machine::attach_tracer(std::unique_ptr<Tracer> tracer) {
   tracer_ = std::move(tracer);
-  cpu.set_tracer(tracer_.get());
+  tracer_live_ = false;
+  steer_tracer();
+}
+
+// A step retires at most one instruction (a REP instruction counts once, when its last
+// batch ends), so a CPU given `first - done` steps stops at or before instruction
+// `first`.
+u64 Machine::steer_tracer() {
+  // Another tracer at the CPU (the debugger's own, for its tap) is left alone.
+  if (cpu.tracer() != (tracer_live_ ? tracer_.get() : nullptr)) return UINT64_MAX;
+  const u64 done = counters.instructions;  // the index of the next instruction
+  const u64 first = tracer_->window_begin(), end = tracer_->window_end();
+  const bool inside = done >= first && (end == UINT64_MAX || done <= end);
+  if (inside != tracer_live_) {
+    tracer_live_ = inside;
+    cpu.set_tracer(inside ? tracer_.get() : nullptr);
+  }
+  if (done < first) return first - done;
+  if (inside && end != UINT64_MAX) return end + 1 - done;
+  return UINT64_MAX;
 }
 
 void Machine::finish_tracing() {
   if (!tracer_) return;
+  tracer_live_ = false;
   cpu.set_tracer(nullptr);
   const std::unique_ptr<Tracer> tracer = std::move(tracer_);
   tracer->finish();  // may throw OutputError, with the machine already detached
@@ -175,7 +195,12 @@ RunResult Machine::run_steps(u64 first_step, u64 max_steps) {
     cpu.set_cycle_limit(clock.next_deadline());
     if (interrupted_by_) return interrupted();  // (a signal just before the limit was set)
     if (pace_interrupted()) return {RunResult::Reason::Paused, 0};  // (asked for before the limit was set)
-    const u64 count = std::min(config_.max_instructions - taken, max_steps - in_slice);
+    const u64 trace_bound = tracer_ ? steer_tracer() : UINT64_MAX;
+    if (tracer_ && tracer_->ends_run() && counters.instructions > tracer_->window_end())
+      return {RunResult::Reason::TraceEnd, 0};
+    const u64 count = std::min({config_.max_instructions - taken, max_steps - in_slice, trace_bound});
+    const bool trace_bounded = trace_bound < std::min(config_.max_instructions - taken, max_steps - in_slice);
+    const u64 steps_before = cpu.steps();
     // A recorded key due at this step at a later cycle: the halted CPU waits for it.
     const StopReason reason = input_bound == 0 ? StopReason::Halted : cpu.run(std::min(count, input_bound));
     if (interrupted_by_) return interrupted();
@@ -210,6 +235,7 @@ RunResult Machine::run_steps(u64 first_step, u64 max_steps) {
       case StopReason::InstructionLimit:
         if (cpu.steps() - first_step >= config_.max_instructions) return {RunResult::Reason::InstructionLimit, 1};
         if (input_bound < count && cpu.steps() - taken - first_step == input_bound) break;  // at a recorded key's step
+        if (trace_bounded && cpu.steps() - steps_before == count) break;  // at the tracer's window edge
         return {RunResult::Reason::Paused, 0};  // max_steps
       case StopReason::StopRequested: break;
       case StopReason::CycleLimit:

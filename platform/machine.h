@@ -96,7 +96,9 @@ struct RunResult {
   // Paused: run_for() used its steps or request_pause() was called (exit status 0; the
   // machine can run on).
   // Interrupted: SIGINT or SIGTERM (Machine::interrupt_from_signal); status 128 + signal.
-  enum class Reason { ExitPort, Halted, HaltedForever, InstructionLimit, Shutdown, Stopped, Paused, Interrupted } reason;
+  // TraceEnd: the tracer's instruction window is over and it ends the run (--trace-stop
+  // window; exit status 0).
+  enum class Reason { ExitPort, Halted, HaltedForever, InstructionLimit, Shutdown, Stopped, Paused, Interrupted, TraceEnd } reason;
   int exit_status;
 };
 
@@ -111,6 +113,7 @@ inline const char* describe_run_end(RunResult::Reason reason) {
     case RunResult::Reason::Stopped: return "stopped on request (Ctrl-A x on the serial console, or gdb's kill)";
     case RunResult::Reason::Paused: return "paused";
     case RunResult::Reason::Interrupted: return "interrupted by a signal (Ctrl-C or SIGTERM)";
+    case RunResult::Reason::TraceEnd: return "end of the trace window (--trace-stop window)";
   }
   return "?";
 }
@@ -169,6 +172,12 @@ class Machine {
   // owns it, start_tracing() empties the sinks' files (call it once the inputs are
   // checked) and finish_tracing() flushes and closes them (throws OutputError for a
   // file that could not be written; the tracer is gone either way).
+  // The CPU sees the tracer only while the run is inside its instruction window
+  // (Tracer::window_begin/window_end, from --trace-filter window=FROM-TO): before
+  // instruction FROM it runs untraced, at full speed, and it lets the tracer go once
+  // instruction TO has begun (TO's own events are outside the window; those of the
+  // deliveries between TO - 1 and TO are inside). The events are those of a run traced
+  // throughout with the same filter (tests/trace/trace_window.cmake).
   void attach_tracer(std::unique_ptr<Tracer> tracer);
   void start_tracing() {
     if (tracer_) tracer_->start();
@@ -219,6 +228,10 @@ class Machine {
   u64 triple_fault_resets_ = 0;  // CPU resets after a shutdown (reset_on_triple_fault)
   Port92 port92_;  // A20 gate and fast reset
   std::unique_ptr<Tracer> tracer_;
+  bool tracer_live_ = false;  // the CPU has tracer_ (attach_tracer: inside its window)
+  // Attaches or detaches tracer_ at the CPU for instruction count counters.instructions;
+  // returns how many steps the CPU may take before that must be decided again.
+  u64 steer_tracer();
   bool has_nmi_source_ = false;  // no device of this machine raises NMI yet
   bool stop_requested_ = false;
   bool pause_requested_ = false;

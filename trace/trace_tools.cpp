@@ -80,9 +80,13 @@ int trace_dump(const std::string& path, std::ostream& out, std::ostream& err, In
   return 0;
 }
 
-int trace_convert(const std::string& path, const std::string& out_path, std::ostream& err) {
+int trace_convert(const std::string& path, const std::string& out_path, std::ostream& err, u64 from, u64 to) {
   BinaryTraceReader reader;
   if (!open_or_report(reader, path, err)) return 2;
+  if (from > 0 && reader.version() >= 4 && !reader.seek_instruction(from) && !reader.error().empty()) {
+    err << "x86lab: " << reader.error() << "\n";
+    return 2;
+  }
   std::set<std::string, std::less<>> strings;  // the writer keeps string views for a chunk
   try {
     OutputFile output(out_path, "trace file");
@@ -91,6 +95,8 @@ int trace_convert(const std::string& path, const std::string& out_path, std::ost
       BinaryTraceWriter writer(output.stream());
       Event e;
       while (reader.next(e)) {
+        if (e.instruction < from) continue;  // (versions 2 and 3: no index to seek with)
+        if (e.instruction > to) break;
         if (!e.text.empty()) e.text = *strings.emplace(e.text).first;
         writer.write(e);
       }

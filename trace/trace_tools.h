@@ -18,8 +18,12 @@ namespace x86lab {
 int trace_dump(const std::string& path, std::ostream& out, std::ostream& err, InstructionText text = nullptr,
                u64 from = 0, u64 to = ~u64{0});
 // Rewrites the binary trace at `path` (any version the reader takes) in the current
-// version at `out_path` (an OutputFile: nothing is left behind on failure).
-int trace_convert(const std::string& path, const std::string& out_path, std::ostream& err);
+// version at `out_path` (an OutputFile: nothing is left behind on failure): the events
+// of instructions `from` to `to` (inclusive; all by default). A cut of a full trace is
+// byte for byte the trace of a run with --trace-filter window=FROM-(TO+1), which is
+// what `x86lab trace window` writes (docs/tracing.md "Trace windows").
+int trace_convert(const std::string& path, const std::string& out_path, std::ostream& err, u64 from = 0,
+                  u64 to = ~u64{0});
 int trace_stats(const std::string& path, std::ostream& out, std::ostream& err);
 // Reports the first event that differs (index and both events) and the per-kind
 // count differences.

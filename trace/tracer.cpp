@@ -88,7 +88,9 @@ TraceFilter parse_trace_filter(const std::string& text) {
 
 void parse_trace_trigger(const std::string& text, bool start, TraceTriggers& triggers) {
   const std::string option = start ? "--trace-start" : "--trace-stop";
-  if (text.rfind("eip=", 0) == 0) {
+  if (!start && text == "window") {
+    triggers.end_run = true;
+  } else if (text.rfind("eip=", 0) == 0) {
     const u32 eip = static_cast<u32>(parse_unsigned(text.substr(4), 16, option + " eip", 0xFFFFFFFFu));
     (start ? triggers.start_eip : triggers.stop_eip) = eip;
   } else if (start && text.rfind("vector=", 0) == 0) {
@@ -96,7 +98,7 @@ void parse_trace_trigger(const std::string& text, bool start, TraceTriggers& tri
     if (vector > 255) throw std::invalid_argument(option + " vector must be 0 to 255");
     triggers.start_vector = static_cast<u8>(vector);
   } else {
-    throw std::invalid_argument(option + " must be eip=HEX" + (start ? " or vector=N" : "") + ", not '" + text + "'");
+    throw std::invalid_argument(option + " must be eip=HEX" + (start ? " or vector=N" : " or window") + ", not '" + text + "'");
   }
 }
 

@@ -29,6 +29,7 @@ struct TraceTriggers {
   std::optional<u32> start_eip;     // start tracing at the first instruction with this EIP
   std::optional<u8> start_vector;   // start at the first delivery of this vector
   std::optional<u32> stop_eip;      // stop (for good) at the first instruction with this EIP
+  bool end_run = false;             // end the run when the filter's window is over ("window")
 };
 
 // Parses "--trace-filter" text: comma-separated kind names (kEventKindNames), "apic"
@@ -37,7 +38,8 @@ struct TraceTriggers {
 // FROM < TO). Throws std::invalid_argument with one line naming the bad item: a number
 // too wide for its field (EIP 32 bits, CS 16), a reversed range, or no item at all.
 TraceFilter parse_trace_filter(const std::string& text);
-// Parses "--trace-start"/"--trace-stop" text: "eip=HEX" or (start only) "vector=N".
+// Parses "--trace-start"/"--trace-stop" text: "eip=HEX", (start only) "vector=N" or
+// (stop only) "window": end the run once the --trace-filter window is over.
 void parse_trace_trigger(const std::string& text, bool start, TraceTriggers& triggers);
 
 class Tracer {
@@ -103,10 +105,19 @@ class Tracer {
     if (first_error) std::rethrow_exception(first_error);
   }
   u64 emitted() const { return emitted_; }
+  // The instructions whose events this tracer can keep, [window_begin(), window_end())
+  // (--trace-filter window=), when that window alone decides it: no start or stop
+  // trigger and no tap, which must see the events outside it. Otherwise [0, 2^64).
+  // The machine runs the CPU untraced outside it (Machine::attach_tracer).
+  u64 window_begin() const { return windowed() ? filter_.from_instruction : 0; }
+  u64 window_end() const { return windowed() ? filter_.to_instruction : UINT64_MAX; }
+  // Whether the run ends once the window is over (--trace-stop window).
+  bool ends_run() const { return triggers_.end_run && windowed() && filter_.to_instruction != UINT64_MAX; }
   // Whether register-write events are wanted (the CPU skips the snapshot otherwise).
   bool wants(EventKind kind) const { return active_ && passes(kind); }
 
  private:
+  bool windowed() const { return !triggers_.start_eip && !triggers_.start_vector && !triggers_.stop_eip && !tap_; }
   bool passes(EventKind kind) const {
     if (!filter_.kinds.test(static_cast<std::size_t>(kind))) return false;
     if (instruction_ < filter_.from_instruction || instruction_ >= filter_.to_instruction) return false;

@@ -26,6 +26,7 @@
 #include "ui/platform_options.h"
 #include "ui/progress_line.h"
 #include "ui/signal_guard.h"
+#include "ui/recording.h"
 #include "ui/trace_command.h"
 
 namespace po = boost::program_options;
@@ -38,7 +39,7 @@ constexpr const char* kUsage =
     "\n"
     "commands:\n"
     "  run        run a machine (x86lab run --help for its options)\n"
-    "  trace      read binary traces: dump FILE | stats FILE | diff A B\n"
+    "  trace      binary traces: dump FILE | stats FILE | diff A B | convert IN OUT | window --recording DIR\n"
     "  compare    run the design-comparison scenarios: compare tls|ctxsw|irq|all (docs/compare.md)\n"
     "  gui        the inspector: a machine in windows, paused at reset (x86lab gui --help, docs/gui.md)\n"
     "  help       show this text\n"
@@ -144,12 +145,15 @@ void finish_tls_recording(TlsRecorder& recorder, const std::string& path) {
             << (recorder.counts().closed ? "" : " (open at the end of the run)") << "\n";
 }
 
+}  // namespace
+
 int run_command(const std::vector<std::string>& args) {
   po::options_description options = run_options();
   options.add_options()
       ("progress", "show the progress line on stderr while the guest prints nothing (default: when stderr is a terminal)")
       ("no-progress", "never show the progress line");
-  const po::variables_map vm = parse_command_options(args, options, "run");
+  add_recording_options(options);
+  po::variables_map vm = parse_command_options(args, options, "run");
   if (vm.count("help")) {
     std::cout << format_options(options);
     return 0;
@@ -170,6 +174,19 @@ int run_command(const std::vector<std::string>& args) {
   if (vm.count("progress") && under_gdb)
     throw InputError("--progress does not go with --gdb or --wait-gdb (gdb decides when the machine runs)");
   const bool show_progress = !under_gdb && (vm.count("progress") || (!vm.count("no-progress") && isatty(STDERR_FILENO)));
+  std::unique_ptr<Recording> recording;  // --recording: snapshots and the input log (ui/recording.h)
+  if (vm.count("recording-interval") && !vm.count("recording")) throw InputError("--recording-interval needs --recording");
+  if (vm.count("recording")) {
+    if (vm.count("record") || vm.count("replay"))
+      throw InputError("--recording keeps its own input log: --record and --replay cannot be given with it");
+    if (under_gdb) throw InputError("--recording does not go with --gdb or --wait-gdb");
+    const u64 interval = vm.count("recording-interval")
+                             ? parse_whole("recording-interval", vm["recording-interval"].as<std::string>(), 1, ~u64{0})
+                             : Recording::kDefaultInterval;
+    recording = std::make_unique<Recording>(vm["recording"].as<std::string>(), interval, Recording::machine_options_of(vm));
+    // The input log goes where --record would write it.
+    vm.insert({"record", po::variable_value(boost::any(recording->inputs_path()), false)});
+  }
   ProgressLine* progress_line = nullptr;  // the progress line, once it exists
   config.before_console_output = [&progress_line](u8 byte) {
     if (progress_line) progress_line->guest_output(byte);
@@ -230,6 +247,16 @@ int run_command(const std::vector<std::string>& args) {
       if (platform.display() && !platform.display()->update(machine->devices->vga)) machine->request_stop();
     };
   }
+  if (recording) {
+    recording->start(*machine);
+    // Slices of at most the interval (a step retires at most one instruction).
+    hooks.slice_steps = std::min<u64>(hooks.slice_steps ? hooks.slice_steps : ProgressLine::kSliceSteps,
+                                      recording->interval());
+    hooks.between_slices = [&, previous = hooks.between_slices] {
+      if (previous) previous();
+      recording->between_slices(*machine);
+    };
+  }
   const RunResult result = run_machine(vm, *machine, [&] {
     interrupt_handlers.emplace(*machine);
     if (console.output) console.output->start();
@@ -248,6 +275,8 @@ int run_command(const std::vector<std::string>& args) {
   if (console.output) finish_output([&] { console.output->finish(); }, output_failed);
   else if (console.file) std::fflush(console.file);
   finish_output([&] { platform.finish(*machine); }, output_failed);
+  if (recording) finish_output([&] { recording->finish(*machine); }, output_failed);
+  if (recording && !output_failed) std::cerr << "x86lab: " << recording->summary() << "\n";
   if (tls_recorder) finish_output([&] { finish_tls_recording(*tls_recorder, vm["record-tls"].as<std::string>()); }, output_failed);
   if (result.reason != RunResult::Reason::ExitPort && result.reason != RunResult::Reason::Halted)
     std::cerr << "x86lab: " << describe_run_end(result.reason) << " at " << std::hex << machine->cpu.state.segments[CS].selector
@@ -278,8 +307,6 @@ int run_command(const std::vector<std::string>& args) {
   finish_output([&] { write_stats_json(stats_json.get(), *machine); }, output_failed);
   return output_failed ? 2 : result.exit_status;
 }
-
-}  // namespace
 
 po::variables_map parse_command_options(const std::vector<std::string>& args, const po::options_description& options,
                                         const std::string& command) {

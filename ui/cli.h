@@ -14,6 +14,10 @@ inline constexpr const char* kVersion = "0.1.0";
 // Runs the command line `args` (without the program name); returns the exit status.
 int run_cli(const std::vector<std::string>& args);
 
+// `x86lab run ARGS` (without "run"): returns the exit status; throws InputError,
+// OutputError or boost::program_options::error for bad input (run_cli reports them).
+int run_command(const std::vector<std::string>& args);
+
 // Parses `args` of `x86lab <command>` against `options` (stored and notified). Throws
 // InputError for an argument that is not an option: `command` takes none.
 boost::program_options::variables_map parse_command_options(const std::vector<std::string>& args,

@@ -18,6 +18,7 @@
 #include "cpu/instruction_table.h"
 #include "platform/input_error.h"
 #include "trace/trace_tools.h"
+#include "ui/recording.h"
 
 namespace po = boost::program_options;
 
@@ -25,43 +26,46 @@ namespace x86lab {
 
 int trace_command(const std::vector<std::string>& args) {
   const char* usage =
-      "usage: x86lab trace dump FILE [--from N] [--to M] | stats FILE | diff A B | convert IN OUT\n"
+      "usage: x86lab trace dump FILE [--from N] [--to M] | stats FILE | diff A B | convert IN OUT [--from N] [--to M]\n"
+      "                    | window --recording DIR --from N --to M --out FILE [--filter ITEMS]\n"
       "  dump     print the events of a binary trace as text (of instructions N to M)\n"
       "  stats    count events by kind, accesses and locked accesses by kind, vectors\n"
       "  diff     report the first event that differs and the per-kind count differences\n"
-      "  convert  rewrite a trace (version 2 or later) in the current version 4\n";
+      "  convert  rewrite a trace (version 2 or later) in the current version 4 (its instructions N to M)\n"
+      "  window   regenerate the trace of instructions N to M of a run kept with run --recording DIR\n";
   if (args.empty() || args[0] == "--help" || args[0] == "-h") {
     std::cout << usage;
     return args.empty() ? 2 : 0;
   }
   const std::string& verb = args[0];
+  if (verb == "window") return trace_window_command({args.begin() + 1, args.end()});
   const std::size_t wanted = verb == "diff" || verb == "convert" ? 3 : 2;
-  const bool dump_range = verb == "dump" && args.size() > 2;
-  if ((verb != "dump" && verb != "stats" && verb != "diff" && verb != "convert") || (!dump_range && args.size() != wanted)) {
-    std::cerr << "x86lab: trace needs 'dump FILE', 'stats FILE', 'diff A B' or 'convert IN OUT' (x86lab trace --help)\n";
+  const bool with_range = (verb == "dump" || verb == "convert") && args.size() > wanted;
+  if ((verb != "dump" && verb != "stats" && verb != "diff" && verb != "convert") ||
+      (!with_range && args.size() != wanted)) {
+    std::cerr << "x86lab: trace needs 'dump FILE', 'stats FILE', 'diff A B', 'convert IN OUT' or 'window ...' "
+                 "(x86lab trace --help)\n";
     return 2;
   }
-  if (verb == "dump") {
-    u64 from = 0, to = ~u64{0};
-    for (std::size_t i = 2; i < args.size(); i += 2) {
-      const std::string& option = args[i];
-      if ((option != "--from" && option != "--to") || i + 1 >= args.size()) {
-        std::cerr << "x86lab: trace dump: unknown option '" << option << "' (--from N, --to M)\n";
-        return 2;
-      }
-      const std::string& text = args[i + 1];
-      u64 value = 0;
-      const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-      if (ec != std::errc() || end != text.data() + text.size()) {
-        std::cerr << "x86lab: trace dump " << option << ": '" << text << "' is not an instruction index\n";
-        return 2;
-      }
-      (option == "--from" ? from : to) = value;
+  u64 from = 0, to = ~u64{0};
+  for (std::size_t i = wanted; i < args.size(); i += 2) {
+    const std::string& option = args[i];
+    if ((option != "--from" && option != "--to") || i + 1 >= args.size()) {
+      std::cerr << "x86lab: trace " << verb << ": unknown option '" << option << "' (--from N, --to M)\n";
+      return 2;
     }
-    return trace_dump(args[1], std::cout, std::cerr, &instruction_text, from, to);
+    const std::string& text = args[i + 1];
+    u64 value = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (text.empty() || ec != std::errc() || end != text.data() + text.size()) {
+      std::cerr << "x86lab: trace " << verb << " " << option << ": '" << text << "' is not an instruction index\n";
+      return 2;
+    }
+    (option == "--from" ? from : to) = value;
   }
+  if (verb == "dump") return trace_dump(args[1], std::cout, std::cerr, &instruction_text, from, to);
   if (verb == "stats") return trace_stats(args[1], std::cout, std::cerr);
-  if (verb == "convert") return trace_convert(args[1], args[2], std::cerr);
+  if (verb == "convert") return trace_convert(args[1], args[2], std::cerr, from, to);
   return trace_diff(args[1], args[2], std::cout, std::cerr, &instruction_text);
 }
 
@@ -76,7 +80,8 @@ void add_trace_options(po::options_description& options) {
        "eip=LO-HI (hex), cs=SEL (hex), window=FROM-TO (instruction indexes); comma-separated")
       ("trace-start", po::value<std::string>()->value_name("eip=HEX|vector=N"),
        "start tracing at the first instruction at EIP or the first delivery of a vector")
-      ("trace-stop", po::value<std::string>()->value_name("eip=HEX"), "stop tracing at the first instruction at EIP")
+      ("trace-stop", po::value<std::string>()->value_name("eip=HEX|window"),
+       "stop tracing at the first instruction at EIP, or end the run once the --trace-filter window is over")
       ("stats-json", po::value<std::string>()->value_name("PATH"), "write the counters as JSON at exit")
       ("code-range", po::value<std::string>()->value_name("BEGIN:END"),
        "also count instructions, bytes and 32/64-byte lines retired in the linear range [BEGIN, END) (hex)");
@@ -170,6 +175,8 @@ void attach_trace_options(const po::variables_map& vm, Machine& machine) {
     if (vm.count("trace-filter")) filter = parse_trace_filter(vm["trace-filter"].as<std::string>());
     if (vm.count("trace-start")) parse_trace_trigger(vm["trace-start"].as<std::string>(), true, triggers);
     if (vm.count("trace-stop")) parse_trace_trigger(vm["trace-stop"].as<std::string>(), false, triggers);
+    if (triggers.end_run && (filter.to_instruction == UINT64_MAX || triggers.start_eip || triggers.start_vector))
+      throw InputError("--trace-stop window needs --trace-filter window=FROM-TO and no --trace-start");
     auto tracer = std::make_unique<Tracer>(filter, triggers);
     for (const std::string& spec : vm["trace"].as<std::vector<std::string>>())
       tracer->add_sink(open_sink(spec, static_cast<double>(machine.config().cpu_hz) / 1e6, &instruction_text));
