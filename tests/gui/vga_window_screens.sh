@@ -6,7 +6,7 @@
 # the peer.qemu.vga_* tests compare with QEMU's) is the reference: every pixel of the
 # picture in the window must be its screen dot (tests/gui/vga_window_check.py).
 #   boot_menu  Debian's SeaBIOS with the LGPL VGA BIOS (package vgabios) and an empty
-#              4 MiB disk: the VGA BIOS's banner, SeaBIOS's banner and "Press ESC for
+#              4 MiB disk (without vgabios: SeaBIOS's VGA BIOS, no banner): the VGA BIOS's banner, SeaBIOS's banner and "Press ESC for
 #              boot menu."; ESC typed into the VGA window (the guest's PS/2 keyboard)
 #              brings "Select boot device:" with the disk listed. Skipped (77) without
 #              the packages.
@@ -26,11 +26,12 @@ seabios=/usr/share/seabios/bios-256k.bin lgpl_vga=/usr/share/vgabios/vgabios-std
 place='place 0 20 760 600 VGA text screen'
 case $case in
   boot_menu)
-    for file in $seabios $lgpl_vga; do
-      [ -r "$file" ] || { echo "$file is missing (packages seabios, vgabios): skipped"; exit 77; }
-    done
+    [ -r "$seabios" ] || { echo "$seabios is missing (package seabios): skipped"; exit 77; }
     truncate -s 4M "$work/empty.img"
-    machine="--bios $seabios --vga-bios $lgpl_vga --hda $work/empty.img"
+    machine="--bios $seabios --hda $work/empty.img"
+    # Without the package vgabios: SeaBIOS's own VGA BIOS, which writes no banner.
+    if [ -r "$lgpl_vga" ]; then machine="$machine --vga-bios $lgpl_vga"
+    else echo "$lgpl_vga is missing (package vgabios): the banner is not checked"; lgpl_vga=; fi
     # The VGA BIOS prints its banner at about 2.4 million steps; SeaBIOS then sets mode 3
     # again (its "Turning on vga text mode console"), which clears it, as in QEMU.
     # SeaBIOS empties the keyboard buffer through INT 16h, says "Press ESC for boot
@@ -85,7 +86,7 @@ for needle in $expect; do
   grep -Eq "$needle" "$work/$case.dump" || { echo "the VGA window's dump lacks /$needle/"; exit 1; }
 done
 IFS=$old_ifs
-if [ "$case" = boot_menu ]; then
+if [ "$case" = boot_menu ] && [ -n "$lgpl_vga" ]; then
   grep -q 'Bochs VGABios (PCI)' "$work/banner.dump" || { echo "the VGA BIOS banner is not in $work/banner.dump"; exit 1; }
   grep -q 'This VGA/VBE Bios is released under the GNU LGPL' "$work/banner.dump" || { echo "the banner is incomplete"; exit 1; }
 fi
