@@ -10,6 +10,10 @@
 #              boot menu."; ESC typed into the VGA window (the guest's PS/2 keyboard)
 #              brings "Select boot device:" with the disk listed. Skipped (77) without
 #              the packages.
+#   bochs_boot_menu  the Bochs BIOS (package bochsbios) with the LGPL VGA BIOS: one
+#              screen with the VGA BIOS's banner (the Bochs BIOS keeps it), the BIOS's
+#              banner, "Press F12 for boot menu." and, after F12 typed into the VGA
+#              window, "Select boot device:". Skipped (77) without the packages.
 #   12 13 vbe lfb  roms/guest/multiboot/vga_kernel.elf's mode 12h, mode 13h, 320x240
 #              32-bpp banked DISPI and 640x480 8-bpp linear DISPI screens, to the
 #              kernel's exit (the dump's mode line too).
@@ -60,6 +64,27 @@ run 3000000
 run 3000000
 frames 2"
     expect='SeaBIOS \(version|Press ESC for boot menu|Select boot device:|ata0-0'
+    ;;
+  bochs_boot_menu)
+    for file in /usr/share/bochs/BIOS-bochs-latest $lgpl_vga; do
+      [ -r "$file" ] || { echo "$file is missing (packages bochsbios, vgabios): skipped"; exit 77; }
+    done
+    truncate -s 4M "$work/empty.img"
+    machine="--bios /usr/share/bochs/BIOS-bochs-latest --vga-bios $lgpl_vga --hda $work/empty.img"
+    # The BIOS empties the keyboard buffer, says "Press F12 for boot menu." at about
+    # 6,450,000 steps and waits for a key in HLT (its timer ticks come at once on the
+    # modeled clock), so the wait is over by about 6,470,000: F12 comes at 6,460,000. The
+    # BIOS reads its keyboard buffer directly, not through INT 16h, so no breakpoint
+    # marks the wait as SeaBIOS's does; if the BIOS or the machine's timing changes,
+    # the menu is missing from the dump and the test says so.
+    script="$place
+run 6460000
+focus VGA text screen
+key F12
+frames 2
+run 3000000
+frames 2"
+    expect='Bochs VGABios \(PCI\)|This VGA/VBE Bios is released under the GNU LGPL|Bochs 2.7 BIOS|Press F12 for boot menu|Select boot device:|2. Hard Disk'
     ;;
   12 | 13 | vbe | lfb)
     [ -r "$kernel" ] || { echo "no vga_kernel at '$kernel'"; exit 1; }
