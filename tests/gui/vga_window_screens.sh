@@ -6,10 +6,11 @@
 # the peer.qemu.vga_* tests compare with QEMU's) is the reference: every pixel of the
 # picture in the window must be its screen dot (tests/gui/vga_window_check.py).
 #   boot_menu  Debian's SeaBIOS with the LGPL VGA BIOS (package vgabios) and an empty
-#              4 MiB disk (without vgabios: SeaBIOS's VGA BIOS, no banner): the VGA BIOS's banner, SeaBIOS's banner and "Press ESC for
-#              boot menu."; ESC typed into the VGA window (the guest's PS/2 keyboard)
-#              brings "Select boot device:" with the disk listed. Skipped (77) without
-#              the packages.
+#              4 MiB disk: the VGA BIOS's banner (banner.png), then SeaBIOS's banner
+#              and "Press ESC for boot menu."; ESC typed into the VGA window (the
+#              guest's PS/2 keyboard) brings "Select boot device:" with the disk
+#              listed. Without vgabios: SeaBIOS's own VGA BIOS and no banner check.
+#              Skipped (77) without seabios.
 #   bochs_boot_menu  the Bochs BIOS (package bochsbios) with the LGPL VGA BIOS: one
 #              screen with the VGA BIOS's banner (the Bochs BIOS keeps it), the BIOS's
 #              banner, "Press F12 for boot menu." and, after F12 typed into the VGA
