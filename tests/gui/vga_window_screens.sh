@@ -15,7 +15,7 @@
 #              screen with the VGA BIOS's banner (the Bochs BIOS keeps it), the BIOS's
 #              banner, "Press F12 for boot menu." and, after F12 typed into the VGA
 #              window, "Select boot device:". Skipped (77) without the packages.
-#   12 13 vbe lfb  roms/guest/multiboot/vga_kernel.elf's mode 12h, mode 13h, 320x240
+#   text 12 13 vbe lfb  roms/guest/multiboot/vga_kernel.elf's 80x25 text, mode 12h, mode 13h, 320x240
 #              32-bpp banked DISPI and 640x480 8-bpp linear DISPI screens, to the
 #              kernel's exit (the dump's mode line too).
 # Leaves CASE.png (the window), CASE.dump and CASE.ppm in WORKDIR to look at.
@@ -87,13 +87,14 @@ run 3000000
 frames 2"
     expect='Bochs VGABios \(PCI\)|This VGA/VBE Bios is released under the GNU LGPL|Bochs 2.7 BIOS|Press F12 for boot menu|Select boot device:|2. Hard Disk'
     ;;
-  12 | 13 | vbe | lfb)
+  text | 12 | 13 | vbe | lfb)
     [ -r "$kernel" ] || { echo "no vga_kernel at '$kernel'"; exit 1; }
     machine="--kernel $kernel --append screen=$case"
     script="$place
 run
 frames 2"
     case $case in
+      text) expect='text 720x400|x86lab VGA text: The quick brown fox' ;;
       12) expect='16-colour graphics 640x480' ;;
       13) expect='256-colour graphics 640x400' ;;
       vbe) expect='VBE DISPI 320x240' ;;
