@@ -6,7 +6,8 @@
 # when the two pictures agree pixel for pixel: the same size, and every pixel's
 # components equal in their top 6 bits. (The VGA's DAC holds 6 bits a component; each
 # emulator widens them to 8 bits its own way, so the low 2 bits say nothing about the
-# VGA. The DISPI 32-bpp screen has 8-bit components, which the top 6 bits compare too.)
+# VGA.) The DISPI 32-bpp screen (vbe) has 8-bit components from video memory, not the
+# DAC: there all 8 bits must be equal.
 # Leaves x86lab.png, x86lab.ppm and qemu.ppm in WORKDIR to look at.
 # usage: vga_peer.sh X86LAB QEMU KERNEL SCREEN WORKDIR
 set -u
@@ -43,7 +44,9 @@ time.sleep(0.3)
 PY
 wait "$qemu_pid"
 
-python3 - "$work/x86lab.ppm" "$work/qemu.ppm" <<'PY'
+bits=6
+[ "$screen" = vbe ] && bits=8
+python3 - "$work/x86lab.ppm" "$work/qemu.ppm" "$bits" <<'PY'
 import sys
 def ppm(path):
     data = open(path, "rb").read()
@@ -57,10 +60,11 @@ def ppm(path):
     return int(fields[1]), int(fields[2]), data[at+1:]
 w1, h1, a = ppm(sys.argv[1])
 w2, h2, b = ppm(sys.argv[2])
-print("x86lab %dx%d, qemu %dx%d" % (w1, h1, w2, h2))
+shift = 8 - int(sys.argv[3])
+print("x86lab %dx%d, qemu %dx%d; comparing the top %s bits of each component" % (w1, h1, w2, h2, sys.argv[3]))
 if (w1, h1) != (w2, h2):
     sys.exit("the screens differ in size")
-bad = [i for i in range(w1 * h1) if any((a[3*i+c] >> 2) != (b[3*i+c] >> 2) for c in range(3))]
+bad = [i for i in range(w1 * h1) if any((a[3*i+c] >> shift) != (b[3*i+c] >> shift) for c in range(3))]
 for i in bad[:8]:
     print("pixel (%d, %d): x86lab %s, qemu %s" % (i % w1, i // w1, tuple(a[3*i:3*i+3]), tuple(b[3*i:3*i+3])))
 print("%d of %d pixels differ" % (len(bad), w1 * h1))

@@ -79,6 +79,25 @@ TEST(GuiScript, BadLinesNameTheFileAndLine) {
   EXPECT_EQ(message("drag 1 2 3\n"), "script 'lesson.txt' line 1: drag takes 4 argument(s)");
 }
 
+TEST(GuiScript, ParsesTheWindowPlacementAndWindowScreenshot) {
+  const auto commands = parse_script("place 0 20 760 600 VGA text screen\nscreenshot-window out/vga.png VGA text screen\n", "s");
+  ASSERT_EQ(commands.size(), 2u);
+  EXPECT_EQ(commands[0].verb, ScriptVerb::Place);
+  EXPECT_EQ(commands[0].number, 0u);
+  EXPECT_EQ(commands[0].number2, 20u);
+  EXPECT_EQ(commands[0].number3, 760u);
+  EXPECT_EQ(commands[0].number4, 600u);
+  EXPECT_EQ(commands[0].title, "VGA text screen");
+  EXPECT_EQ(commands[1].verb, ScriptVerb::ScreenshotWindow);
+  EXPECT_EQ(commands[1].text, "out/vga.png");
+  EXPECT_EQ(commands[1].title, "VGA text screen");
+  auto message = [](const std::string& text) { return parse_error(text, "s"); };
+  EXPECT_EQ(message("place 0 20 760 VGA\n"), "script 's' line 1: the height must be a whole decimal number, not 'VGA'");
+  EXPECT_EQ(message("place 0 20 760 600\n"), "script 's' line 1: place needs a window title after X Y WIDTH HEIGHT");
+  EXPECT_EQ(message("place 0 20 99999 600 CPU\n"), "script 's' line 1: the width must be at most 16384 pixels");
+  EXPECT_EQ(message("screenshot-window vga.png\n"), "script 's' line 1: screenshot-window needs a file path and a window title");
+}
+
 TEST(GuiScript, ParsesTheTimeCommands) {
   const auto commands =
       parse_script("back\nback 3\nrun-back\ngoto 25000\nsnapshot save out/a b.snap\nsnapshot load a.snap\n", "t.txt");

@@ -32,6 +32,9 @@ const Rejection kRejections[] = {
     {"CpuMhzOutOfRange", "run --kernel " + kTimerKernel + " --cpu-mhz 0",
      "--cpu-mhz must be between 1 and 100000, not 0"},
     {"NeitherBiosNorKernel", "run", "run needs --bios FILE, --kernel FILE, a boot device or --load-snapshot FILE (x86lab run --help lists the options)"},
+    {"GuiNeedsAMachine", "gui",
+     "gui needs --bios FILE, --kernel FILE, a boot device (--hda, --cdrom, --fda, ...), --load-snapshot FILE or "
+     "--scenario NAME (x86lab gui --help lists the options)"},
     {"RtcStartBeyond2099", "run --kernel " + kTimerKernel + " --rtc-start 9223372036854775807",
      "--rtc-start must be between 0 and 4102444799, not 9223372036854775807"},
     {"MissingFloppyImage", "run --kernel " + kTimerKernel + " --fda /nonexistent/a.img",

@@ -107,13 +107,25 @@ class Display {
   SDL_Window* window() const { return window_; }
   SDL_Renderer* renderer() const { return renderer_; }
 
-  // The frame as rendered so far (call after RenderDrawData, before present).
-  void screenshot(const std::filesystem::path& path) const {
+  // The frame as rendered so far (call after RenderDrawData, before present): the whole
+  // display, or the part `crop` covers (a window's place, clipped to the display).
+  void screenshot(const std::filesystem::path& path, const std::optional<Window::Placement>& crop = std::nullopt) const {
     int width = 0, height = 0;
     SDL_GetRendererOutputSize(renderer_, &width, &height);
+    SDL_Rect area{0, 0, width, height};
+    if (crop) {
+      const int left = std::clamp(static_cast<int>(crop->x), 0, width);
+      const int top = std::clamp(static_cast<int>(crop->y), 0, height);
+      const int right = std::clamp(static_cast<int>(crop->x + crop->width), left, width);
+      const int bottom = std::clamp(static_cast<int>(crop->y + crop->height), top, height);
+      area = {left, top, right - left, bottom - top};
+      if (area.w == 0 || area.h == 0) throw InputError("cannot take screenshot '" + path.string() + "': the window is off the display");
+      width = area.w;
+      height = area.h;
+    }
     std::vector<u8> pixels(static_cast<std::size_t>(width) * height * 4);
     // ABGR8888 is R, G, B, A in memory on little-endian hosts: what stb writes.
-    if (SDL_RenderReadPixels(renderer_, nullptr, SDL_PIXELFORMAT_ABGR8888, pixels.data(), width * 4) != 0)
+    if (SDL_RenderReadPixels(renderer_, &area, SDL_PIXELFORMAT_ABGR8888, pixels.data(), width * 4) != 0)
       throw std::runtime_error(std::string("cannot read the frame's pixels: ") + SDL_GetError());
     for (std::size_t i = 3; i < pixels.size(); i += 4) pixels[i] = 255;
     std::string png;
@@ -192,12 +204,21 @@ void draw_windows(std::vector<std::unique_ptr<Window>>& windows, const MachineVi
       ImGui::SetNextWindowPos(ImVec2(t->x, t->y), when);
       ImGui::SetNextWindowSize(ImVec2(t->width, t->height), when);
     }
+    if (window->place_next) {  // a script's `place` wins over the tiles
+      ImGui::SetNextWindowPos(ImVec2(window->place_next->x, window->place_next->y), ImGuiCond_Always);
+      ImGui::SetNextWindowSize(ImVec2(window->place_next->width, window->place_next->height), ImGuiCond_Always);
+      window->place_next.reset();
+    }
     // A window that opens (the VGA text screen by itself) does not take the focus, so
     // the keyboard stays with the shortcuts until the user clicks into it.
     const bool visible = ImGui::Begin(window->title(), &window->open,
                                       ImGuiWindowFlags_HorizontalScrollbar | ImGuiWindowFlags_NoFocusOnAppearing);
     // ImGui logs the text of one top-level window at a time (End() stops logging).
     if (dump) ImGui::LogToBuffer();
+    {
+      const ImVec2 at = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+      window->placed = {at.x, at.y, size.x, size.y};
+    }
     if (visible) {
       window->draw(view, commands);
     }
@@ -390,10 +411,13 @@ std::optional<std::filesystem::path> default_layout_file() {
 
 AppStats run_app(Session& session, const AppOptions& options) {
   auto windows = make_windows();
-  for (const ScriptCommand& c : options.script)
-    if ((c.verb == ScriptVerb::Open || c.verb == ScriptVerb::Close || c.verb == ScriptVerb::Focus) &&
-        !find_window(windows, c.text))
+  for (const ScriptCommand& c : options.script) {
+    const bool names_window = c.verb == ScriptVerb::Open || c.verb == ScriptVerb::Close || c.verb == ScriptVerb::Focus;
+    if (names_window && !find_window(windows, c.text))
       throw InputError("script line " + std::to_string(c.line) + ": no window '" + c.text + "'");
+    if ((c.verb == ScriptVerb::Place || c.verb == ScriptVerb::ScreenshotWindow) && !find_window(windows, c.title))
+      throw InputError("script line " + std::to_string(c.line) + ": no window '" + c.title + "'");
+  }
   Display display(options.width, options.height, "x86lab inspector - " + session.title(), options.layout_file);
   UiState ui;
   CommandQueue commands;
@@ -450,6 +474,11 @@ AppStats run_app(Session& session, const AppOptions& options) {
     SDL_RenderClear(display.renderer());
     render_draw_data(display.renderer(), ImGui::GetDrawData());
     if (capture && capture->verb == ScriptVerb::Screenshot) display.screenshot(capture->text);
+    if (capture && capture->verb == ScriptVerb::ScreenshotWindow) {
+      const Window* shot = find_window(windows, capture->title);
+      if (!shot->open) throw InputError("script line " + std::to_string(capture->line) + ": window '" + capture->title + "' is closed");
+      display.screenshot(capture->text, shot->placed);
+    }
     if (capture) script.captured();
     SDL_RenderPresent(display.renderer());
     ++stats.frames;

@@ -102,14 +102,17 @@ int gui_command(const std::vector<std::string>& args) {
     session_options.snapshot = vm["load-snapshot"].as<std::string>();
     config.bios = read_snapshot_file(session_options.snapshot.string()).bios;
     session_options.title = session_options.snapshot.string();
-  } else if (vm.count("bios")) {
-    config.bios = read_rom_image(vm["bios"].as<std::string>());
-    session_options.title = vm["bios"].as<std::string>();
-  } else if (vm.count("kernel")) {
-    session_options.title = vm["kernel"].as<std::string>();
+  } else if (vm.count("bios") || vm.count("kernel") || uses_bios_boot(vm)) {
+    // As `x86lab run`: a PC BIOS gets its VGA BIOS (--vga-bios), and a boot device
+    // option alone boots through the default BIOS (docs/booting.md).
+    configure_bios(vm, config);
+    session_options.title = vm.count("bios")     ? vm["bios"].as<std::string>()
+                            : vm.count("kernel") ? vm["kernel"].as<std::string>()
+                                                 : std::string(kDefaultPcBios);
   } else {
     throw InputError(
-        "gui needs --bios FILE, --kernel FILE, --load-snapshot FILE or --scenario NAME (x86lab gui --help lists the options)");
+        "gui needs --bios FILE, --kernel FILE, a boot device (--hda, --cdrom, --fda, ...), --load-snapshot FILE or "
+        "--scenario NAME (x86lab gui --help lists the options)");
   }
   AppOptions app;
   parse_size(vm["size"].as<std::string>(), app);

@@ -50,7 +50,8 @@ ScriptCommand parse_line(const std::string& verb, std::istringstream& in) {
       {"key", ScriptVerb::Key},       {"drag", ScriptVerb::Drag},     {"type", ScriptVerb::Type},
       {"focus", ScriptVerb::Focus},
       {"compare", ScriptVerb::Compare},
-      {"screenshot", ScriptVerb::Screenshot}, {"dump", ScriptVerb::Dump}, {"quit", ScriptVerb::Quit}};
+      {"screenshot", ScriptVerb::Screenshot}, {"screenshot-window", ScriptVerb::ScreenshotWindow},
+      {"place", ScriptVerb::Place}, {"dump", ScriptVerb::Dump}, {"quit", ScriptVerb::Quit}};
   const auto found = kVerbs.find(verb);
   if (found == kVerbs.end()) throw std::invalid_argument("unknown command '" + verb + "'");
   ScriptCommand command{found->second};
@@ -95,6 +96,26 @@ ScriptCommand parse_line(const std::string& verb, std::istringstream& in) {
                              ? "a window title"
                                                                                                   : "a file path";
       if (command.text.empty()) throw std::invalid_argument(verb + " needs " + what);
+      return command;
+    }
+    case ScriptVerb::ScreenshotWindow: {
+      in >> command.text;
+      command.title = rest_of(in);
+      if (command.text.empty() || command.title.empty())
+        throw std::invalid_argument("screenshot-window needs a file path and a window title");
+      return command;
+    }
+    case ScriptVerb::Place: {
+      const char* names[] = {"X", "Y", "the width", "the height"};
+      u64* fields[] = {&command.number, &command.number2, &command.number3, &command.number4};
+      for (int i = 0; i < 4; ++i) {
+        std::string word;
+        if (!(in >> word)) throw std::invalid_argument("place takes X Y WIDTH HEIGHT and a window title");
+        *fields[i] = decimal(word, names[i]);
+        if (*fields[i] > 16384) throw std::invalid_argument(std::string(names[i]) + " must be at most 16384 pixels");
+      }
+      command.title = rest_of(in);
+      if (command.title.empty()) throw std::invalid_argument("place needs a window title after X Y WIDTH HEIGHT");
       return command;
     }
     default: break;

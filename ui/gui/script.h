@@ -25,6 +25,8 @@
 //   compare SCENARIO    run every variant of a scenario for the Compare view (waits)
 //   frames N            draw N more frames
 //   screenshot PATH     write the window as PNG
+//   screenshot-window PATH TITLE   write one window's part of it (PATH without spaces)
+//   place X Y W H TITLE  put a window at X,Y (pixels) with outer size WxH (opens it)
 //   dump PATH           write the text of every open window
 //   quit                close the inspector (exit status 0)
 #pragma once
@@ -37,15 +39,16 @@
 namespace x86lab::gui {
 
 enum class ScriptVerb : u8 { Step, Back, RunBack, GoTo, SnapshotSave, SnapshotLoad, Over, Out, RunTo, Run, Break, BreakVector, BreakOn, Memory, Walk, Open, Close, Click, Drag, Key, Type, Focus, Compare,
-                             Frames, Screenshot, Dump, Quit };
+                             Frames, Screenshot, ScreenshotWindow, Place, Dump, Quit };
 
 struct ScriptCommand {
   ScriptVerb verb;
   u64 number = 0;       // step/run count, address, vector, frames, X
   u64 number2 = 0;      // click Y; key: the modifiers (SDL KMOD_* bits)
-  u64 number3 = 0, number4 = 0;  // drag X2 Y2
+  u64 number3 = 0, number4 = 0;  // drag X2 Y2; place W H
   bool flag = false;    // memory: physical; run: a count was given
   std::string text{};   // path or window title; key: the key's SDL name
+  std::string title{};  // screenshot-window and place: the window's title
   unsigned line = 0;    // line number in the file (1-based)
 };
 

@@ -83,7 +83,17 @@ bool ScriptRunner::run(const ScriptCommand& c, Session& session, UiState& ui, st
         input.push(event);
       return true;
     case ScriptVerb::Frames: waiting_ = static_cast<int>(c.number); return waiting_ > 0;
+    case ScriptVerb::Place: {
+      Window* window = find_window(windows, c.title);
+      if (!window) fail("no window '" + c.title + "'");
+      window->open = true;
+      window->place_next = Window::Placement{static_cast<float>(c.number), static_cast<float>(c.number2),
+                                             static_cast<float>(c.number3), static_cast<float>(c.number4)};
+      waiting_ = 1;
+      return true;
+    }
     case ScriptVerb::Screenshot:
+    case ScriptVerb::ScreenshotWindow:
     case ScriptVerb::Dump:
       // Two frames let windows and tables settle their sizes before the capture.
       capture_ = &c;

@@ -5,6 +5,7 @@
 // to the guest's PS/2 keyboard (the 8042, in the scan code set the guest chose) instead
 // of the inspector's shortcuts. Its title stays "VGA text screen" (scripts name it).
 #include <algorithm>
+#include <cmath>
 
 #include "ui/gui/guest_keyboard.h"
 #include "ui/gui/renderer.h"
@@ -40,8 +41,13 @@ struct VgaWindow final : Window {
     if (screen.width && screen.height && upload(screen)) {
       const ImVec2 room = ImGui::GetContentRegionAvail();
       float scale = std::min(room.x / static_cast<float>(screen.width), room.y / static_cast<float>(screen.height));
-      scale = std::clamp(scale, 0.25f, 4.0f);
+      // Whole multiples where the picture fits at least once: every dot of the adapter
+      // becomes the same square of window pixels (nearest-neighbour scaling).
+      scale = scale >= 1.0f ? std::min(std::floor(scale), 4.0f) : std::max(scale, 0.25f);
       ImGui::Image(static_cast<ImTextureID>(texture_), ImVec2(screen.width * scale, screen.height * scale));
+      // Where the picture lies, for the text dump (tests compare it with the screendump).
+      const ImVec2 at = ImGui::GetItemRectMin(), size = ImGui::GetItemRectSize();
+      ImGui::LogText("\npicture at %.0f,%.0f size %.0fx%.0f scale %g", at.x, at.y, size.x, size.y, scale);
     }
     // A click on the picture gives the window (and so the guest) the keyboard.
     if (!focused && ImGui::IsWindowHovered(ImGuiHoveredFlags_ChildWindows) && ImGui::IsMouseClicked(ImGuiMouseButton_Left))

@@ -4,6 +4,7 @@
 // typed in, a filter), in UiState when a script or another window sets them.
 #pragma once
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -47,6 +48,15 @@ class Window {
   // Sets the title; called once, by make_window.
   void identify(const char* title) { title_ = title; }
   bool open = true;
+
+  // A window's place on the display in pixels (top-left corner, outer size).
+  struct Placement {
+    float x = 0, y = 0, width = 0, height = 0;
+  };
+  // Where the window was drawn in the latest frame (screenshot-window crops to it).
+  Placement placed{};
+  // A place to take at the next frame (a script's `place`), then cleared.
+  std::optional<Placement> place_next;
 
  private:
   const char* title_ = "";

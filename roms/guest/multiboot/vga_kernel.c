@@ -7,6 +7,9 @@
  *   screen=12    mode 12h, 640x480 16 colours: write modes 0, 2 and 3
  *   screen=13    mode 13h, 320x200 256 colours through chain-4
  *   screen=vbe   a Bochs VBE (DISPI) mode, 320x240 32 bpp through the banked window
+ *   screen=lfb   a Bochs VBE (DISPI) mode, 640x480 8 bpp through the DAC, drawn through
+ *                the linear frame buffer at the PCI function's BAR0 (what a VESA BIOS's
+ *                mode with the LFB bit gives)
  * Register values: the standard VGA mode tables (IBM VGA Technical Reference, "BIOS
  * video modes"); DISPI: the Bochs VBE interface (ports 1CEh/1CFh). */
 #include <stdint.h>
@@ -169,6 +172,59 @@ static void draw_vbe(void) {
     }
 }
 
+static void outl(uint16_t port, uint32_t v) { __asm__ volatile("outl %0, %1" : : "a"(v), "Nd"(port)); }
+static uint32_t inl(uint16_t port) {
+  uint32_t v;
+  __asm__ volatile("inl %1, %0" : "=a"(v) : "Nd"(port));
+  return v;
+}
+/* PCI configuration mechanism #1 on bus 0 (PCI Local Bus Specification 2.2, 3.2.2.3.2). */
+static uint32_t pci_read(uint32_t device, uint32_t offset) {
+  outl(0xCF8, 0x80000000u | device << 11 | offset);
+  return inl(0xCFC);
+}
+static void pci_write(uint32_t device, uint32_t offset, uint32_t value) {
+  outl(0xCF8, 0x80000000u | device << 11 | offset);
+  outl(0xCFC, value);
+}
+
+/* The linear frame buffer: BAR0 of the 1234:1111 function, where the BIOS put it
+ * (QEMU's SeaBIOS runs before -kernel); unassigned (x86lab's --kernel runs no BIOS), the
+ * kernel puts it at E0000000h. Memory space decoding on (Command bit 1). */
+static volatile uint8_t* find_lfb(void) {
+  for (uint32_t device = 0; device < 32; ++device) {
+    if (pci_read(device, 0x00) != 0x11111234u) continue;
+    uint32_t base = pci_read(device, 0x10) & ~0xFu;
+    if (!base) {
+      base = 0xE0000000u;
+      pci_write(device, 0x10, base);
+    }
+    pci_write(device, 0x04, (pci_read(device, 0x04) & 0xFFFFu) | 0x02u);
+    return (volatile uint8_t*)base;
+  }
+  debug_print("vga_kernel: no 1234:1111 display controller\n");
+  guest_exit(0x11);
+}
+
+static void draw_lfb(void) {
+  volatile uint8_t* const lfb = find_lfb();
+  outw(0x1CE, 0);
+  outw(0x1CF, 0xB0C5);
+  dispi(4, 0);     /* ENABLE: off while the mode changes */
+  dispi(1, 640);   /* XRES */
+  dispi(2, 480);   /* YRES */
+  dispi(3, 8);     /* BPP: 8, through the DAC (6-bit components: no 8-bit DAC bit) */
+  dispi(4, 0x41);  /* ENABLED | LFB_ENABLED (memory cleared) */
+  outb(0x3C8, 0);
+  for (unsigned i = 0; i < 256; ++i) {
+    outb(0x3C9, (uint8_t)(i & 0x3F));
+    outb(0x3C9, (uint8_t)((i >> 2) ^ 0x15));
+    outb(0x3C9, (uint8_t)((i * 5) & 0x3F));
+  }
+  for (uint32_t y = 0; y < 480; ++y)
+    for (uint32_t x = 0; x < 640; ++x) lfb[y * 640 + x] = (uint8_t)((x >> 1) + (y >> 1) + ((x * y) >> 9));
+}
+
 static void draw_text(void) {
   volatile uint16_t* const screen = (volatile uint16_t*)0xB8000;
   outb(0x3D4, 0x0A);
@@ -197,6 +253,7 @@ void kernel_main(uint32_t magic, const uint32_t* info) {
   if (has(command_line, "screen=12")) draw_mode12();
   else if (has(command_line, "screen=13")) draw_mode13();
   else if (has(command_line, "screen=vbe")) draw_vbe();
+  else if (has(command_line, "screen=lfb")) draw_lfb();
   else draw_text();
   debug_print("vga_kernel: ready\nPASS\n");
   guest_exit(0x10);
