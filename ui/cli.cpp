@@ -180,6 +180,10 @@ int run_command(const std::vector<std::string>& args) {
     if (vm.count("record") || vm.count("replay"))
       throw InputError("--recording keeps its own input log: --record and --replay cannot be given with it");
     if (under_gdb) throw InputError("--recording does not go with --gdb or --wait-gdb");
+    // A window's run would have to find each image as the snapshot expects it, and the
+    // recorded run has written it since: not done yet (docs/tracing.md).
+    for (const char* option : kBootDeviceOptions)
+      if (vm.count(option)) throw InputError(std::string("--recording does not go with disk images yet (--") + option + ")");
     const u64 interval = vm.count("recording-interval")
                              ? parse_whole("recording-interval", vm["recording-interval"].as<std::string>(), 1, ~u64{0})
                              : Recording::kDefaultInterval;
