@@ -46,6 +46,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -148,6 +149,31 @@ void check_invariants(Machine& m) {
   }
   check((m.devices->pci.config_address() & 0x7F000003u) == 0, "CONFIG_ADDRESS reserved bits 30:24, 1:0 read 0",
         m.devices->pci.config_address());
+  // Header Type (0Eh): the PIIX3 is a multi-function device (80h), the others single.
+  check(m.devices->isa_bridge.config_byte(0x0E) == 0x80, "PIIX3 header type 80h", m.devices->isa_bridge.config_byte(0x0E));
+  // PCI Local Bus Specification 2.1, 6.2.5.1: an I/O BAR reads bit 0 = 1, the bits
+  // below its size 0 (BMIBA, 16 bytes: bits 3:1); a memory BAR its type bits (3:0 =
+  // 1000b: 32-bit prefetchable) and 0 below its size (16 MiB: bits 23:4). 6.2.5.2: the
+  // expansion ROM BAR's bits 10:1 are reserved (0).
+  const u32 bmiba = m.devices->ata.pci_function().config_dword(0x20);
+  check((bmiba & 0xF) == 1, "PIIX3 IDE BMIBA bit 0 = 1, bits 3:1 = 0", bmiba);
+  const u32 lfb = m.devices->vga_pci.config_dword(0x10);
+  check((lfb & 0xFFFFFF) == 0x8, "VGA BAR0: prefetchable 32-bit memory, 16 MiB aligned", lfb);
+  check((m.devices->vga_pci.config_dword(0x30) & 0x7FE) == 0, "expansion ROM BAR bits 10:1 read 0",
+        m.devices->vga_pci.config_dword(0x30));
+  // 82441FX data sheet 3.2 "PAM": PAM0 bits 3:0 and 7:6, PAM1-6 bits 3:2 and 7:6 are
+  // reserved; "SMRAM" (72h): C_BASE_SEG (2:0) reads 010b, and with D_LCK set D_OPEN
+  // reads 0.
+  const I440fx& host = m.devices->host_bridge;
+  check((host.config_byte(I440fx::kPam0) & 0xCF) == 0, "PAM0 reserved bits read 0", host.config_byte(I440fx::kPam0));
+  for (u8 pam = 1; pam < 7; ++pam)
+    check((host.config_byte(static_cast<u8>(I440fx::kPam0 + pam)) & 0xCC) == 0, "PAM1-6 reserved bits read 0", pam);
+  const u8 smram = host.config_byte(I440fx::kSmram);
+  check((smram & 0x87) == 0x02, "SMRAM C_BASE_SEG 010b, bit 7 reserved", smram);
+  check(!(smram & I440fx::kSmramLock) || !(smram & I440fx::kSmramOpen), "SMRAM D_LCK forces D_OPEN to 0", smram);
+  // 82371SB data sheet "PIRQRC[A:D]": bits 6:4 reserved (read 0).
+  for (u8 pirq = 0; pirq < 4; ++pirq)
+    check((m.devices->isa_bridge.config_byte(static_cast<u8>(0x60 + pirq)) & 0x70) == 0, "PIRQRC bits 6:4 read 0", pirq);
 }
 
 // Moves the clock forward by `cycles`, running the device events on their deadlines.
@@ -181,6 +207,36 @@ void snapshot_round_trip(Machine& m) {
   if (after != before) {
     std::size_t i = 0;
     while (i < std::min(before.size(), after.size()) && before[i] == after[i]) ++i;
+    // Which device's section holds the byte: PcDevices::transfer_state's order.
+    PcDevices& d = *m.devices;
+    const std::pair<const char*, std::function<void(StateArchive&)>> parts[] = {
+        {"pic", [&](StateArchive& a) { d.pic.transfer_state(a); }},
+        {"pit", [&](StateArchive& a) { d.pit.transfer_state(a); }},
+        {"port61", [&](StateArchive& a) { d.port61.transfer_state(a); }},
+        {"rtc", [&](StateArchive& a) { d.rtc.transfer_state(a); }},
+        {"com1", [&](StateArchive& a) { d.com1.transfer_state(a); }},
+        {"com2", [&](StateArchive& a) { d.com2.transfer_state(a); }},
+        {"8042", [&](StateArchive& a) { d.keyboard_controller.transfer_state(a); }},
+        {"vga", [&](StateArchive& a) { d.vga.transfer_state(a); }},
+        {"fpu_error", [&](StateArchive& a) { d.fpu_error.transfer_state(a); }},
+        {"io_apic", [&](StateArchive& a) { d.io_apic.transfer_state(a); }},
+        {"pm", [&](StateArchive& a) { d.pm.transfer_state(a); }},
+        {"irq sources", [&](StateArchive& a) { std::array<u8, 16> s{}; a.array(s, "IRQ line sources", 0x1F); }},
+        {"pci", [&](StateArchive& a) { d.pci.transfer_state(a); }},
+        {"ata", [&](StateArchive& a) { d.ata.transfer_state(a); }},
+        {"dma", [&](StateArchive& a) { d.dma.transfer_state(a); }},
+        {"fdc", [&](StateArchive& a) { d.fdc.transfer_state(a); }},
+    };
+    std::size_t start = 0;
+    for (const auto& [name, transfer] : parts) {
+      StateArchive part;
+      transfer(part);
+      if (i < start + part.bytes().size()) {
+        std::fprintf(stderr, "device_fuzzer: the first differing byte is %zu bytes into %s's state\n", i - start, name);
+        break;
+      }
+      start += part.bytes().size();
+    }
     fail("a snapshot round trip keeps every device's state (first differing byte)", static_cast<unsigned>(i));
   }
 }
