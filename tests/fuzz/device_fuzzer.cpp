@@ -19,9 +19,11 @@
 //   port burst out      [2] & 15 values of the width, from the bytes that follow
 //   raw port out / in   any port [1] | [2] << 8
 //   MMIO write / read   region [1] & 3: the A0000h window (128 KiB), the VGA's linear
-//                       frame buffer (BAR0, 16 MiB), its expansion ROM BAR (when
-//                       decoded), C0000h-FFFFFh (PAM); offset [2] | [4] << 8 | [5] << 16,
-//                       value [6] | [7] << 8 repeated
+//                       frame buffer (BAR0: its first 256 KiB, or with [3] bit 7 its
+//                       last 64 KiB: video memory written high makes every snapshot of
+//                       the input copy that much), its expansion ROM BAR (when decoded),
+//                       C0000h-FFFFFh (PAM); offset [2] | [4] << 8 | [5] << 16, value
+//                       [6] | [7] << 8 repeated
 //   RAM write           dword value at ([1] | [2] << 8) * 4 (PRD tables, DMA buffers)
 //   clock               advance (value & FFFFFh) << ([3] & 15) cycles, running events
 //   INTA                when the 8259A pair's INT is asserted, an acknowledge cycle
@@ -37,8 +39,10 @@
 //   snapshot            a round trip of every device's state: save, check, load, save
 //                       again; both saves must be the same bytes
 // Invariants after every operation: the PCI functions' read-only identification
-// (vendor, device, class) as their data sheets give them; after every input, the
-// snapshot round trip.
+// (vendor, device, class) and the reserved or fixed bits their data sheets give (BARs,
+// PAM, SMRAM, PIRQRC). The snapshot operation's round trip is one too: the fuzzer
+// puts it anywhere in an input (not after each: with the video memory the VGA holds,
+// a round trip costs more than most inputs).
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -380,7 +384,11 @@ void run(const u8* data, std::size_t size) {
         u32 address = 0;
         switch (op[1] & 3) {
           case 0: address = Vga::kWindowBase + offset % Vga::kWindowBytes; break;
-          case 1: address = (vga.bar_decoded_base(0) ? vga.bar_decoded_base(0) : vga.bar_base(0)) + offset % Vga::kVramBytes; break;
+          case 1: {  // the first 256 KiB, or ([3] bit 7) the last 64 KiB of the 16 MiB
+            const u32 lfb = vga.bar_decoded_base(0) ? vga.bar_decoded_base(0) : vga.bar_base(0);
+            address = lfb + (op[3] & 0x80 ? Vga::kVramBytes - 0x10000 + (offset & 0xFFFF) : offset % 0x40000);
+            break;
+          }
           case 2: address = vga.expansion_rom_decoded_base() + (offset & 0xFFFF); break;
           default: address = 0xC0000 + offset % 0x40000; break;
         }
@@ -436,7 +444,6 @@ void run(const u8* data, std::size_t size) {
     }
     check_invariants(m);
   }
-  snapshot_round_trip(m);
 }
 
 }  // namespace
