@@ -276,6 +276,25 @@ struct Media {
   }
 };
 
+// What a BIOS leaves before an input starts (the state the power-up snapshot holds), so
+// an input reaches the data paths without first finding the set-up: the VGA's frame
+// buffer BAR at E0000000h with memory decode on, the IDE bus master at C000h with I/O
+// and bus mastering on, and DMA2 channel 4 in cascade mode and unmasked (8237A data
+// sheet, "Cascade Mode": DMA1's channels 0-3 reach the bus through it).
+void firmware_set_up(Machine& m) {
+  const auto config = [&](unsigned device, unsigned function, u8 offset, unsigned bytes, u32 value) {
+    m.ports.write(0xCF8, 4, 0x80000000u | device << 11 | function << 8 | (offset & 0xFCu));
+    m.ports.write(static_cast<u16>(0xCFC + (offset & 3)), bytes, value);
+  };
+  config(2, 0, 0x10, 4, 0xE0000000u);
+  config(2, 0, 0x04, 2, 0x0003);
+  config(1, 1, 0x20, 4, 0xC001);
+  config(1, 1, 0x04, 2, 0x0005);
+  m.ports.write(0xCF8, 4, 0);
+  m.ports.write(0xD6, 1, 0xC0);  // DMA2 mode: channel 4 cascade
+  m.ports.write(0xD4, 1, 0x00);  // DMA2 single mask: unmask channel 4
+}
+
 struct Fixture {
   Media media;
   Machine* machine = nullptr;
@@ -284,8 +303,8 @@ struct Fixture {
 };
 
 // One machine for every input, its devices, clock and RAM put back into their power-up
-// state (the snapshot sections taken after construction) before each: building a
-// Machine (opening its images) costs far more than an input.
+// state (the snapshot sections taken after construction and firmware_set_up) before
+// each: building a Machine (opening its images) costs far more than an input.
 Machine& fresh_machine() {
   static Fixture* fixture = [] {
     auto* f = new Fixture;
@@ -298,6 +317,7 @@ Machine& fresh_machine() {
     config.snapshot_disks = true;
     f->machine = new Machine(config);
     f->floppy = f->machine->devices->fdc.image(0);
+    firmware_set_up(*f->machine);
     const MachineState state = capture_machine_state(*f->machine);
     f->power_up_devices = state.devices;
     f->power_up_machine = state.machine;
