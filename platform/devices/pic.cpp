@@ -171,10 +171,9 @@ u8 PicPair::acknowledge() {
 
 u32 PicPair::read(u32 port, unsigned) {
   switch (port) {
-    case 0x20: case 0x21: return master_.read(port & 1);
-    case 0xA0: case 0xA1: {
-      const u8 value = slave_.read(port & 1);
-      update_cascade();  // a poll read acknowledges
+    case 0x20: case 0x21: case 0xA0: case 0xA1: {
+      const u8 value = (port < 0xA0 ? master_ : slave_).read(port & 1);
+      update_cascade();  // a poll read acknowledges (on either chip: its INT output may fall)
       return value;
     }
     case 0x4D0: return master_.elcr();

@@ -1,9 +1,12 @@
 // Replays a fuzz corpus without libFuzzer: feeds every file of the given folders to
 // LLVMFuzzerTestOneInput (tests/fuzz/cpu_fuzzer.cpp or apic_fuzzer.cpp), in name order, so the CI can
-// rerun every input the fuzzer kept with the normal compiler.
+// rerun every input the fuzzer kept with the normal compiler. With X86LAB_REPLAY_VERBOSE
+// set in the environment, each file's name goes to stderr before it is replayed (which
+// input broke an invariant).
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -27,7 +30,9 @@ int main(int argc, char** argv) {
       return 2;
     }
     std::sort(files.begin(), files.end());
+    const bool verbose = std::getenv("X86LAB_REPLAY_VERBOSE") != nullptr;
     for (const auto& file : files) {
+      if (verbose) std::fprintf(stderr, "%s\n", file.string().c_str());
       std::ifstream stream(file, std::ios::binary);
       const std::vector<uint8_t> bytes{std::istreambuf_iterator<char>(stream), std::istreambuf_iterator<char>()};
       LLVMFuzzerTestOneInput(bytes.data(), bytes.size());

@@ -3,6 +3,8 @@
 // AEOI, poll, cascade, edge/level triggering with the PIIX ELCR, spurious IR7.
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include "platform/devices/pic.h"
 
 namespace x86lab {
@@ -172,6 +174,23 @@ TEST_F(PicFixture, PollCommandReturnsLevelAndActsAsAcknowledge) {
   EXPECT_EQ(isr(), 0x20);
   out(0x20, 0x0C);
   EXPECT_EQ(in(0x20), 0x00);  // nothing requesting
+}
+
+// 8259A data sheet, "Poll Command": the read is an interrupt acknowledge, so the
+// master's INT output falls with it, and the pair's INT listener (the I/O APIC's pin
+// 0, ExtINT) must hear that (found by tests/fuzz/device_fuzzer: the pin stayed high).
+TEST_F(PicFixture, MasterPollReadDropsTheIntOutputForItsListener) {
+  std::vector<bool> levels;
+  pic.set_int_output_listener([&](bool level) { levels.push_back(level); });
+  initialise();
+  pic.set_irq(5, true);
+  ASSERT_TRUE(pic.interrupt_pending());
+  ASSERT_FALSE(levels.empty());
+  EXPECT_TRUE(levels.back());
+  out(0x20, 0x0C);  // OCW3 poll
+  EXPECT_EQ(in(0x21), 0x85);  // either address reads the poll word
+  EXPECT_FALSE(pic.interrupt_pending());
+  EXPECT_FALSE(levels.back());
 }
 
 TEST_F(PicFixture, SpecialMaskModeLetsLowerLevelsThrough) {
