@@ -25,6 +25,7 @@
 #include "platform/devices/apic/local_apic.h"
 #include "platform/machine.h"
 #include "platform/snapshot/machine_state.h"
+#include "tests/fuzz/fuzz_bus.h"
 
 namespace x86lab {
 namespace {
@@ -43,21 +44,8 @@ void check(bool ok, const char* what, unsigned value = 0) {
   if (!ok) fail(what, value);
 }
 
-// Sized physical accesses of 1, 2 or 4 bytes.
-u32 bus_read(Machine& m, u32 address, unsigned bytes) {
-  switch (bytes) {
-    case 1: return m.bus.read<u8>(address, AccessKind::Data);
-    case 2: return m.bus.read<u16>(address, AccessKind::Data);
-    default: return m.bus.read<u32>(address, AccessKind::Data);
-  }
-}
-void bus_write(Machine& m, u32 address, unsigned bytes, u32 value) {
-  switch (bytes) {
-    case 1: m.bus.write<u8>(address, static_cast<u8>(value), AccessKind::Data); break;
-    case 2: m.bus.write<u16>(address, static_cast<u16>(value), AccessKind::Data); break;
-    default: m.bus.write<u32>(address, value, AccessKind::Data); break;
-  }
-}
+using fuzz::bus_read;
+using fuzz::bus_write;
 
 unsigned width(u8 code) {
   static constexpr unsigned kWidths[] = {1, 2, 4, 4};

@@ -60,6 +60,7 @@
 #include "platform/devices/storage/ata_registers.h"
 #include "platform/machine.h"
 #include "platform/snapshot/machine_state.h"
+#include "tests/fuzz/fuzz_bus.h"
 
 namespace x86lab {
 namespace {
@@ -83,20 +84,8 @@ unsigned width(u8 code) {
   return kWidths[code & 3];
 }
 
-u32 bus_read(Machine& m, u32 address, unsigned bytes) {
-  switch (bytes) {
-    case 1: return m.bus.read<u8>(address, AccessKind::Data);
-    case 2: return m.bus.read<u16>(address, AccessKind::Data);
-    default: return m.bus.read<u32>(address, AccessKind::Data);
-  }
-}
-void bus_write(Machine& m, u32 address, unsigned bytes, u32 value) {
-  switch (bytes) {
-    case 1: m.bus.write<u8>(address, static_cast<u8>(value), AccessKind::Data); break;
-    case 2: m.bus.write<u16>(address, static_cast<u16>(value), AccessKind::Data); break;
-    default: m.bus.write<u32>(address, value, AccessKind::Data); break;
-  }
-}
+using fuzz::bus_read;
+using fuzz::bus_write;
 
 // The device port ranges (base, count). kBusMaster: the IDE function's BAR4.
 struct PortRange {
