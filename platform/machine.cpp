@@ -64,7 +64,8 @@ Machine::Machine(const MachineConfig& config)
   set_up_legacy_memory();
   local_apic = std::make_unique<LocalApic>(cpu, bus, devices->apic_bus, clock, devices->pic,
                                            LocalApicConfig{.apic_id = 0, .bsp = true, .bus_hz = config.profile->bus_hz,
-                                                           .lint0_ext_int_at_reset = pc_bios_});
+                                                           .lint0_ext_int_at_reset = pc_bios_,
+                                                           .xapic_version = pc_bios_ && !is_bochs_bios(config.bios)});
   cpu.set_interrupt_controller(local_apic.get());
   cpu.set_apic_base_register(local_apic.get());
   // A device arming an event earlier than the CPU's current slice end shortens the slice.

@@ -51,10 +51,12 @@ void configure_bios(const po::variables_map& vm, MachineConfig& config) {
   if (vm.count("bios")) config.bios = read_rom_image(vm["bios"].as<std::string>());
   else if (uses_bios_boot(vm)) config.bios = read_rom_image(kDefaultPcBios);
   if (!is_pc_bios(config.bios)) return;
-  const std::string vga = vm.count("vga-bios") ? vm["vga-bios"].as<std::string>() : kDefaultVgaBios;
+  const bool named = vm.count("vga-bios") && !vm["vga-bios"].defaulted();
+  const std::string vga = named                          ? vm["vga-bios"].as<std::string>()
+                          : is_bochs_bios(config.bios) ? kDefaultBochsVgaBios
+                                                       : kDefaultVgaBios;
   if (vga == "none") return;
-  if (vga == kDefaultVgaBios && (!vm.count("vga-bios") || vm["vga-bios"].defaulted()) && access(vga.c_str(), R_OK) != 0)
-    return;  // package seabios absent: no VGA BIOS
+  if (!named && access(vga.c_str(), R_OK) != 0) return;  // package seabios or vgabios absent: no VGA BIOS
   std::vector<u8> image = read_input_bytes(vga, "VGA BIOS", {0x20000, "at most 128 KiB is supported"});
   if (image.size() < 3 || image[0] != 0x55 || image[1] != 0xAA)
     throw InputError("VGA BIOS '" + vga + "' has no option ROM signature (55h AAh)");
@@ -64,7 +66,8 @@ void configure_bios(const po::variables_map& vm, MachineConfig& config) {
 void add_platform_options(po::options_description& options) {
   options.add_options()
       ("vga-bios", po::value<std::string>()->default_value(kDefaultVgaBios)->value_name("FILE|none"),
-       "with a PC BIOS (SeaBIOS, the Bochs BIOS): the VGA BIOS mapped as an ISA option ROM at C0000h")
+       "with a PC BIOS (SeaBIOS, the Bochs BIOS): the VGA BIOS mapped as an ISA option ROM at C0000h (under the "
+       "Bochs BIOS the default is /usr/share/vgabios/vgabios-stdvga.bin, Bochs's LGPL VGABIOS)")
       ("kernel", po::value<std::string>()->value_name("FILE"),
        "boot a Linux bzImage (32-bit boot protocol) or a Multiboot 1 ELF kernel directly, without a BIOS")
       ("initrd", po::value<std::string>()->value_name("FILE"), "initial ramdisk for --kernel (a module for Multiboot)")

@@ -76,6 +76,12 @@ u64 parse_whole(const std::string& option, const std::string& text, u64 low, u64
 // device and no --bios or --kernel uses, and the default of --vga-bios.
 inline constexpr const char* kDefaultPcBios = "/usr/share/seabios/bios-256k.bin";
 inline constexpr const char* kDefaultVgaBios = "/usr/share/seabios/vgabios-stdvga.bin";
+// The default of --vga-bios under the Bochs BIOS (is_bochs_bios): the LGPL VGABIOS of
+// package vgabios, the VGA BIOS of Bochs's own machine (Debian's bochs links its
+// VGABIOS-lgpl-latest to it; tests/images/emulator_command.sh's Bochs peer loads this
+// file). SeaVGABIOS under the Bochs BIOS initialises the DISPI interface and returns
+// without setting a video mode (docs/booting.md, "VGA BIOS").
+inline constexpr const char* kDefaultBochsVgaBios = "/usr/share/vgabios/vgabios-stdvga.bin";
 // The boot device options (--hda..--hdd, --cdrom, --fda, --fdb, added by the disk and
 // floppy options) that make a run without --bios or --kernel boot a PC BIOS.
 inline constexpr const char* kBootDeviceOptions[] = {"hda", "hdb", "hdc", "hdd", "cdrom", "fda", "fdb"};
@@ -84,8 +90,8 @@ inline constexpr const char* kBootDeviceOptions[] = {"hda", "hdb", "hdc", "hdd",
 // kDefaultPcBios is the BIOS). Reads --bios's file when given (throws InputError).
 bool uses_bios_boot(const boost::program_options::variables_map& vm);
 // Reads --bios, or kDefaultPcBios when uses_bios_boot() and no --bios, into
-// config.bios, and for a PC BIOS --vga-bios into config.vga_bios (the default file is
-// skipped when absent; a named file that cannot be read, is empty, above 128 KiB or
+// config.bios, and for a PC BIOS --vga-bios into config.vga_bios (the default file,
+// kDefaultVgaBios or under the Bochs BIOS kDefaultBochsVgaBios, is skipped when absent; a named file that cannot be read, is empty, above 128 KiB or
 // has no 55AAh option ROM signature is an InputError).
 void configure_bios(const boost::program_options::variables_map& vm, MachineConfig& config);
 // Reads --hda/--hdb/--hdc/--hdd, --cdrom (the secondary master, refused with --hdc),

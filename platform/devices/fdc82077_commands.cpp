@@ -348,7 +348,13 @@ void Fdc82077::sector_done() {
       return finish_transfer(kNormal, 0, 0);
     return finish_transfer(kAbnormal, kEndOfCylinder, 0);
   }
-  schedule_sector(std::max(sector_ready_ns_, now_ns()));
+  // The next sector's ID field follows this sector's data field under the head (the
+  // gaps are not modeled): with DMA the bytes moved at sector_ready_ns_, and the
+  // event that got here ran at the first instruction boundary after it, so now_ns()
+  // lags by an instruction or two. Starting from now_ns() would miss the next
+  // sector's start by those nanoseconds and wait a whole turn (200 ms) for each
+  // sector. Without DMA the host moved the bytes: the next sector comes after that.
+  schedule_sector(dma_mode_ ? sector_ready_ns_ : std::max(sector_ready_ns_, now_ns()));
 }
 
 // Steps the ID to the next sector ("C, H, R, N in the result phase" table): R + 1

@@ -4,9 +4,9 @@
 # (SeaBIOS prints on port 402h, the Bochs BIOS on E9h; both go to --debugcon):
 #   seabios: its version banner, the PCI functions it found (the i440FX and the PIIX3
 #            ISA bridge), the shadow-RAM step, and the boot attempt ("No bootable device")
-#   bochs:   its revision line, the PCI functions it found (on 402h), the VGA BIOS at
-#            C0000h, INT 19h's boot attempt and its end; on the VGA text screen
-#            (--vga-dump) its banner and "Booting from Hard Disk..."
+#   bochs:   its revision line, the PCI functions it found (on 402h), INT 19h's boot
+#            attempt and its end; on the VGA text screen (--vga-dump) the LGPL VGABIOS's
+#            line (its default VGA BIOS, at C0000h), its banner and "Booting from Hard Disk..."
 # Skips (exit 77) when the package's file is absent.
 # usage: bios_post.sh seabios|bochs X86LAB LOG
 set -u
@@ -19,9 +19,11 @@ case $kind in
   bochs)   bios=/usr/share/bochs/BIOS-bochs-latest package=bochsbios limit=20000000
            milestones=("Starting rombios32" "PCI: bus=0 devfn=0x00: vendor_id=0x8086 device_id=0x1237 class=0x0600"
                        "PCI: bus=0 devfn=0x08: vendor_id=0x8086 device_id=0x7000 class=0x0601" "^MP table addr"
-                       "Start SeaVGABIOS" "No bootable device" "Bochs [0-9.]+ BIOS" "Booting from Hard Disk")
-           if [ ! -f /usr/share/seabios/vgabios-stdvga.bin ]; then
-             echo "SKIP: /usr/share/seabios/vgabios-stdvga.bin is absent (package seabios)"; exit 77
+                       "Bochs VBE Display Adapter enabled" "No bootable device" "Bochs [0-9.]+ BIOS"
+                       "Booting from Hard Disk")
+           # Its default VGA BIOS: Bochs's LGPL VGABIOS (ui/platform_options.h kDefaultBochsVgaBios).
+           if [ ! -f /usr/share/vgabios/vgabios-stdvga.bin ]; then
+             echo "SKIP: /usr/share/vgabios/vgabios-stdvga.bin is absent (package vgabios)"; exit 77
            fi ;;
   *) echo "usage: bios_post.sh seabios|bochs X86LAB LOG" >&2; exit 2 ;;
 esac

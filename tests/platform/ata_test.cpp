@@ -184,6 +184,18 @@ TEST_F(AtaTest, IdentifyDeviceWordsAndIntegrityWord) {
   EXPECT_EQ(sum, 0);
 }
 
+// ATA-1 (X3.221-1994) IDENTIFY DRIVE words 4 and 5: unformatted bytes per track and
+// per sector (retired since ATA-2's successors); the Bochs BIOS reads word 5 as the
+// PIO block size, and with 0 it moved no data (INT 13h error 4).
+TEST_F(AtaTest, IdentifyDeviceWords4And5HoldTheAta1BytesPerTrackAndSector) {
+  out(kCmd + kDevice, 0xA0);
+  out(kCmd + kCommand, kIdentifyDevice);
+  std::array<u16, 256> w;
+  for (u16& word : w) word = data();
+  EXPECT_EQ(w[4], 512 * 63);
+  EXPECT_EQ(w[5], 512);
+}
+
 TEST_F(AtaTest, DefaultGeometryClampsAt16383Cylinders) {
   EXPECT_EQ(default_geometry(16383ull * 16 * 63 * 4), (AtaGeometry{16383, 16, 63}));
   EXPECT_EQ(default_geometry(100), (AtaGeometry{1, 16, 63}));

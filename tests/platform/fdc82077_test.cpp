@@ -181,6 +181,30 @@ TEST_F(FdcFixture, ReadDataAcrossTheHeadChangeEndsAtTcWithTheNextSectorsId) {
   EXPECT_EQ(dma.status(0) & 0x04, 0x04);
 }
 
+// The sectors of a multi-sector READ DATA pass under the head one after the other: at
+// 300 rpm (200 ms a turn, 18 sectors a track) five sectors take at most one turn to
+// find the first and 5/18 of a turn to read (data sheet, "Data Transfer Commands";
+// 3.5-inch 1.44 MB drive: 300 rpm). The machine runs device events at the first
+// instruction boundary after their deadline: here a few cycles late each time, which
+// once cost a whole turn per sector (the sector after the current one had just passed).
+TEST_F(FdcFixture, ConsecutiveSectorsFollowEachOtherWhenEventsRunLate) {
+  reset_controller();
+  send({0x03, 0xDF, 0x02});
+  program_dma(0x46, kBuffer, 5 * 512);
+  const u64 start = clock.now();
+  send({0xE6, 0x00, 0, 0, 14, 2, 18, 0x1B, 0xFF});  // sectors 14-18 of C0 H0
+  const u64 limit = start + 2'000'000'000;
+  while (!irq && clock.next_deadline() <= limit) {
+    clock.advance_to(clock.next_deadline() + 7);  // the event runs 7 cycles late
+    clock.run_due();
+  }
+  ASSERT_TRUE(irq);
+  EXPECT_LT(clock.now() - start, 200'000'000u + 5 * 200'000'000u / 18 + 10'000u);
+  EXPECT_EQ(results(), (std::vector<u8>{0x04, 0x00, 0x00, 0, 1, 1, 2}));  // TC at EOT with MT: H1 R1
+  EXPECT_EQ(bus.peek(kBuffer), 13);
+  EXPECT_EQ(bus.peek(kBuffer + 4 * 512), 17);
+}
+
 TEST_F(FdcFixture, ReadDataPastEotWithoutMtEndsWithEndOfCylinder) {
   reset_controller();
   program_dma(0x46, kBuffer, 4 * 512);

@@ -340,6 +340,17 @@ TEST_F(LocalApicTest, ApicBaseRelocationMovesTheRegisterPage) {
   EXPECT_EQ(reg(kVersion), kP6Version);
 }
 
+// SDM "Local APIC Version Register": 1xH for an integrated APIC; 11h as the P6 family
+// reports it, 14h (the xAPIC of the Pentium 4) under the SeaBIOS deviation
+// (LocalApicConfig::xapic_version; docs/booting.md "Local APIC"), Max LVT Entry 4 in both.
+TEST_F(LocalApicTest, VersionIs11hAnd14hWithTheSeaBiosDeviation) {
+  EXPECT_EQ(reg(kVersion), 0x00040011u);
+  PhysicalBus bus{1u << 20, machine.counters};  // its own register page
+  LocalApic xapic(machine.cpu, bus, machine.devices->apic_bus, machine.clock, machine.devices->pic,
+                  LocalApicConfig{.apic_id = 1, .bsp = false, .xapic_version = true});
+  EXPECT_EQ(xapic.register_value(kVersion), 0x00040014u);
+}
+
 TEST_F(LocalApicTest, ApicBaseReservedBitsAreRefused) {
   EXPECT_FALSE(apic.write_apic_base(0xFEE00000u | 0x800 | 0x400));
   EXPECT_FALSE(apic.write_apic_base(u64{1} << 32 | 0xFEE00800u));

@@ -286,7 +286,7 @@ u32 LocalApic::register_value(u32 offset) const {
     // The SDM gives the version as 1xH for an integrated APIC and Max LVT Entry 4 for
     // the P6 family; 11h is what Pentium Pro/II/III parts report (assumption: Linux's
     // "APIC version 17" boot lines on them, not an SDM statement).
-    case lapic::kVersion: return lapic::kP6Version;
+    case lapic::kVersion: return config_.xapic_version ? lapic::kXapicVersion : lapic::kP6Version;
     case lapic::kTpr: return tpr_;
     case lapic::kApr: return arbitration_priority();
     case lapic::kPpr: return processor_priority();

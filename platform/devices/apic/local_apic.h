@@ -49,6 +49,10 @@ inline constexpr u32 kDefaultBase = 0xFEE00000u;
 // SDM "Local APIC Version Register": integrated APIC of the P6 family, version 1xH
 // (11H as the Pentium Pro/II/III report it), 5 LVT entries so Max LVT Entry = 4.
 inline constexpr u32 kP6Version = 0x00040011u;
+// The same with version 14h, the first xAPIC (Pentium 4; SDM "Local APIC Version
+// Register"): the version an OS reads to tell a separate I/O APIC bus (see
+// LocalApicConfig::xapic_version).
+inline constexpr u32 kXapicVersion = 0x00040014u;
 }  // namespace lapic
 
 struct LocalApicConfig {
@@ -60,6 +64,15 @@ struct LocalApicConfig {
   // up the virtual wire, as the Bochs BIOS's 32-bit POST does. QEMU's PC resets the
   // BSP's LINT0 this way; the SDM's reset value is masked (10000h).
   bool lint0_ext_int_at_reset = false;
+  // DEVIATION (opt-in, for SeaBIOS): the version register reads 14h (kXapicVersion), as
+  // QEMU's APIC does for every CPU model. Without QEMU's fw_cfg SeaBIOS builds no ACPI
+  // tables, and its MP table gives the I/O APIC the BSP's APIC ID 0. The P6's APICs
+  // share one bus and need distinct IDs (MP Specification 1.4, 4.3.3 "I/O APIC
+  // Entries"), so with version 11h Linux moves the I/O APIC to ID 1 and then matches
+  // none of the table's interrupt entries (destination 0): IRQ 0 has no route and
+  // setup_IO_APIC oopses. An xAPIC's I/O APICs have their own ID space, and the table
+  // is valid as it stands.
+  bool xapic_version = false;
 };
 
 class LocalApic : public ApicBusAgent, public InterruptController, public BusDevice, public ApicBaseRegister {

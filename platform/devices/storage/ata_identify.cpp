@@ -14,6 +14,8 @@ AtaGeometry default_geometry(u64 sectors) {
 
 namespace {
 
+constexpr u16 kBytesPerSector = 512;
+
 // An ATA string (ATA-6 3.2.9 "Byte ordering for data transfers"): two characters per
 // word, the first in bits 15:8, padded with spaces.
 void put_string(std::array<u16, 256>& w, unsigned first, unsigned words, std::string_view text) {
@@ -54,6 +56,13 @@ std::array<u16, 256> AtaDevice::identify_device_words() const {
   w[0] = 0x0040;  // ATA device (bit 15 = 0), not removable; bit 6 "fixed" (obsolete)
   w[1] = static_cast<u16>(default_.cylinders);
   w[3] = static_cast<u16>(default_.heads);
+  // QUIRK: words 4 and 5 are retired in ATA-6 but were, in ATA-1 (X3.221-1994, 8.7.3
+  // "IDENTIFY DRIVE", Table 8-2), the unformatted bytes per track and per sector. The
+  // Bochs BIOS takes word 5 as its sector size for PIO transfers (with 0 it moves no data
+  // and reports INT 13h error 4), so they hold the formatted sizes as drives of that era
+  // reported them: 512 per sector, 512 x sectors per track.
+  w[4] = static_cast<u16>(kBytesPerSector * default_.sectors);
+  w[5] = kBytesPerSector;
   w[6] = static_cast<u16>(default_.sectors);
   put_string(w, 10, 10, serial_);
   put_string(w, 23, 4, "1.0");
