@@ -153,5 +153,19 @@ TEST(SerialHost, TheMonitorReadsTheBytesTypedAfterCtrlAC) {
   EXPECT_EQ(line, "info tss\r");  // then the end of the input
 }
 
+// A prompt without a newline ("# ") is in the output file while the guest waits at it,
+// not only at exit: the image boot tests and bench/bios_boot.sh watch COM1's file for
+// it (found when the shell's prompt never appeared to bios_boot.sh).
+TEST(SerialHost, APromptWithoutANewlineReachesTheFileAtOnce) {
+  std::FILE* file = std::tmpfile();
+  ASSERT_NE(file, nullptr);
+  StreamSerialHost host(file, -1);
+  for (char c : std::string("login\n# ")) host.transmit(static_cast<u8>(c));
+  char seen[16] = {};
+  EXPECT_EQ(pread(fileno(file), seen, sizeof seen - 1, 0), 8);
+  EXPECT_STREQ(seen, "login\n# ");
+  std::fclose(file);
+}
+
 }  // namespace
 }  // namespace x86lab
